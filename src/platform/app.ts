@@ -1,0 +1,111 @@
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.ts';
+import type { Config } from './config.ts';
+import type { Counter } from './limits/counter.ts';
+import { createDispatcher, errorAnswer, type Answer } from './dispatch.ts';
+import { operations } from './operations/index.ts';
+import { openApiDocument } from './openapi.ts';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Kysely<DB>;
+  readonly counter: Counter;
+  /** Where log lines go (default stdout); tests pass a stream to read them. */
+  readonly logStream?: NodeJS.WritableStream;
+}
+
+const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&#]*/gi;
+/** Request URLs with every secret replaced, for log lines. */
+export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
+
+function parseForm(body: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(body)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+function send(reply: FastifyReply, a: Answer): FastifyReply {
+  reply.code(a.status).header('content-type', a.type);
+  if (a.headers) reply.headers(a.headers);
+  return reply.send(a.body);
+}
+
+/** The Fastify app: both call styles (spec §1.1) on one dispatcher, plus /openapi.json. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    bodyLimit: config.BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
+    // One line per call from onResponse below (with the URL masked) instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    logger: {
+      level: config.LOG_LEVEL,
+      stream: deps.logStream,
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: maskUrl(req.url), ip: req.ip }),
+      },
+    },
+  });
+
+  const dispatcher = createDispatcher({
+    db: deps.db,
+    config,
+    counter: deps.counter,
+    operations,
+    log: app.log,
+  });
+
+  // Bodies are always form-encoded (spec §1.1.3); anything else is refused with 415 by Fastify.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, parseForm(body as string)),
+  );
+
+  app.addHook('onSend', async (_req, reply) => {
+    // Tokens travel in URLs (spec §5.1): never let them leak through a Referer header.
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'call');
+  });
+
+  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+    const path = (req.params as { '*'?: string })['*'];
+    const query = req.query as Record<string, unknown>;
+    const action = query.action;
+    const answer = await dispatcher.answer({
+      name: path ? path.replaceAll('/', '.') : typeof action === 'string' ? action : undefined,
+      method: req.method,
+      query,
+      body: req.body as Record<string, unknown> | undefined,
+      authorization: req.headers.authorization,
+      clientIp: req.ip,
+    });
+    return send(reply, answer);
+  };
+
+  const openapi = JSON.stringify(openApiDocument(operations));
+  app.get('/openapi.json', (_req, reply) => reply.header('content-type', 'application/json').send(openapi));
+  app.route({ method: ['GET', 'POST'], url: '/', handler: handle });
+  app.route({ method: ['GET', 'POST'], url: '/*', handler: handle });
+
+  app.setNotFoundHandler((_req, reply) => send(reply, errorAnswer(404, 'not found')));
+  app.setErrorHandler((err: { statusCode?: number; code?: string }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status === 415) return send(reply, errorAnswer(415, 'request body must be application/x-www-form-urlencoded'));
+    if (status === 413) return send(reply, errorAnswer(413, 'request body is too large'));
+    if (status >= 400 && status < 500) return send(reply, errorAnswer(400, 'malformed request'));
+    req.log.error({ err }, 'request failed');
+    return send(reply, errorAnswer(500, 'internal error'));
+  });
+
+  app.decorate('dispatcher', dispatcher);
+  return app;
+}

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { hashToken } from './secrets.ts';
+
+/** The person behind a valid token, and the scope the token was issued for (spec §5.3). */
+export interface Caller {
+  readonly personID: number;
+  readonly scope: 'system' | 'event';
+  /** The event of an event-scope token; 0 for system scope. */
+  readonly targetID: number;
+  /** A platform operator (created with `podium admin create`); only with a system-scope token. */
+  readonly operator: boolean;
+}
+
+export async function resolveCaller(db: Kysely<DB>, token: string, now: number): Promise<Caller | undefined> {
+  const row = await db
+    .selectFrom('token')
+    .innerJoin('person', 'person.personID', 'token.personID')
+    .select(['token.personID', 'token.scope', 'token.targetID', 'token.expiresAt', 'person.operator'])
+    .where('token.tokenHash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.expiresAt <= now) return undefined;
+  return {
+    personID: row.personID,
+    scope: row.scope,
+    targetID: row.targetID,
+    operator: row.scope === 'system' && row.operator === 1,
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Serialized answers of anonymous public reads (event.get, company.get, …), keyed by operation and
+ * raw parameters. Every committed write in this process clears it. Entries also expire after
+ * `ttlMs`, which bounds how stale time-derived fields (happeningNow) and writes made by another
+ * process on the same store can be. `maxEntries` bounds memory (oldest entries go first).
+ */
+export class AnswerCache {
+  readonly #entries = new Map<string, { body: string; expires: number }>();
+  readonly #max: number;
+  readonly #ttlMs: number;
+
+  constructor(maxEntries: number, ttlMs: number) {
+    this.#max = maxEntries;
+    this.#ttlMs = ttlMs;
+  }
+
+  key(operation: string, raw: Readonly<Record<string, string>>): string {
+    let k = operation;
+    for (const name of Object.keys(raw).sort()) k += `&${name}=${encodeURIComponent(raw[name])}`;
+    return k;
+  }
+
+  get(key: string): string | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.expires > Date.now()) return entry.body;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  set(key: string, body: string): void {
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { body, expires: Date.now() + this.#ttlMs });
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}

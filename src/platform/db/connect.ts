@@ -1,0 +1,37 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import pg from 'pg';
+import { NodeSqliteDialect } from './sqlite.ts';
+import type { DB } from './schema.ts';
+import * as core from './migrations/0001_core.ts';
+
+export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
+
+// Listed by hand so the set of migrations is explicit and ordered; never edit one that has landed.
+const migrations: Record<string, Migration> = { '0001_core': core };
+
+/** Opens the store named by a DATABASE_URL (file:… or postgres://…). */
+export function openStore(url: string): Store {
+  if (url.startsWith('file:')) {
+    const path = url.slice('file:'.length);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    return { db: new Kysely<DB>({ dialect: new NodeSqliteDialect(path) }), kind: 'sqlite' };
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // int8 (COUNT, bigint timestamps) as numbers: Unix seconds and counts fit easily.
+    types: { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
+  });
+  return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
+}
+
+/** Brings the store's schema to the latest migration; throws with the failing migration's name. */
+export async function migrate(db: Kysely<DB>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+}

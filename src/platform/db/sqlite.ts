@@ -1,0 +1,140 @@
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * Kysely dialect over Node's built-in node:sqlite (no native addon to build).
+ *
+ * One connection, handed out under a mutex: node:sqlite is synchronous, so a second
+ * connection would only add SQLITE_BUSY retries. Write transactions start with
+ * BEGIN IMMEDIATE so the write lock is taken up front (a deferred transaction that
+ * upgrades later is what produces SQLITE_BUSY when another process, such as the CLI,
+ * writes at the same time; busy_timeout then waits instead of failing).
+ */
+export class NodeSqliteDialect implements Dialect {
+  readonly #path: string;
+  constructor(path: string) {
+    this.#path = path;
+  }
+  createDriver(): Driver {
+    return new NodeSqliteDriver(this.#path);
+  }
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class Mutex {
+  #tail: Promise<void> = Promise.resolve();
+  lock(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((r) => (release = r));
+    const ready = this.#tail.then(() => release);
+    this.#tail = this.#tail.then(() => next);
+    return ready;
+  }
+}
+
+class NodeSqliteDriver implements Driver {
+  readonly #path: string;
+  readonly #mutex = new Mutex();
+  #db?: DatabaseSync;
+  #connection?: NodeSqliteConnection;
+  #release?: () => void;
+
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  async init(): Promise<void> {
+    const db = new DatabaseSync(this.#path, { timeout: 10_000 });
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+    this.#db = db;
+    this.#connection = new NodeSqliteConnection(db);
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    this.#release = await this.#mutex.lock();
+    return this.#connection!;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const begin = settings.accessMode === 'read only' ? 'begin deferred' : 'begin immediate';
+    await connection.executeQuery(CompiledQuery.raw(begin));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#release = undefined;
+    release?.();
+  }
+
+  async destroy(): Promise<void> {
+    this.#db?.close();
+  }
+}
+
+const toSqlite = (v: unknown): SQLInputValue =>
+  v === undefined ? null : typeof v === 'boolean' ? Number(v) : (v as SQLInputValue);
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #db: DatabaseSync;
+  // Prepared statements are reused: parsing SQL is a measurable part of a cheap read.
+  readonly #statements = new Map<string, { stmt: StatementSync; reader: boolean }>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  #prepare(sql: string) {
+    let entry = this.#statements.get(sql);
+    if (!entry) {
+      const stmt = this.#db.prepare(sql);
+      entry = { stmt, reader: stmt.columns().length > 0 };
+      if (this.#statements.size > 1000) this.#statements.clear();
+      this.#statements.set(sql, entry);
+    }
+    return entry;
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const params = compiled.parameters.map(toSqlite);
+    if (compiled.parameters.length === 0 && /^(begin|commit|rollback|savepoint|release)/i.test(compiled.sql)) {
+      this.#db.exec(compiled.sql);
+      return { rows: [] };
+    }
+    const { stmt, reader } = this.#prepare(compiled.sql);
+    if (reader) return { rows: stmt.all(...params) as R[] };
+    const { changes, lastInsertRowid } = stmt.run(...params);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not supported by the node:sqlite driver');
+  }
+}

@@ -1,0 +1,225 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.ts';
+import type { Config } from './config.ts';
+import type { Counter } from './limits/counter.ts';
+import type { AnyOperation, Context, Method, Result } from './table.ts';
+import { ApiError, badRequest } from './errors.ts';
+import { resolveCaller, type Caller } from './auth/caller.ts';
+import { requireCompany, requireEvent } from './auth/access.ts';
+import { hashToken } from './auth/secrets.ts';
+import { envelope } from './wire.ts';
+import { toXlsx, XLSX_CONTENT_TYPE } from './excel.ts';
+import { AnswerCache } from './cache.ts';
+
+/** A call as both styles deliver it: the operation name, the method, the two parameter places. */
+export interface Call {
+  readonly name: string | undefined;
+  readonly method: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: Readonly<Record<string, unknown>> | undefined;
+  readonly authorization: string | undefined;
+  readonly clientIp: string;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface Deps {
+  readonly db: Kysely<DB>;
+  readonly config: Config;
+  readonly counter: Counter;
+  readonly operations: readonly AnyOperation[];
+  readonly log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+class SandboxRollback extends Error {
+  readonly result: Result;
+  constructor(result: Result) {
+    super('sandbox rollback');
+    this.result = result;
+  }
+}
+
+export const errorAnswer = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+  status,
+  type: TEXT_TYPE,
+  body: `${status} ${message}`,
+  headers,
+});
+
+/** Turns what the store throws on a constraint into a client answer; anything else stays a 500. */
+function constraintError(err: unknown): ApiError | undefined {
+  const e = err as { code?: string; errcode?: number; message?: string };
+  if (e.code === '23505' || e.errcode === 2067 || e.errcode === 1555)
+    return new ApiError(409, 'conflicts with an existing object');
+  if (e.code === '23503' || e.errcode === 787) return new ApiError(409, 'refers to an object that does not exist');
+  return undefined;
+}
+
+/**
+ * The one path every call takes (design.md "the path of one call"): rate limits, the operation
+ * from the table, method, parameters from their declared places, token, the handler (inside a
+ * transaction for writes, rolled back for sandbox=1), and the envelope or error line.
+ */
+export function createDispatcher(deps: Deps) {
+  const { db, config, counter, log } = deps;
+  const table = new Map(deps.operations.map((op) => [op.name, op]));
+  const cache = new AnswerCache(5000, 10_000);
+
+  async function limit(key: string, perSecond: number, who: string): Promise<void> {
+    let hit;
+    try {
+      hit = await counter.hit(key, 1000);
+    } catch (err) {
+      // Rate-limit store down: serve rather than fail every call; the log says so.
+      log.warn({ err }, 'rate limit store unavailable');
+      return;
+    }
+    if (hit.count > perSecond) {
+      throw new ApiError(429, `too many calls ${who}, at most ${perSecond} per second`, {
+        'Retry-After': String(Math.max(1, Math.ceil(hit.resetMs / 1000))),
+      });
+    }
+  }
+
+  function readToken(call: Call): string | undefined {
+    const q = call.query.tokenID;
+    if (typeof q === 'string' && q !== '') return q;
+    if (Array.isArray(q)) throw badRequest('tokenID must be given once');
+    const h = call.authorization;
+    if (h && /^Bearer /i.test(h)) return h.slice(7).trim() || undefined;
+    return undefined;
+  }
+
+  /** Parsed values, and the raw strings they came from (the cache key). */
+  function readParams(op: AnyOperation, call: Call): { values: Record<string, unknown>; raw: Record<string, string> } {
+    const values: Record<string, unknown> = {};
+    const rawValues: Record<string, string> = {};
+    const present = new Set<string>();
+    const inVariant = new Set(op.variants?.flat() ?? []);
+    for (const name in op.params) {
+      const p = op.params[name];
+      const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
+      if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
+      if (raw === undefined || raw === '') {
+        if (!p.optional && !inVariant.has(name)) throw badRequest(`${name} cannot be empty`);
+        continue;
+      }
+      const parsed = p.schema.safeParse(raw);
+      if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+      values[name] = parsed.data;
+      rawValues[name] = String(raw);
+      present.add(name);
+    }
+    if (op.variants && !op.variants.some((set: readonly string[]) => set.every((n) => present.has(n)))) {
+      const forms = op.variants.map((set: readonly string[]) => set.join(' + '));
+      throw badRequest(`one of these is required: ${forms.join('; ')}`);
+    }
+    return { values, raw: rawValues };
+  }
+
+  async function authenticate(op: AnyOperation, token: string | undefined, now: number): Promise<Caller | undefined> {
+    if (token === undefined) {
+      if (op.auth.kind !== 'public') throw new ApiError(401, 'tokenID cannot be empty');
+      return undefined;
+    }
+    const caller = await resolveCaller(db, token, now);
+    if (!caller) throw new ApiError(401, 'tokenID is not valid or has expired');
+    if (op.auth.kind === 'operator' && !caller.operator) throw new ApiError(403, 'platform operator access required');
+    return caller;
+  }
+
+  async function run(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
+    if (!op.writes) return op.handler(ctx, params);
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        const out = await op.handler({ ...ctx, db: trx }, params);
+        if (ctx.sandbox) throw new SandboxRollback(out);
+        return out;
+      });
+      cache.clear(); // every committed write may change a public answer
+      return result;
+    } catch (err) {
+      if (err instanceof SandboxRollback) return err.result;
+      throw constraintError(err) ?? err;
+    }
+  }
+
+  async function dispatch(call: Call): Promise<Answer> {
+    await limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
+    const token = readToken(call);
+    if (token !== undefined) await limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
+
+    if (!call.name) throw badRequest('action cannot be empty');
+    const op = table.get(call.name);
+    if (!op) throw new ApiError(404, `operation ${call.name.slice(0, 80)} does not exist`);
+    const method = (call.method === 'HEAD' ? 'GET' : call.method) as Method;
+    if (!op.methods.includes(method)) {
+      throw new ApiError(405, `${op.name} accepts ${op.methods.join(' or ')}`, { Allow: op.methods.join(', ') });
+    }
+
+    const format = call.query.format ?? 'json';
+    if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
+    if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
+    const sandbox = call.query.sandbox === '1';
+    if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
+      throw badRequest('sandbox must be 0 or 1');
+
+    const now = Math.floor(Date.now() / 1000);
+    const caller = await authenticate(op, token, now);
+    const { values: params, raw } = readParams(op, call);
+
+    const cacheKey = op.cachePublic && !caller && format === 'json' ? cache.key(op.name, raw) : undefined;
+    if (cacheKey !== undefined) {
+      const hit = cache.get(cacheKey);
+      if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
+    }
+
+    let ctx: Context = { db, caller, access: undefined, now, clientIp: call.clientIp, sandbox, config, counter };
+    // Company and event rules name their target by the companyID / eventID parameter.
+    if (op.auth.kind === 'company') {
+      const companyID = params.companyID as number;
+      ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
+    } else if (op.auth.kind === 'event') {
+      const a = await requireEvent(ctx, params.eventID as number, op.auth.levels);
+      ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
+    }
+    const result = await run(op, ctx, params);
+    const rows = Array.isArray(result) ? result : result.rows;
+    if (format === 'excel') {
+      const disposition = `attachment; filename="${op.name.replaceAll('.', '-')}.xlsx"`;
+      return {
+        status: 200,
+        type: XLSX_CONTENT_TYPE,
+        body: toXlsx(rows),
+        headers: { 'Content-Disposition': disposition },
+      };
+    }
+    const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
+    if (cacheKey !== undefined) cache.set(cacheKey, body);
+    return { status: 200, type: JSON_TYPE, body };
+  }
+
+  return {
+    table,
+    invalidate: () => cache.clear(),
+    async answer(call: Call): Promise<Answer> {
+      try {
+        return await dispatch(call);
+      } catch (err) {
+        if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
+        log.error({ err, operation: call.name }, 'operation failed');
+        return errorAnswer(500, 'internal error');
+      }
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

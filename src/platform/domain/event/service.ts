@@ -1,0 +1,68 @@
+import type { EventRecordRow } from './repository.ts';
+import { wallTime } from '../time.ts';
+
+/** What a viewer is shown: `full` for the event's admins, `public` for everyone else. */
+export type EventView = 'full' | 'public';
+
+/** Fields only the event's admins see (a private event's access code, budget, sender DNS, tracking set-up). */
+const ADMIN_ONLY = new Set(['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID']);
+
+/** The shape shown for a private event to someone who has not unlocked it: enough to draw the gate. */
+const GATE_FIELDS = [
+  'eventID', 'companyID', 'name', 'nickname', 'cover', 'background', 'timezone', 'language', 'public', 'visible',
+] as const; // prettier-ignore
+
+/** Event list item (spec §2.2, public shape). */
+export const LIST_FIELDS = [
+  'eventID', 'name', 'nickname', 'email', 'description', 'cover', 'dateBegin', 'dateEnd', 'latitude', 'longitude',
+  'spot', 'address', 'city', 'state', 'fugleman', 'ticketURL', 'socialA', 'socialC', 'visible', 'public',
+  'automaticEnrollment', 'sandbox', 'approved',
+] as const; // prettier-ignore
+
+export interface Viewer {
+  personID: number;
+  role: string;
+  company: string;
+  level: number;
+  approved: number;
+  systemLevel: number;
+  companyLevel: number;
+}
+
+const NOBODY: Viewer = { personID: 0, role: '', company: '', level: 0, approved: -1, systemLevel: 0, companyLevel: 0 };
+
+/** The full event record of spec §2.2: stored columns plus the computed ones. */
+export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
+  const { tagCount, emailAddress, ...stored } = row;
+  const begin = wallTime(row.dateBegin, row.timezone);
+  const out: Record<string, unknown> = {
+    ...stored,
+    email: emailAddress,
+    emailAddress,
+    cname: row.cname ?? '',
+    accessCode: row.accessCode ?? '',
+    quarter: Math.ceil(begin.month / 3),
+    month: begin.month,
+    eventDays: row.dateEnd > row.dateBegin ? Math.ceil((row.dateEnd - row.dateBegin) / 86400) : 1,
+    hasTag: Number(tagCount) > 0 ? 1 : 0,
+    hasFeedback: row.hasFeedback ?? 0,
+    hasPhoto: row.hasPhoto ?? 0,
+    hasMaterial: row.hasMaterial ?? 0,
+    hasSponsor: row.hasSponsor ?? 0,
+    happeningNow: row.dateBegin <= now && now <= row.dateEnd ? 1 : 0,
+    happeningAfter: row.dateBegin > now ? 1 : 0,
+    isSponsor: 0,
+    ...viewer,
+  };
+  if (view === 'public') for (const k of ADMIN_ONLY) delete out[k];
+  return out;
+}
+
+export function gateRecord(row: EventRecordRow) {
+  return Object.fromEntries(GATE_FIELDS.map((k) => [k, row[k]]));
+}
+
+export function listItem(row: Record<string, unknown>): Record<string, unknown> {
+  const full: Record<string, unknown> = { ...row, email: row.emailAddress };
+  return Object.fromEntries(LIST_FIELDS.map((k) => [k, full[k] ?? (k === 'approved' ? -1 : '')]));
+}

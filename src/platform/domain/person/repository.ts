@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { hashPassword } from '../../auth/secrets.ts';
+
+export interface NewPerson {
+  username: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  name?: string;
+  password?: string;
+  operator?: boolean;
+}
+
+function splitName(p: NewPerson) {
+  const name = p.name ?? [p.firstName, p.lastName].filter(Boolean).join(' ');
+  const [first = '', ...rest] = name.split(' ');
+  return { name, firstName: p.firstName ?? first, lastName: p.lastName ?? rest.join(' ') };
+}
+
+export async function createPerson(db: Kysely<DB>, p: NewPerson, now: number): Promise<number> {
+  const row = await db
+    .insertInto('person')
+    .values({
+      username: p.username.toLowerCase(),
+      email: (p.email ?? (p.username.includes('@') ? p.username : '')).toLowerCase(),
+      ...splitName(p),
+      passwordHash: p.password ? await hashPassword(p.password) : '',
+      operator: p.operator ? 1 : 0,
+      dateCreated: now,
+    })
+    .returning('personID')
+    .executeTakeFirstOrThrow();
+  return row.personID;
+}
+
+export function findPersonByUsername(db: Kysely<DB>, username: string) {
+  return db.selectFrom('person').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+}
+
+export function findPersonByEmail(db: Kysely<DB>, email: string) {
+  const e = email.toLowerCase();
+  return db
+    .selectFrom('person')
+    .selectAll()
+    .where((w) => w.or([w('email', '=', e), w('username', '=', e)]))
+    .orderBy('personID')
+    .executeTakeFirst();
+}

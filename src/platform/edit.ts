@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { badRequest } from './errors.ts';
+
+/** One editable key of an edit-style operation (spec §1.3: Q key, B value). */
+export interface EditKey {
+  readonly schema: z.ZodType;
+  /** Column written, when it differs from the key. */
+  readonly column?: string;
+  /** An empty value clears the field (to this value) instead of being refused. */
+  readonly clear?: string | number | null;
+}
+
+export const editKey = (schema: z.ZodType, more: Omit<EditKey, 'schema'> = {}): EditKey => ({ schema, ...more });
+
+/**
+ * Validates `key` against an operation's own list and parses `value` for it. Keys outside the list are
+ * refused (no mass assignment). Returns the column and the value to store.
+ */
+export function parseEdit(
+  keys: Readonly<Record<string, EditKey>>,
+  key: string,
+  value: string | undefined,
+): { column: string; value: unknown } {
+  const spec = Object.hasOwn(keys, key) ? keys[key] : undefined;
+  if (!spec) throw badRequest(`key ${key.slice(0, 60)} cannot be edited here`);
+  const column = spec.column ?? key;
+  if (value === undefined || value === '') {
+    if (spec.clear !== undefined) return { column, value: spec.clear };
+    throw badRequest('value cannot be empty');
+  }
+  const parsed = spec.schema.safeParse(value);
+  if (!parsed.success) throw badRequest(`value ${parsed.error.issues[0]?.message ?? 'is invalid'} (key ${key})`);
+  return { column, value: parsed.data };
+}
+
+/** Lists of keys for api.describe and docs. */
+export const keyList = (keys: Readonly<Record<string, EditKey>>) => Object.keys(keys).join(', ');

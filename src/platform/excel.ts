@@ -1,0 +1,162 @@
+/**
+ * Minimal OOXML spreadsheet (.xlsx) writer: one sheet, every cell an inline string.
+ *
+ * Written by hand on top of fflate rather than pulling in a spreadsheet library: exports only
+ * need a flat table of text, and the five XML parts below are all Excel and LibreOffice require
+ * (no styles, no shared-string table — `t="inlineStr"` keeps each value in its own cell).
+ */
+import { strToU8, zipSync } from 'fflate';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Hard limits of the file format; beyond them Excel refuses or "repairs" (drops) content. */
+const MAX_ROWS = 1_048_576;
+const MAX_COLUMNS = 16_384;
+const MAX_CELL_CHARS = 32_767;
+const MAX_SHEET_NAME = 31;
+
+const XML_DECL = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const NS_MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const NS_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const NS_PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships';
+
+/**
+ * Characters XML 1.0 forbids even when escaped (C0 controls except \t \n \r, U+FFFE/U+FFFF,
+ * unpaired surrogates). A single one makes the whole part unparsable, so they are dropped.
+ */
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const INVALID_XML_CHARS =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
+
+/** Leading characters that make Excel/LibreOffice/Sheets treat text typed or pasted back as a formula. */
+const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  // A raw CR would be turned into LF by every XML parser (line-end normalisation); a reference survives.
+  '\r': '&#13;',
+};
+
+const escapeXml = (s: string): string => s.replace(INVALID_XML_CHARS, '').replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c]);
+
+/** Cuts to at most `max` UTF-16 units without leaving half of a surrogate pair behind. */
+function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** 0 → A, 25 → Z, 26 → AA, … (bijective base 26, as spreadsheets number columns). */
+export function columnName(index: number): string {
+  let name = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  }
+  return name;
+}
+
+/** Renders any value as the text shown in the cell; `undefined`/`null` yield no cell at all. */
+function cellText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  // Nested lists/objects: compact JSON keeps them readable and lossless in a single cell.
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** Makes text safe as cell content: valid XML, no formula evaluation, within the cell-size limit. */
+function safeCellText(text: string): string {
+  // Strip first, so an invisible control char cannot hide a leading `=` from the check below.
+  let s = text.replace(INVALID_XML_CHARS, '');
+  // A leading quote is the spreadsheet convention for "literal text"; OWASP CSV-injection advice.
+  if (FORMULA_TRIGGER.test(s)) s = `'${s}`;
+  return escapeXml(truncate(s, MAX_CELL_CHARS));
+}
+
+function cellXml(ref: string, text: string): string {
+  // xml:space="preserve" keeps leading/trailing spaces and newlines that XML would otherwise fold.
+  return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${safeCellText(text)}</t></is></c>`;
+}
+
+/** Excel rejects names with []:*?/\, names over 31 chars, empty names and leading/trailing quotes. */
+export function sanitizeSheetName(name: string | undefined): string {
+  const cleaned = (name ?? '')
+    .replace(INVALID_XML_CHARS, '')
+    .replace(/[[\]:*?/\\]/g, ' ')
+    .replace(/^'+|'+$/g, '')
+    .trim();
+  const short = truncate(cleaned, MAX_SHEET_NAME).trim();
+  // "History" is reserved by Excel (change tracking).
+  return short === '' || short.toLowerCase() === 'history' ? 'Sheet1' : short;
+}
+
+function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
+  // Columns: union of keys in first-seen order, so sparse rows still line up under one header.
+  const columns: string[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    for (const key of Object.keys(row)) {
+      if (!seen.has(key)) {
+        seen.add(key);
+        columns.push(key);
+      }
+    }
+  }
+  if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
+  if (rows.length + 1 > MAX_ROWS) throw new RangeError(`xlsx: ${rows.length} rows exceed ${MAX_ROWS - 1}`);
+
+  const letters = columns.map((_, i) => columnName(i));
+  const out: string[] = [];
+  if (columns.length > 0) {
+    out.push(`<row r="1">${columns.map((key, i) => cellXml(`${letters[i]}1`, key)).join('')}</row>`);
+  }
+  rows.forEach((row, r) => {
+    const rowNum = r + 2;
+    let cells = '';
+    columns.forEach((key, i) => {
+      const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
+      if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
+    });
+    out.push(`<row r="${rowNum}">${cells}</row>`);
+  });
+  return `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>${out.join('')}</sheetData></worksheet>`;
+}
+
+/**
+ * Builds a one-sheet workbook: a header row of column names, then one row per input row.
+ * Every cell is a string cell; nested arrays/objects become compact JSON text.
+ */
+export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?: string): Uint8Array {
+  const name = escapeXml(sanitizeSheetName(sheetName));
+  const parts: Record<string, string> = {
+    // [Content_Types].xml first: some readers sniff the package by its first entry.
+    '[Content_Types].xml':
+      `${XML_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+      '</Types>',
+    '_rels/.rels':
+      `${XML_DECL}<Relationships xmlns="${NS_PKG_REL}">` +
+      `<Relationship Id="rId1" Type="${NS_REL}/officeDocument" Target="xl/workbook.xml"/>` +
+      '</Relationships>',
+    'xl/workbook.xml':
+      `${XML_DECL}<workbook xmlns="${NS_MAIN}" xmlns:r="${NS_REL}">` +
+      `<sheets><sheet name="${name}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/_rels/workbook.xml.rels':
+      `${XML_DECL}<Relationships xmlns="${NS_PKG_REL}">` +
+      `<Relationship Id="rId1" Type="${NS_REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
+      '</Relationships>',
+    'xl/worksheets/sheet1.xml': sheetXml(rows),
+  };
+  const files: Record<string, Uint8Array> = {};
+  for (const [path, xml] of Object.entries(parts)) files[path] = strToU8(xml);
+  return zipSync(files);
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { b, bOpt, defineOperation, q, COMPANY_LEVEL } from '../../../table.ts';
+import { bit, email, id, text } from '../../../schemas.ts';
+import { conflict } from '../../../errors.ts';
+import { companyPeople } from '../../../domain/company/repository.ts';
+import { createPerson, findPersonByEmail } from '../../../domain/person/repository.ts';
+
+/**
+ * Spec §4.3. Adds a person (found by e-mail, or created with it as username) to the company.
+ * Podium extensions: B level (1 Admin, 0 External user; default 1) and B password, the system
+ * password of a person created here (otherwise they cannot sign in until one is set).
+ */
+export default defineOperation({
+  name: 'company.person.bind',
+  summary: 'Adds a company admin or external user.',
+  methods: ['POST'],
+  params: {
+    companyID: q(id, 'the company'),
+    name: b(text(200), 'full name'),
+    email: b(email, 'e-mail, also the username of a new person'),
+    level: bOpt(bit, 'Podium extension: 1 Admin (default), 0 External user'),
+    password: bOpt(
+      z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'),
+      'Podium extension: password of a new person',
+    ),
+  },
+  auth: { kind: 'company', role: 'admin' },
+  writes: true,
+  async handler(ctx, p) {
+    const existing = await findPersonByEmail(ctx.db, p.email);
+    const personID =
+      existing?.personID ??
+      (await createPerson(ctx.db, { username: p.email, email: p.email, name: p.name, password: p.password }, ctx.now));
+    const already = await ctx.db
+      .selectFrom('companyPerson')
+      .select('level')
+      .where('companyID', '=', p.companyID)
+      .where('personID', '=', personID)
+      .executeTakeFirst();
+    if (already) throw conflict('the person already belongs to this company');
+    const level = p.level === 0 ? COMPANY_LEVEL.EXTERNAL : COMPANY_LEVEL.ADMIN;
+    await ctx.db
+      .insertInto('companyPerson')
+      .values({ companyID: p.companyID, personID, level, dateCreated: ctx.now })
+      .execute();
+    return companyPeople(ctx.db, p.companyID).where('person.personID', '=', personID).execute();
+  },
+});

@@ -1,0 +1,43 @@
+import type { AnyOperation } from '../table.ts';
+import personSignIn from './person/signIn.ts';
+import apiDescribe from './api/describe.ts';
+import companyCreate from './company/create.ts';
+import companyEdit from './company/edit.ts';
+import companyFind from './company/find.ts';
+import companyGet from './company/get.ts';
+import companyPersonBind from './company/person/bind.ts';
+import companyPersonOperate from './company/person/operate.ts';
+import companyPersonDismiss from './company/person/dismiss.ts';
+import companyPersonFind from './company/person/find.ts';
+import companyToolEdit from './company/tool/edit.ts';
+import companyToolGet from './company/tool/get.ts';
+import companyToolAvailable from './company/tool/available.ts';
+import companyEventBind from './company/event/bind.ts';
+import companyEventFind from './company/event/find.ts';
+import eventGet from './event/get.ts';
+import eventEdit from './event/edit.ts';
+import eventCheckAccessCode from './event/checkAccessCode.ts';
+import billingFind from './billing/find.ts';
+
+/** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
+export const operations: readonly AnyOperation[] = [
+  personSignIn,
+  apiDescribe,
+  companyCreate,
+  companyEdit,
+  companyFind,
+  companyGet,
+  companyPersonBind,
+  companyPersonOperate,
+  companyPersonDismiss,
+  companyPersonFind,
+  companyToolEdit,
+  companyToolGet,
+  companyToolAvailable,
+  companyEventBind,
+  companyEventFind,
+  eventGet,
+  eventEdit,
+  eventCheckAccessCode,
+  billingFind,
+];

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { b, defineOperation, q, qOpt } from '../../table.ts';
+import { id, text } from '../../schemas.ts';
+import { ApiError } from '../../errors.ts';
+import { hashToken, newToken, verifyPassword } from '../../auth/secrets.ts';
+import { findPersonByUsername } from '../../domain/person/repository.ts';
+
+const WRONG_TRIES_PER_WINDOW = 10;
+const WRONG_WINDOW_MS = 15 * 60_000;
+
+/** Spec §4.1, §5.2–5.4: a system token, or an event token when eventID and the event password are given. */
+export default defineOperation({
+  name: 'person.signIn',
+  summary: 'Signs in and returns an access token record (spec §2.1).',
+  methods: ['POST'],
+  params: {
+    username: q(text(320), 'login name (usually the e-mail)'),
+    eventID: qOpt(id, 'selects event scope when the event password is given'),
+    password: b(z.string().max(1000, 'must be at most 1000 characters'), 'system or event-scope password'),
+  },
+  auth: { kind: 'public' },
+  // Not run as a write transaction: checking a password takes tens of milliseconds of scrypt, and on
+  // SQLite a write transaction holds the store for its whole length. The one insert honours sandbox.
+  writes: false,
+  async handler(ctx, p) {
+    // Throttle guessing per username and address; success does not add to the count.
+    const throttleKey = `signin:${ctx.clientIp}:${hashToken(p.username.toLowerCase())}`;
+    const tried = await ctx.counter.peek(throttleKey);
+    if (tried.count >= WRONG_TRIES_PER_WINDOW) {
+      throw new ApiError(429, 'too many wrong passwords, try again later', {
+        'Retry-After': String(Math.ceil(tried.resetMs / 1000)),
+      });
+    }
+    const person = await findPersonByUsername(ctx.db, p.username);
+    let scope: 'system' | 'event' | undefined;
+    let targetID = 0;
+    if (person && p.eventID !== undefined) {
+      const member = await ctx.db
+        .selectFrom('eventPerson')
+        .select('passwordHash')
+        .where('eventID', '=', p.eventID)
+        .where('personID', '=', person.personID)
+        .executeTakeFirst();
+      if (member?.passwordHash && (await verifyPassword(p.password, member.passwordHash))) {
+        scope = 'event';
+        targetID = p.eventID;
+      }
+    }
+    // Spec §5.4: with eventID but the system password, the token is a system one.
+    if (!scope && person?.passwordHash && (await verifyPassword(p.password, person.passwordHash))) scope = 'system';
+    if (!person || !scope) {
+      await ctx.counter.hit(throttleKey, WRONG_WINDOW_MS);
+      throw new ApiError(401, 'wrong username or password');
+    }
+
+    const tokenID = newToken();
+    if (!ctx.sandbox)
+      await ctx.db
+        .insertInto('token')
+        .values({
+          tokenHash: hashToken(tokenID),
+          personID: person.personID,
+          scope,
+          targetID,
+          dateCreated: ctx.now,
+          expiresAt: ctx.now + ctx.config.TOKEN_TTL_DAYS * 86400,
+        })
+        .execute();
+    const { personID, firstName, lastName, name, username, email, image, timezone, telephone } = person;
+    const { socialAID, socialBID, socialCID } = person;
+    return [
+      {
+        personID, firstName, lastName, name, username, email, image, timezone, telephone,
+        socialAID, socialBID, socialCID, date: ctx.now, tokenID, scope, targetID,
+      }, // prettier-ignore
+    ];
+  },
+});

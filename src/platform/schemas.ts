@@ -1,0 +1,92 @@
+import { z } from 'zod';
+
+// Parameter schemas shared by operations. Every value arrives as a string (query or form body);
+// messages complete a sentence that starts with the parameter's name: "eventID must be …".
+
+export const id = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
+  .transform(Number);
+
+export const ids = z
+  .string()
+  .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be positive integers separated by commas')
+  .transform((v) => v.split(',').map(Number));
+
+export const bit = z.enum(['0', '1'], 'must be 0 or 1').transform(Number);
+
+export const int = z
+  .string()
+  .regex(/^-?\d{1,15}$/, 'must be an integer')
+  .transform(Number);
+
+export const timestamp = z
+  .string()
+  .regex(/^\d{1,12}$/, 'must be a Unix timestamp in seconds')
+  .transform(Number);
+
+export const number = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/, 'must be a number')
+  .transform(Number);
+
+export const text = (max = 1000) => z.string().max(max, `must be at most ${max} characters`);
+
+export const url = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'must be an http or https URL');
+
+export const email = z
+  .string()
+  .max(320, 'must be at most 320 characters')
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+
+/** URL path segment: lower-case letters, digits and inner dashes. */
+export const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'must be lower-case letters, digits and dashes (at most 64)');
+
+export const hostname = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .transform((v) => v.toLowerCase().replace(/\.$/, ''))
+  .refine(
+    (v) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(v),
+    'must be a domain name such as events.example.com',
+  );
+
+export const timezone = z.string().refine((v) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: v });
+    return v.includes('/') || v === 'UTC';
+  } catch {
+    return false;
+  }
+}, 'must be an IANA time zone such as Europe/Lisbon');
+
+export const orientation = z.enum(['ASC', 'DESC'], 'must be ASC or DESC');
+
+/** `selection=a|b|tags:1,2` (spec §4.2, §4.4): values combined with AND; tags carry a list. */
+export function selection<const V extends readonly string[]>(values: V, withTags: boolean) {
+  const allowed = new Set<string>(values);
+  return z.string().transform((raw, ctx) => {
+    const out = { values: new Set<V[number]>(), tags: [] as number[] };
+    for (const part of raw.split('|')) {
+      if (withTags && part.startsWith('tags:')) {
+        const list = part.slice(5).split(',');
+        if (!list.every((t) => /^[1-9]\d{0,15}$/.test(t))) {
+          ctx.addIssue({ code: 'custom', message: 'tags: must list positive integers separated by commas' });
+          return z.NEVER;
+        }
+        out.tags.push(...list.map(Number));
+      } else if (allowed.has(part)) {
+        out.values.add(part as V[number]);
+      } else {
+        ctx.addIssue({ code: 'custom', message: `has an unknown value "${part.slice(0, 40)}"` });
+        return z.NEVER;
+      }
+    }
+    return out;
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { migrate, openStore, type Store } from './db/connect.ts';
+import { createCounter } from './limits/counter.ts';
+import { buildApp } from './app.ts';
+
+export interface Platform {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the store, migrates it, and serves the API on HOST:API_PORT (port 0 picks a free one). */
+export async function startPlatform(
+  config: Config,
+  opts: { logStream?: NodeJS.WritableStream } = {},
+): Promise<Platform> {
+  const store = openStore(config.DATABASE_URL);
+  await migrate(store.db);
+  const counter = createCounter(config.REDIS_URL);
+  const app = await buildApp({ config, db: store.db, counter, logStream: opts.logStream });
+  await app.listen({ host: config.HOST, port: config.API_PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.API_PORT;
+  return {
+    app,
+    store,
+    url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
+    async close() {
+      await app.close();
+      await counter.close();
+      await store.db.destroy();
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.ts';
+import type { Caller } from './auth/caller.ts';
+import type { Config } from './config.ts';
+import type { Counter } from './limits/counter.ts';
+
+export type Method = 'GET' | 'POST';
+export type Place = 'query' | 'body';
+
+/** One declared parameter: where it is read from (spec §4 Q/B) and how it is validated. */
+export interface Param<S extends z.ZodType = z.ZodType, O extends boolean = boolean> {
+  readonly place: Place;
+  readonly schema: S;
+  readonly optional: O;
+  readonly description: string;
+}
+
+const param =
+  <P extends Place, O extends boolean>(place: P, optional: O) =>
+  <S extends z.ZodType>(schema: S, description = ''): Param<S, O> => ({ place, schema, optional, description });
+
+/** Parameter read from the query string (Q in the spec tables). */
+export const q = param('query', false);
+/** Optional query parameter (Q name?). */
+export const qOpt = param('query', true);
+/** Parameter read from the form-encoded body (B). */
+export const b = param('body', false);
+/** Optional body parameter (B name?). */
+export const bOpt = param('body', true);
+
+export type Params = Record<string, Param>;
+export type ParamValues<P extends Params> = {
+  [K in keyof P]: P[K] extends Param<infer S, infer O>
+    ? O extends true
+      ? z.output<S> | undefined
+      : z.output<S>
+    : never;
+};
+
+/** Event permission levels (spec §5.8); a member's level may combine several. */
+export const LEVEL = {
+  USER: 1,
+  ADMIN: 4,
+  STAFF: 64,
+  SPEAKER: 128,
+  COLLECTOR: 256,
+  TRANSLATOR: 32768,
+} as const;
+/** Company permission levels (spec §5.7, §2.6 Company admin). */
+export const COMPANY_LEVEL = { EXTERNAL: 1, ADMIN: 4 } as const;
+
+/**
+ * Who may call. `public`: no token needed (one is used when given). `token`: any valid token.
+ * `operator`: a platform operator's system token. `company`: a system token of a person of the
+ * company named by `companyID` (admin or any member). `event`: a token whose level in the event
+ * named by `eventID` has one of the bits in `levels` (company admins count as event admins).
+ * Anyone with no relation to the company/event gets 404, as if it did not exist.
+ */
+export type Auth =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'token' }
+  | { readonly kind: 'operator' }
+  | { readonly kind: 'company'; readonly role: 'admin' | 'member' }
+  | { readonly kind: 'event'; readonly levels: number };
+
+/** What the dispatcher learned while authorizing a `company` or `event` rule. */
+export interface Access {
+  readonly companyID: number;
+  readonly eventID?: number;
+  /** Event level bits (event rules) or company level (company rules). */
+  readonly level: number;
+}
+
+export type Row = Record<string, unknown>;
+/** What a handler returns: rows, or a page of rows with the total for `paginated=1`. */
+export type Result = Row[] | { rows: Row[]; total: number };
+
+export interface Context {
+  /** The store; inside a write operation this is the transaction. */
+  readonly db: Kysely<DB>;
+  readonly caller: Caller | undefined;
+  /** Set for `company` and `event` rules: the target and the caller's level there. */
+  readonly access: Access | undefined;
+  /** Unix seconds at the start of the call. */
+  readonly now: number;
+  readonly clientIp: string;
+  readonly sandbox: boolean;
+  readonly config: Config;
+  readonly counter: Counter;
+}
+
+export interface Operation<P extends Params = Params> {
+  /** `module.operation`, as in the spec. */
+  readonly name: string;
+  readonly summary: string;
+  readonly methods: readonly Method[];
+  readonly params: P;
+  /** Alternative required sets when the spec lists several forms (e.g. company.get). */
+  readonly variants?: ReadonlyArray<ReadonlyArray<keyof P & string>>;
+  readonly auth: Auth;
+  /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
+  readonly extension?: boolean;
+  /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */
+  readonly writes: boolean;
+  /** Anonymous answers may be served from the cache of serialized public answers. */
+  readonly cachePublic?: boolean;
+  readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
+}
+
+export type AnyOperation = Operation<any>;
+
+/** Declares an operation; the identity function exists for type inference of params in handler. */
+export function defineOperation<P extends Params>(op: Operation<P>): Operation<P> {
+  return op;
+}
+
+export const PAGE_LIMIT_DEFAULT = 20;
+export const PAGE_LIMIT_MAX = 100;
+
+/** The pagination parameters shared by every paginated list (spec §8). */
+export const pageParams = {
+  limit: qOpt(
+    z.coerce
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(PAGE_LIMIT_MAX, `must be at most ${PAGE_LIMIT_MAX}`),
+    `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`,
+  ),
+  offset: qOpt(z.coerce.number().int('must be an integer').min(0, 'must be at least 0'), 'items to skip'),
+  paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
+} satisfies Params;
+
+export type Page = { limit: number; offset: number; paginated: boolean };
+export function pageOf(p: { limit?: number; offset?: number; paginated?: '0' | '1' }): Page {
+  return { limit: p.limit ?? PAGE_LIMIT_DEFAULT, offset: p.offset ?? 0, paginated: p.paginated === '1' };
+}
