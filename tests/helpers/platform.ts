@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { loadConfig } from '../../src/platform/config.ts';
+import { startPlatform, type Platform } from '../../src/platform/server.ts';
+import { createPerson } from '../../src/platform/domain/person/repository.ts';
+
+export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The stores every database-touching suite runs on. */
+export const STORES = ['sqlite', 'postgres'] as const;
+export type StoreKind = (typeof STORES)[number];
+
+/** A fresh, empty store: a new SQLite file, or a new PostgreSQL schema (dropped on close). */
+export async function freshStore(kind: StoreKind): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'podium-test-'));
+    return { url: `file:${join(dir, 'podium.db')}`, drop: async () => {} };
+  }
+  const schema = `t_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    url: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number>;
+  body?: Record<string, string | number> | string;
+  method?: 'GET' | 'POST';
+  /** rpc: /?action=name&… ; rest: /module/op?… */
+  style?: 'rpc' | 'rest';
+  /** Sent as tokenID in the query. */
+  token?: string;
+  /** Sent as Authorization: Bearer. */
+  bearer?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Reply {
+  status: number;
+  text: string;
+  headers: Headers;
+  /** Parsed envelope for 200 JSON answers. */
+  count: number;
+  total?: string;
+  data: Record<string, unknown>[];
+}
+
+/**
+ * Every answer is checked against the spec's rules on its way back: a 200 JSON answer is the
+ * envelope with `count` = data.length and every scalar a string; anything else is one plain line
+ * `NNN message` whose code is the HTTP status.
+ */
+export function checkAnswer(status: number, type: string, text: string): Omit<Reply, 'headers' | 'status' | 'text'> {
+  if (status === 200 && type.startsWith('application/json')) {
+    const body = JSON.parse(text) as { count: unknown; total?: unknown; data: unknown[] };
+    expect(Object.keys(body).sort()).toEqual(body.total === undefined ? ['count', 'data'] : ['count', 'data', 'total']);
+    expect(body.count).toBe(String(body.data.length));
+    if (body.total !== undefined) expect(body.total).toMatch(/^\d+$/);
+    const strings = (v: unknown): void => {
+      if (Array.isArray(v)) return v.forEach(strings);
+      if (v && typeof v === 'object') return Object.values(v).forEach(strings);
+      expect(typeof v, `value ${JSON.stringify(v)} must be a string`).toBe('string');
+    };
+    body.data.forEach((row) => {
+      expect(row && typeof row === 'object' && !Array.isArray(row)).toBe(true);
+      strings(row);
+    });
+    return {
+      count: body.data.length,
+      total: body.total as string | undefined,
+      data: body.data as Record<string, unknown>[],
+    };
+  }
+  if (status !== 200) {
+    expect(type).toMatch(/^text\/plain/);
+    expect(text).toMatch(new RegExp(`^${status} \\S.*$`));
+    expect(text).not.toMatch(/\n|at .*\.ts:\d|SELECT |INSERT |sqlite|postgres/i);
+  }
+  return { count: 0, data: [] };
+}
+
+export class TestPlatform {
+  readonly platform: Platform;
+  readonly logs: string[];
+  readonly #drop: () => Promise<void>;
+
+  constructor(platform: Platform, logs: string[], drop: () => Promise<void>) {
+    this.platform = platform;
+    this.logs = logs;
+    this.#drop = drop;
+  }
+
+  get url() {
+    return this.platform.url;
+  }
+  get db() {
+    return this.platform.store.db;
+  }
+
+  async call(name: string, o: CallOptions = {}): Promise<Reply> {
+    const query = new URLSearchParams();
+    if (o.style !== 'rest') query.set('action', name);
+    if (o.token) query.set('tokenID', o.token);
+    for (const [k, v] of Object.entries(o.query ?? {})) query.set(k, String(v));
+    const path = o.style === 'rest' ? `/${name.replaceAll('.', '/')}` : '/';
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.bearer) headers.authorization = `Bearer ${o.bearer}`;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      body =
+        typeof o.body === 'string'
+          ? o.body
+          : new URLSearchParams(Object.entries(o.body).map(([k, v]) => [k, String(v)])).toString();
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    }
+    const res = await fetch(`${this.url}${path}?${query}`, {
+      method: o.method ?? (body !== undefined ? 'POST' : 'GET'),
+      headers,
+      body,
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      text,
+      headers: res.headers,
+      ...checkAnswer(res.status, res.headers.get('content-type') ?? '', text),
+    };
+  }
+
+  /** call() that must succeed; returns the rows. */
+  async ok(name: string, o: CallOptions = {}): Promise<Record<string, string>[]> {
+    const r = await this.call(name, o);
+    expect(r.text.slice(0, 200), `${name} should succeed`).toMatch(/^\{/);
+    expect(r.status).toBe(200);
+    return r.data as Record<string, string>[];
+  }
+
+  /** Creates a person straight in the store (operators exist only through the CLI). */
+  async person(username: string, password: string, operator = false): Promise<number> {
+    return createPerson(
+      this.db,
+      { username, password, operator, name: username.split('@')[0] },
+      Math.floor(Date.now() / 1000),
+    );
+  }
+
+  async signIn(username: string, password: string, eventID?: number): Promise<string> {
+    const rows = await this.ok('person.signIn', {
+      query: { username, ...(eventID ? { eventID } : {}) },
+      body: { password },
+    });
+    return rows[0].tokenID;
+  }
+
+  async close() {
+    await this.platform.close();
+    await this.#drop();
+  }
+}
+
+/** Starts the real platform on a free port over a fresh store; env overrides the defaults. */
+export async function startTestPlatform(kind: StoreKind, env: Record<string, string> = {}): Promise<TestPlatform> {
+  const store = await freshStore(kind);
+  const config = loadConfig({
+    DATABASE_URL: store.url,
+    API_PORT: '0',
+    LOG_LEVEL: 'info',
+    // High by default so suites that make many calls are not limited; the limit suite lowers them.
+    RATE_LIMIT_CLIENT: '100000',
+    RATE_LIMIT_TOKEN: '100000',
+    SEED_DEMO: '0',
+    ...env,
+  });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  return new TestPlatform(await startPlatform(config, { logStream }), logs, store.drop);
+}
+
+export const PASSWORD = 'correct horse battery';
+
+/**
+ * A small world for authorization tests: an operator; companies A and B with an admin each and an
+ * external user in A; event A1 in A (public) with an attendee (event password), an event-scope admin,
+ * a staff member; event B1 in B.
+ */
+export async function world(p: TestPlatform) {
+  await p.person('operator@podium.test', PASSWORD, true);
+  const operator = await p.signIn('operator@podium.test', PASSWORD);
+  const mkCompany = async (shortName: string) =>
+    (await p.ok('company.create', { token: operator, body: { shortName } }))[0];
+  const companyA = await mkCompany('Alpha Events');
+  const companyB = await mkCompany('Beta Events');
+  const bind = (companyID: string, email: string, level: 0 | 1) =>
+    p.ok('company.person.bind', {
+      token: operator,
+      query: { companyID },
+      body: { name: email, email, password: PASSWORD, level },
+    });
+  await bind(companyA.companyID, 'admin-a@podium.test', 1);
+  await bind(companyA.companyID, 'external-a@podium.test', 0);
+  await bind(companyB.companyID, 'admin-b@podium.test', 1);
+  const adminA = await p.signIn('admin-a@podium.test', PASSWORD);
+  const externalA = await p.signIn('external-a@podium.test', PASSWORD);
+  const adminB = await p.signIn('admin-b@podium.test', PASSWORD);
+  const eventA = (
+    await p.ok('company.event.bind', {
+      token: adminA,
+      query: { companyID: companyA.companyID },
+      body: { name: 'A One', nickname: 'a-one' },
+    })
+  )[0];
+  const eventB = (
+    await p.ok('company.event.bind', {
+      token: adminB,
+      query: { companyID: companyB.companyID },
+      body: { name: 'B One', nickname: 'b-one' },
+    })
+  )[0];
+  for (const e of [eventA, eventB])
+    await p.ok('event.edit', { token: operator, query: { eventID: e.eventID, key: 'visible' }, body: { value: 1 } });
+
+  // Attendees are added straight in the store until event.person.bind lands (issue 3).
+  const { hashPassword } = await import('../../src/platform/auth/secrets.ts');
+  const member = async (email: string, level: number) => {
+    const personID = await p.person(email, PASSWORD);
+    await p.db
+      .insertInto('eventPerson')
+      .values({
+        eventID: Number(eventA.eventID),
+        personID,
+        level,
+        passwordHash: await hashPassword(`${PASSWORD} event`),
+      })
+      .execute();
+    return personID;
+  };
+  const attendeeID = await member('attendee@podium.test', 1);
+  await member('event-admin@podium.test', 4);
+  await member('staff@podium.test', 64);
+  const eventPw = `${PASSWORD} event`;
+  return {
+    operator,
+    adminA,
+    externalA,
+    adminB,
+    companyA,
+    companyB,
+    eventA,
+    eventB,
+    attendeeID,
+    attendee: await p.signIn('attendee@podium.test', eventPw, Number(eventA.eventID)),
+    attendeeSystem: await p.signIn('attendee@podium.test', PASSWORD),
+    eventAdminEventScope: await p.signIn('event-admin@podium.test', eventPw, Number(eventA.eventID)),
+    eventAdminSystem: await p.signIn('event-admin@podium.test', PASSWORD),
+    staff: await p.signIn('staff@podium.test', eventPw, Number(eventA.eventID)),
+  };
+}
+export type World = Awaited<ReturnType<typeof world>>;
