@@ -31,6 +31,8 @@ const INVALID_XML_CHARS =
 
 /** Leading characters that make Excel/LibreOffice/Sheets treat text typed or pasted back as a formula. */
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
+// A plain signed number ("-1", "+3.5") cannot run as a formula, so it keeps its value.
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
 const XML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -75,7 +77,7 @@ function safeCellText(text: string): string {
   // Strip first, so an invisible control char cannot hide a leading `=` from the check below.
   let s = text.replace(INVALID_XML_CHARS, '');
   // A leading quote is the spreadsheet convention for "literal text"; OWASP CSV-injection advice.
-  if (FORMULA_TRIGGER.test(s)) s = `'${s}`;
+  if (FORMULA_TRIGGER.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
   return escapeXml(truncate(s, MAX_CELL_CHARS));
 }
 

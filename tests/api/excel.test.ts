@@ -102,6 +102,9 @@ describe('toXlsx', () => {
     expect(c.get('F2')).toBe("'\rx");
     expect(c.get('G2')).toBe('a=b');
     expect(c.get('H1')).toBe("'=HEADER()");
+    // Plain signed numbers are values, not formulas: left as they are; a formula behind a sign is not.
+    const n = cells(toXlsx([{ a: '-1', b: '+3.5', c: '-1+cmd|x', d: '-2e3' }]));
+    expect([n.get('A2'), n.get('B2'), n.get('C2'), n.get('D2')]).toEqual(['-1', '+3.5', "'-1+cmd|x", "'-2e3"]);
     // No cell is ever written as a formula or a typed (number/bool) cell.
     const xml = unpack(toXlsx([{ f: '=1+1', n: 5 }]))['xl/worksheets/sheet1.xml'];
     expect(xml).not.toContain('<f>');
