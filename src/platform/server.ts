@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 export interface Platform {
   readonly app: FastifyInstance;
   readonly store: Store;
+  readonly databaseUrl: string;
   readonly url: string;
   close(): Promise<void>;
 }
@@ -26,6 +27,7 @@ export async function startPlatform(
   return {
     app,
     store,
+    databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     async close() {
       await app.close();

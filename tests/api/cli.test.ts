@@ -1,0 +1,50 @@
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { STORES, freshStore } from '../helpers/platform.ts';
+
+const run = promisify(execFile);
+const podium = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, ['bin/podium.js', ...args], { env: { ...process.env, ...env } });
+
+describe.each(STORES)('podium CLI on %s', (kind) => {
+  it('seeds the demo once, creates an operator who can create companies', async () => {
+    const store = await freshStore(kind);
+    const env = { DATABASE_URL: store.url };
+    try {
+      const first = await podium(['seed', 'demo'], env);
+      expect(first.stdout).toMatch(/Demo organizer sign-in: username organizer@demo\.podium\.test {2}password \S{8,}/);
+      expect((await podium(['seed', 'demo'], env)).stdout).toMatch(/already exists/);
+      expect(
+        (await podium(['admin', 'create', '--username', 'root@podium.test', '--password', 'longenough'], env)).stdout,
+      ).toMatch(/operator root@podium\.test created/);
+      const bad = await podium(['admin', 'create', '--username', 'x'], env).catch((e: { code: number }) => e);
+      expect((bad as { code: number }).code).toBe(2);
+    } finally {
+      await store.drop();
+    }
+  });
+});
+
+describe('podium start', () => {
+  it('seeds an empty store, prints the sign-in, serves the demo event, and stops on SIGTERM', async () => {
+    const store = await freshStore('sqlite');
+    const child = spawn(process.execPath, ['bin/podium.js', 'start'], {
+      env: { ...process.env, DATABASE_URL: store.url, API_PORT: '0', LOG_LEVEL: 'warn' },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start: ${out}`)), 15_000);
+      child.stdout.on('data', () => out.includes('listening on') && (clearTimeout(timer), resolve()));
+    });
+    expect(out).toMatch(/Demo organizer sign-in/);
+    const url = /listening on (http:\/\/\S+)/.exec(out)![1];
+    const res = await fetch(`${url}/event/get?namespace=demo&nickname=summit`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { name: string }[] }).data[0].name).toBe('Podium Summit');
+    child.kill('SIGTERM');
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(0);
+  });
+});
