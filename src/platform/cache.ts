@@ -1,6 +1,6 @@
 /**
  * Serialized answers of anonymous public reads (event.get, company.get, …), keyed by operation and
- * raw parameters. Every committed write in this process clears it. Entries also expire after
+ * query string. Every committed write in this process clears it. Entries also expire after
  * `ttlMs`, which bounds how stale time-derived fields (happeningNow) and writes made by another
  * process on the same store can be. `maxEntries` bounds memory (oldest entries go first).
  */
@@ -12,12 +12,6 @@ export class AnswerCache {
   constructor(maxEntries: number, ttlMs: number) {
     this.#max = maxEntries;
     this.#ttlMs = ttlMs;
-  }
-
-  key(operation: string, raw: Readonly<Record<string, string>>): string {
-    let k = operation;
-    for (const name of Object.keys(raw).sort()) k += `&${name}=${encodeURIComponent(raw[name])}`;
-    return k;
   }
 
   get(key: string): string | undefined {

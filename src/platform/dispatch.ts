@@ -15,6 +15,8 @@ import { AnswerCache } from './cache.ts';
 export interface Call {
   readonly name: string | undefined;
   readonly method: string;
+  /** The query string as received, the key of cached public answers. */
+  readonly rawQuery: string;
   readonly query: Readonly<Record<string, unknown>>;
   readonly body: Readonly<Record<string, unknown>> | undefined;
   readonly authorization: string | undefined;
@@ -98,10 +100,8 @@ export function createDispatcher(deps: Deps) {
     return undefined;
   }
 
-  /** Parsed values, and the raw strings they came from (the cache key). */
-  function readParams(op: AnyOperation, call: Call): { values: Record<string, unknown>; raw: Record<string, string> } {
+  function readParams(op: AnyOperation, call: Call): Record<string, unknown> {
     const values: Record<string, unknown> = {};
-    const rawValues: Record<string, string> = {};
     const present = new Set<string>();
     const inVariant = new Set(op.variants?.flat() ?? []);
     for (const name in op.params) {
@@ -115,14 +115,13 @@ export function createDispatcher(deps: Deps) {
       const parsed = p.schema.safeParse(raw);
       if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
       values[name] = parsed.data;
-      rawValues[name] = String(raw);
       present.add(name);
     }
     if (op.variants && !op.variants.some((set: readonly string[]) => set.every((n) => present.has(n)))) {
       const forms = op.variants.map((set: readonly string[]) => set.join(' + '));
       throw badRequest(`one of these is required: ${forms.join('; ')}`);
     }
-    return { values, raw: rawValues };
+    return values;
   }
 
   async function authenticate(op: AnyOperation, token: string | undefined, now: number): Promise<Caller | undefined> {
@@ -165,6 +164,15 @@ export function createDispatcher(deps: Deps) {
       throw new ApiError(405, `${op.name} accepts ${op.methods.join(' or ')}`, { Allow: op.methods.join(', ') });
     }
 
+    // A cached public answer is keyed by the exact query string it was computed for, so a hit skips
+    // parsing; only answers to fully validated calls are ever stored.
+    const cacheKey =
+      op.cachePublic && token === undefined && method === 'GET' ? `${op.name}?${call.rawQuery}` : undefined;
+    if (cacheKey !== undefined) {
+      const hit = cache.get(cacheKey);
+      if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
+    }
+
     const format = call.query.format ?? 'json';
     if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
     if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
@@ -174,13 +182,7 @@ export function createDispatcher(deps: Deps) {
 
     const now = Math.floor(Date.now() / 1000);
     const caller = await authenticate(op, token, now);
-    const { values: params, raw } = readParams(op, call);
-
-    const cacheKey = op.cachePublic && !caller && format === 'json' ? cache.key(op.name, raw) : undefined;
-    if (cacheKey !== undefined) {
-      const hit = cache.get(cacheKey);
-      if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
-    }
+    const params = readParams(op, call);
 
     let ctx: Context = { db, caller, access: undefined, now, clientIp: call.clientIp, sandbox, config, counter };
     // Company and event rules name their target by the companyID / eventID parameter.
@@ -203,7 +205,7 @@ export function createDispatcher(deps: Deps) {
       };
     }
     const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
-    if (cacheKey !== undefined) cache.set(cacheKey, body);
+    if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
     return { status: 200, type: JSON_TYPE, body };
   }
 

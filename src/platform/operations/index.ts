@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../table.ts';
 import personSignIn from './person/signIn.ts';
 import apiDescribe from './api/describe.ts';
+import apiPing from './api/ping.ts';
 import companyCreate from './company/create.ts';
 import companyEdit from './company/edit.ts';
 import companyFind from './company/find.ts';
@@ -23,6 +24,7 @@ import billingFind from './billing/find.ts';
 export const operations: readonly AnyOperation[] = [
   personSignIn,
   apiDescribe,
+  apiPing,
   companyCreate,
   companyEdit,
   companyFind,

@@ -1,0 +1,52 @@
+// Shared by the benchmarks: start a process pinned to a core, wait for its port, load it with autocannon.
+import { spawn, execFileSync } from 'node:child_process';
+import autocannon from 'autocannon';
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Keeps the load generator off the server's core, where the machine has two. */
+export function pinSelf(core) {
+  if (hasTaskset) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Starts `node args…` on `core`; resolves with its port once it prints `listening … <port>`. */
+export function startPinned(core, args, env) {
+  const cmd = hasTaskset ? 'taskset' : process.execPath;
+  const argv = hasTaskset ? ['-c', String(core), process.execPath, ...args] : args;
+  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening\D*?(?:127\.0\.0\.1:)?(\d{2,5})\b/.exec(out);
+      if (m) resolve({ child, port: Number(m[1]), output: () => out });
+    });
+  });
+}
+
+export async function load(url, { duration = 5, connections = 32 } = {}) {
+  const r = await autocannon({ url, duration, connections, pipelining: 1 });
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) throw new Error(`${url}: ${bad} failed requests of ${r.requests.total}`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+export function report(rows, baseline) {
+  const lines = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'goal']];
+  for (const r of rows) {
+    const ratio = r.rps / baseline.rps;
+    const mark = r.goal === undefined ? '' : `${ratio >= r.goal ? 'met' : 'MISSED'} ≥ ${(r.goal * 100).toFixed(0)}%`;
+    lines.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), `${(ratio * 100).toFixed(1)}%`, mark]);
+  }
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
+  return rows.every((r) => r.goal === undefined || r.rps / baseline.rps >= r.goal);
+}
