@@ -46,6 +46,20 @@ function send(reply: FastifyReply, a: Answer): FastifyReply {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const app = Fastify({
+    // Every method reaches the dispatcher, which answers 405 with Allow for those an operation lacks.
+    exposeHeadRoutes: false,
+    // Requests Node's parser refuses (headers or URL too large, malformed) still get the spec's line.
+    clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      const [status, text] =
+        err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request header fields too large'] : [400, 'malformed request'];
+      const body = `${status} ${text}`;
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+            `content-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      } else socket.destroy();
+    },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
     // One line per call from onResponse below (with the URL masked) instead of Fastify's two.
@@ -99,8 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const openapi = JSON.stringify(openApiDocument(operations));
   app.get('/openapi.json', (_req, reply) => send(reply, { status: 200, type: 'application/json', body: openapi }));
-  app.route({ method: ['GET', 'POST'], url: '/', handler: handle });
-  app.route({ method: ['GET', 'POST'], url: '/*', handler: handle });
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+  app.route({ method: methods, url: '/', handler: handle });
+  app.route({ method: methods, url: '/*', handler: handle });
 
   app.setNotFoundHandler((_req, reply) => send(reply, errorAnswer(404, 'not found')));
   app.setErrorHandler((err: { statusCode?: number; code?: string }, req, reply) => {

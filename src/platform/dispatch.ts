@@ -108,6 +108,8 @@ export function createDispatcher(deps: Deps) {
       const p = op.params[name];
       const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
       if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
+      // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
+      if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
       if (raw === undefined || raw === '') {
         if (!p.optional && !inVariant.has(name)) throw badRequest(`${name} cannot be empty`);
         continue;
@@ -130,6 +132,8 @@ export function createDispatcher(deps: Deps) {
       return undefined;
     }
     const caller = await resolveCaller(db, token, now);
+    // A stale token on a public operation is ignored, so a client holding one can still sign in.
+    if (!caller && op.auth.kind === 'public') return undefined;
     if (!caller) throw new ApiError(401, 'tokenID is not valid or has expired');
     if (op.auth.kind === 'operator' && !caller.operator) throw new ApiError(403, 'platform operator access required');
     return caller;

@@ -3,15 +3,23 @@ import { z } from 'zod';
 // Parameter schemas shared by operations. Every value arrives as a string (query or form body);
 // messages complete a sentence that starts with the parameter's name: "eventID must be …".
 
+/**
+ * Ids are `integer` columns (serial on PostgreSQL): a larger number cannot name a row, and PostgreSQL
+ * refuses to compare with it (a 500 before this bound; SQLite simply found nothing).
+ */
+export const MAX_ID = 2_147_483_647;
+
 export const id = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
-  .transform(Number);
+  .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer')
+  .transform(Number)
+  .refine((n) => n <= MAX_ID, `must be a positive integer up to ${MAX_ID}`);
 
 export const ids = z
   .string()
-  .regex(/^[1-9]\d{0,15}(,[1-9]\d{0,15})*$/, 'must be positive integers separated by commas')
-  .transform((v) => v.split(',').map(Number));
+  .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, 'must be positive integers separated by commas')
+  .transform((v) => v.split(',').map(Number))
+  .refine((list) => list.every((n) => n <= MAX_ID), `must be positive integers up to ${MAX_ID}`);
 
 export const bit = z.enum(['0', '1'], 'must be 0 or 1').transform(Number);
 
@@ -75,7 +83,8 @@ export function selection<const V extends readonly string[]>(values: V, withTags
     for (const part of raw.split('|')) {
       if (withTags && part.startsWith('tags:')) {
         const list = part.slice(5).split(',');
-        if (!list.every((t) => /^[1-9]\d{0,15}$/.test(t))) {
+        // Bounded like `id`: a tag id past the integer column made PostgreSQL fail the query (500).
+        if (!list.every((t) => /^[1-9]\d{0,9}$/.test(t) && Number(t) <= MAX_ID)) {
           ctx.addIssue({ code: 'custom', message: 'tags: must list positive integers separated by commas' });
           return z.NEVER;
         }

@@ -80,17 +80,42 @@ export async function requireEvent(ctx: Context, eventID: number, levels: number
   return access;
 }
 
-/** Throws 404 when the caller has no relation to the company, 403 when the role is too low. */
+/**
+ * Throws 404 when the caller has no relation to the company, 403 when it is related but its role or
+ * scope is too low. Related (table.ts `Auth`): a person of the company, a person registered in one of
+ * its events, or an event-scope token of one of its events.
+ */
 export async function requireCompany(ctx: Context, companyID: number, role: 'admin' | 'member'): Promise<number> {
-  // Scope is checked before existence so an event-scope token learns nothing about other companies.
-  if (ctx.caller?.scope !== 'system') throw new ApiError(403, 'a system-scope token is required');
-  const level = await companyLevelOf(ctx.db, ctx.caller, companyID);
+  const caller = requireCaller(ctx);
+  // 0 for event-scope tokens: they never carry company rights (spec §5.3).
+  const level = await companyLevelOf(ctx.db, caller, companyID);
   const exists =
     level > 0 &&
     (await ctx.db.selectFrom('company').select('companyID').where('companyID', '=', companyID).executeTakeFirst());
-  if (!exists) throw notFound('company');
+  if (!exists) {
+    // Was 403 for every event-scope token whatever the company, and 404 for an attendee's system
+    // token on its own event's company: unrelated callers must get 404, related ones 403. The answer
+    // depends only on the caller's own registrations, so it reveals nothing about other companies.
+    if (level > 0 || !(await relatedToCompany(ctx.db, caller, companyID))) throw notFound('company');
+    throw new ApiError(
+      403,
+      caller.scope === 'event' ? 'a system-scope token is required' : 'a person of the company is required',
+    );
+  }
   if (role === 'admin' && level !== COMPANY_LEVEL.ADMIN) throw new ApiError(403, 'company admin level required');
   return level;
+}
+
+/** Whether the caller (not a person of the company) is registered in one of its events, or holds a token of one. */
+async function relatedToCompany(db: Kysely<DB>, caller: Caller, companyID: number): Promise<boolean> {
+  let events = db.selectFrom('event').select('event.eventID').where('event.companyID', '=', companyID);
+  events =
+    caller.scope === 'event'
+      ? events.where('event.eventID', '=', caller.targetID)
+      : events.where('event.eventID', 'in', (e) =>
+          e.selectFrom('eventPerson').select('eventPerson.eventID').where('eventPerson.personID', '=', caller.personID),
+        );
+  return (await events.executeTakeFirst()) !== undefined;
 }
 
 /** For operations whose auth depends on the form used (e.g. onboarding token or tokenID). */

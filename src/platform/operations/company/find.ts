@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defineOperation, pageOf, pageParams, q } from '../../table.ts';
+import { COMPANY_LEVEL, defineOperation, pageOf, pageParams, q, type Row } from '../../table.ts';
 import { selection } from '../../schemas.ts';
 import { COMPANY_ADMIN_FIELDS } from '../../domain/company/repository.ts';
 
@@ -34,11 +34,25 @@ export default defineOperation({
   async handler(ctx, p) {
     const page = pageOf(p);
     const s = p.selection.values;
+    const caller = ctx.caller!;
     let query = ctx.db.selectFrom('company');
-    if (!ctx.caller!.operator) {
+    // An event-scope token is limited to its event and has no company level (spec §5.3,
+    // companyLevelOf): it lists no company. It used to list its person's companies with the
+    // admin-only fields. personID 0 matches no one.
+    const personID = caller.scope === 'system' ? caller.personID : 0;
+    // The store-review flags are seen only by a company's admins (as in company.get): they used to be
+    // listed to external users too. Other members' rows hide them, and a queue selection, which would
+    // reveal them, lists only the companies the caller administers.
+    const adminOf = ctx.db
+      .selectFrom('companyPerson')
+      .select('companyID')
+      .where('personID', '=', personID)
+      .where('level', '=', COMPANY_LEVEL.ADMIN);
+    if (!caller.operator) {
       query = query.where('companyID', 'in', (e) =>
-        e.selectFrom('companyPerson').select('companyID').where('personID', '=', ctx.caller!.personID),
+        e.selectFrom('companyPerson').select('companyID').where('personID', '=', personID),
       );
+      if (s.has('androidQueue') || s.has('iosQueue')) query = query.where('companyID', 'in', adminOf);
     }
     if (s.has('live')) {
       query = query.where(({ exists, selectFrom }) =>
@@ -59,12 +73,18 @@ export default defineOperation({
     if (s.has('missingLinks')) query = query.where((w) => w.or([w('androidApp', '=', ''), w('iosApp', '=', '')]));
     if (s.has('notWhiteLabel')) query = query.where('androidBundle', '=', '').where('iosBundle', '=', '');
 
-    const rows = await query
+    const found = await query
       .select(COMPANY_ADMIN_FIELDS)
       .orderBy('companyID')
       .limit(page.limit)
       .offset(page.offset)
       .execute();
+    const admin = caller.operator ? undefined : new Set((await adminOf.execute()).map((r) => r.companyID));
+    const rows = found.map((r): Row => {
+      if (!admin || admin.has(r.companyID)) return r;
+      const { androidReview: _a, iosReview: _i, initialDemo: _d, ...open } = r;
+      return open;
+    });
     if (!page.paginated) return rows;
     const { n } = await query.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return { rows, total: Number(n) };
