@@ -52,7 +52,10 @@ export default defineOperation({
         personID: r.personID,
         role: r.role,
         company: r.company,
-        level: r.level ?? 0,
+        // An event-scope token has Admin downgraded to User (spec §5.3): its own record must show the
+        // level the token acts with (access.level), not the stored one, or clients offer admin tools
+        // every call then refuses.
+        level: p.personID === undefined && ctx.caller?.scope === 'event' ? access.level : (r.level ?? 0),
         approved: r.approved ?? -1,
         systemLevel: ctx.caller?.operator ? 1 : 0,
         companyLevel: access.companyLevel,

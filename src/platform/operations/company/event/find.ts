@@ -56,8 +56,14 @@ const DAY = 86400;
 
 function applyFilter(query: Q, name: FilterName, v: unknown): Q {
   switch (name) {
-    case 'name':
-      return query.where(sql<boolean>`lower(${sql.ref('event.name')}) like ${`%${String(v).toLowerCase()}%`}`);
+    case 'name': {
+      // "name contains" the text as typed: % and _ must not act as LIKE wildcards (name=% listed
+      // every event, name=a_ matched "aç"), so they are escaped.
+      const text = String(v)
+        .toLowerCase()
+        .replace(/[\\%_]/g, '\\$&');
+      return query.where(sql<boolean>`lower(${sql.ref('event.name')}) like ${`%${text}%`} escape '\\'`);
+    }
     case 'city':
       return query.where(sql<boolean>`lower(${sql.ref('event.city')}) = ${String(v).toLowerCase()}`);
     case 'dateBegin':
