@@ -58,7 +58,11 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
       c = client(p, style);
       const now = nowSeconds();
       [{ companyID, namespace }] = await c.ok('company.create', { token: w.operator, body: { shortName: 'Find Co' } });
-      await c.ok('company.person.bind', { token: w.operator, query: { companyID }, body: { name: 'A', email: 'admin-a@podium.test' } }); // prettier-ignore
+      await c.ok('company.person.bind', {
+        token: w.operator,
+        query: { companyID },
+        body: { name: 'A', email: 'admin-a@podium.test' },
+      });
       for (const l of ALL) {
         const ev = EVENTS[l];
         const query = { companyID, ...(l === 'T' ? { isTemplate: 1 } : l === 'D' ? { templateID: id.T } : {}) };
@@ -76,19 +80,52 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
       // Not editable through the API: the place, tags and registrations go straight into the store.
       await p.db.updateTable('event').set({ placeID: 7 }).where('eventID', '=', Number(id.F)).execute();
       for (const t of ['t1', 't2'] as const)
-        tag[t] = String((await p.db.insertInto('tag').values({ companyID: Number(companyID), name: t, kind: 'event' }).returning('tagID').executeTakeFirstOrThrow()).tagID); // prettier-ignore
-      const tagged: [Letter, string][] = [['P', tag.t1], ['F', tag.t2], ['C', tag.t1], ['C', tag.t2]]; // prettier-ignore
-      await p.db.insertInto('eventTag').values(tagged.map(([l, t]) => ({ eventID: Number(id[l]), tagID: Number(t) }))).execute(); // prettier-ignore
-      const person = { attendee: w.attendeeID, x1: await p.person('x1@find.test', 'x1 password'), x2: await p.person('x2@find.test', 'x2 password') }; // prettier-ignore
+        tag[t] = String(
+          (
+            await p.db
+              .insertInto('tag')
+              .values({ companyID: Number(companyID), name: t, kind: 'event' })
+              .returning('tagID')
+              .executeTakeFirstOrThrow()
+          ).tagID,
+        );
+      const tagged: [Letter, string][] = [
+        ['P', tag.t1],
+        ['F', tag.t2],
+        ['C', tag.t1],
+        ['C', tag.t2],
+      ];
+      await p.db
+        .insertInto('eventTag')
+        .values(tagged.map(([l, t]) => ({ eventID: Number(id[l]), tagID: Number(t) })))
+        .execute();
+      const person = {
+        attendee: w.attendeeID,
+        x1: await p.person('x1@find.test', 'x1 password'),
+        x2: await p.person('x2@find.test', 'x2 password'),
+      };
       for (const [l, rows] of Object.entries(ENTRIES))
         for (const r of rows)
-          await p.db.insertInto('eventPerson').values({ eventID: Number(id[l as Letter]), personID: person[r.who], approved: r.approved, paid: r.paid ?? 0, present: r.present ?? 0, level: r.level ?? 1 }).execute(); // prettier-ignore
+          await p.db
+            .insertInto('eventPerson')
+            .values({
+              eventID: Number(id[l as Letter]),
+              personID: person[r.who],
+              approved: r.approved,
+              paid: r.paid ?? 0,
+              present: r.present ?? 0,
+              level: r.level ?? 1,
+            })
+            .execute();
     });
     afterAll(() => p?.close());
 
     /** The letters of the answer, in answer order; as the company admin by default, null: anonymous. */
     const find = async (query: Record<string, string | number>, token: string | null = w.adminA) => {
-      const rows = await c.ok('company.event.find', { token: token ?? undefined, query: { companyID, limit: 100, ...query } }); // prettier-ignore
+      const rows = await c.ok('company.event.find', {
+        token: token ?? undefined,
+        query: { companyID, limit: 100, ...query },
+      });
       const byID = Object.fromEntries(ALL.map((l) => [id[l], l]));
       return rows.map((r) => byID[r.eventID] ?? `?${r.eventID}`);
     };
@@ -146,7 +183,13 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
       expect(approved).toEqual({ [id.P]: '1', [id.C]: '0', [id.H]: '-1', [id.F]: '-1', [id.O]: '-1' });
       expect(Object.keys(rows[0]).sort()).toEqual([...LIST_FIELDS, 'companyID', 'timezone', 'language'].sort());
       const future = rows.find((r) => r.eventID === id.F)!;
-      expect(future).toMatchObject({ name: 'Future Summit', city: 'Porto', timezone: 'America/Sao_Paulo', language: 'pt', companyID }); // prettier-ignore
+      expect(future).toMatchObject({
+        name: 'Future Summit',
+        city: 'Porto',
+        timezone: 'America/Sao_Paulo',
+        language: 'pt',
+        companyID,
+      });
     });
 
     it('without a token lists only visible, public, unarchived events, by companyID or namespace', async () => {
@@ -161,7 +204,10 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
       expect(await find({ selection: 'all' }, w.adminB)).toEqual(inDefaultOrder(OPEN)); // unrelated person
       // An event-scope token sees its own event only.
       expect(await find({ selection: 'all' }, w.attendee)).toEqual([]);
-      const ofA = await c.ok('company.event.find', { token: w.attendee, query: { companyID: w.companyA.companyID, selection: 'all' } }); // prettier-ignore
+      const ofA = await c.ok('company.event.find', {
+        token: w.attendee,
+        query: { companyID: w.companyA.companyID, selection: 'all' },
+      });
       expect(idsOf(ofA, 'eventID')).toEqual([w.eventA.eventID]);
       for (const selection of ['my-events', 'approved|all', 'working'])
         await c.fail('company.event.find', { query: { companyID, selection } }, 401);
@@ -178,7 +224,8 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
     it('takes %, _ and \\ in the name filter literally, not as wildcards', async () => {
       for (const name of ['%', '_', 'a_', '\\', 'p%p'])
         expect(await find({ selection: 'all', name }), name).toEqual([]);
-      const rename = (value: string) => c.ok('event.edit', { token: w.operator, query: { eventID: id.O, key: 'name' }, body: { value } }); // prettier-ignore
+      const rename = (value: string) =>
+        c.ok('event.edit', { token: w.operator, query: { eventID: id.O, key: 'name' }, body: { value } });
       await rename('Operator Gala 100% of_fun \\o/');
       for (const name of ['%', '_', '0% OF_', '\\o/'])
         expect(await find({ selection: 'all', name }), name).toEqual(['O']);
@@ -257,20 +304,35 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
 
     it('pages with limit and offset; paginated=1 adds the total', async () => {
       const all = await find({ selection: 'all', order: 'eventID' });
-      const r = await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'all', order: 'eventID', limit: 3, offset: 2, paginated: 1 } }); // prettier-ignore
+      const r = await c.call('company.event.find', {
+        token: w.adminA,
+        query: { companyID, selection: 'all', order: 'eventID', limit: 3, offset: 2, paginated: 1 },
+      });
       expect(r.total).toBe('8');
       expect(r.data.map((x) => x.eventID)).toEqual(all.slice(2, 5).map((l) => id[l]));
-      const sel = await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'past-events', paginated: 1, limit: 1 } }); // prettier-ignore
+      const sel = await c.call('company.event.find', {
+        token: w.adminA,
+        query: { companyID, selection: 'past-events', paginated: 1, limit: 1 },
+      });
       expect([sel.total, sel.count]).toEqual(['2', 1]);
       const anon = await c.call('company.event.find', { query: { companyID, selection: 'all', paginated: 1 } });
       expect(anon.total).toBe('3');
-      const plain = await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'all', limit: 5 } }); // prettier-ignore
+      const plain = await c.call('company.event.find', {
+        token: w.adminA,
+        query: { companyID, selection: 'all', limit: 5 },
+      });
       expect([plain.total, plain.count]).toEqual([undefined, 5]);
-      expect((await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'all', offset: 7 } })).count).toBe(1); // prettier-ignore
+      expect(
+        (await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'all', offset: 7 } }))
+          .count,
+      ).toBe(1);
     });
 
     it('answers a spreadsheet with format=excel', async () => {
-      const r = await c.call('company.event.find', { token: w.adminA, query: { companyID, selection: 'all', format: 'excel' } }); // prettier-ignore
+      const r = await c.call('company.event.find', {
+        token: w.adminA,
+        query: { companyID, selection: 'all', format: 'excel' },
+      });
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe(XLSX_CONTENT_TYPE);
       expect(r.headers.get('content-disposition')).toContain('company-event-find.xlsx');

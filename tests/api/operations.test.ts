@@ -87,7 +87,11 @@ describe.each(STORES)('operations on %s', (kind) => {
         const [event] = await c.ok('event.get', { token: row.tokenID, query: { eventID: w.eventA.eventID } });
         expect(event).toMatchObject({ personID: String(w.attendeeID), approved: '1', level: '1' });
         // Event scope is limited to its event: company operations need a system token.
-        await c.fail('company.person.find', { token: row.tokenID, query: { companyID: w.companyA.companyID, selection: 'all' } }, 403); // prettier-ignore
+        await c.fail(
+          'company.person.find',
+          { token: row.tokenID, query: { companyID: w.companyA.companyID, selection: 'all' } },
+          403,
+        );
       });
 
       it('downgrades an event admin signed in with event scope (spec §5.3)', async () => {
@@ -101,7 +105,10 @@ describe.each(STORES)('operations on %s', (kind) => {
       });
 
       it('gives a system token with eventID but the system password (spec §5.4)', async () => {
-        const [row] = (await signIn('attendee@podium.test', PASSWORD, w.eventA.eventID)).data as Record<string, string>[]; // prettier-ignore
+        const [row] = (await signIn('attendee@podium.test', PASSWORD, w.eventA.eventID)).data as Record<
+          string,
+          string
+        >[];
         expect(row).toMatchObject({ scope: 'system', targetID: '0' });
         expect(await c.ok('company.tool.available', { token: row.tokenID })).not.toHaveLength(0);
       });
@@ -119,6 +126,7 @@ describe.each(STORES)('operations on %s', (kind) => {
         expect(r.text).toBe('401 wrong username or password');
       });
 
+      // prettier-ignore
       it.each([
         ['without username', { body: { password: PASSWORD } }, 400],
         ['without password', { query: { username: 'staff@podium.test' }, body: {} }, 400],
@@ -126,12 +134,16 @@ describe.each(STORES)('operations on %s', (kind) => {
         ['with GET', { method: 'GET' as const, query: { username: 'staff@podium.test' } }, 405],
       ])('refuses a call %s', async (_, o, status) => {
         await c.fail('person.signIn', o, status);
-      }); // prettier-ignore
+      });
 
       it('throttles wrong passwords per username: the 11th try is 429 even with the right password', async () => {
         await p.person('guessed@podium.test', PASSWORD);
         for (let i = 0; i < 10; i++) expect((await signIn('guessed@podium.test', `wrong ${i}`)).status).toBe(401);
-        const r = await c.fail('person.signIn', { query: { username: 'guessed@podium.test' }, body: { password: PASSWORD } }, 429); // prettier-ignore
+        const r = await c.fail(
+          'person.signIn',
+          { query: { username: 'guessed@podium.test' }, body: { password: PASSWORD } },
+          429,
+        );
         expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
         // Another username from the same client is not affected.
         expect((await signIn('staff@podium.test', PASSWORD)).status).toBe(200);
@@ -196,7 +208,11 @@ describe.each(STORES)('operations on %s', (kind) => {
         expect(edit).toMatchObject({ methods: 'POST', auth: 'event:admin' });
         expect(edit.summary).toContain('accessCode');
         const get = rows.find((r) => r.name === 'company.get') as unknown as Record<string, unknown>;
-        expect(get.variants).toEqual([{ required: 'companyID' }, { required: 'namespace' }, { required: 'onboardingToken' }]); // prettier-ignore
+        expect(get.variants).toEqual([
+          { required: 'companyID' },
+          { required: 'namespace' },
+          { required: 'onboardingToken' },
+        ]);
         expect(rows.find((r) => r.name === 'company.create')).toMatchObject({ auth: 'operator', writes: '1' });
         expect(rows.find((r) => r.name === 'company.person.find')).toMatchObject({ auth: 'company:member' });
       });
@@ -212,10 +228,15 @@ describe.each(STORES)('operations on %s', (kind) => {
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         const doc = (await res.json()) as {
           openapi: string;
-          paths: Record<string, Record<string, { operationId: string; parameters: { name: string; in: string }[]; requestBody?: unknown }>>; // prettier-ignore
+          paths: Record<
+            string,
+            Record<string, { operationId: string; parameters: { name: string; in: string }[]; requestBody?: unknown }>
+          >;
         };
         expect(doc.openapi).toMatch(/^3\.1\./);
-        expect(Object.keys(doc.paths).sort()).toEqual(operations.map((op) => `/${op.name.replaceAll('.', '/')}`).sort()); // prettier-ignore
+        expect(Object.keys(doc.paths).sort()).toEqual(
+          operations.map((op) => `/${op.name.replaceAll('.', '/')}`).sort(),
+        );
         for (const op of operations) {
           const path = doc.paths[`/${op.name.replaceAll('.', '/')}`];
           expect(Object.keys(path).sort()).toEqual(op.methods.map((m: string) => m.toLowerCase()).sort());
