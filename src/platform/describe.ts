@@ -38,16 +38,19 @@ function typeText(p: Param): string {
   return typeof s.type === 'string' ? s.type : 'string';
 }
 
+/** Required unless optional or part of a variant (then the variant decides). */
+export function isRequired(op: AnyOperation, name: string, p: Param): boolean {
+  return !p.optional && !op.variants?.some((v: readonly string[]) => v.includes(name));
+}
+
 /** api.describe's rows: the table itself, in the envelope's string-only shape. */
 export function describeOperations(operations: readonly AnyOperation[]) {
   return operations.map((op) => {
-    const required = (name: string, p: Param) =>
-      p.optional || op.variants?.some((v: readonly string[]) => v.includes(name)) ? 0 : 1;
     const parameters = Object.entries(op.params as Record<string, Param>).map(([name, p]) => ({
       name,
       place: p.place,
       type: typeText(p),
-      required: required(name, p),
+      required: isRequired(op, name, p) ? 1 : 0,
       description: p.description,
     }));
     if (op.auth.kind !== 'public') {

@@ -1,5 +1,5 @@
 import type { AnyOperation, Param } from './table.ts';
-import { authText, GLOBAL_PARAMS, paramJsonSchema } from './describe.ts';
+import { authText, GLOBAL_PARAMS, isRequired, paramJsonSchema } from './describe.ts';
 
 const errorResponse = (description: string) => ({
   description,
@@ -21,8 +21,6 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
   const paths: Record<string, unknown> = {};
   for (const op of operations) {
     const entries = Object.entries(op.params as Record<string, Param>);
-    const isRequired = (name: string, p: Param) =>
-      !p.optional && !op.variants?.some((v: readonly string[]) => v.includes(name));
     const parameters = [
       ...(op.auth.kind === 'public'
         ? []
@@ -39,7 +37,7 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
         .map(([name, p]) => ({
           name,
           in: 'query',
-          required: isRequired(name, p),
+          required: isRequired(op, name, p),
           description: p.description,
           schema: paramJsonSchema(p),
         })),
@@ -64,7 +62,7 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
     };
     if (body.length > 0) {
       operation.requestBody = {
-        required: body.some(([name, p]) => isRequired(name, p)),
+        required: body.some(([name, p]) => isRequired(op, name, p)),
         content: {
           'application/x-www-form-urlencoded': {
             schema: {
@@ -72,7 +70,7 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
               properties: Object.fromEntries(
                 body.map(([name, p]) => [name, { ...paramJsonSchema(p), description: p.description }]),
               ),
-              required: body.filter(([name, p]) => isRequired(name, p)).map(([name]) => name),
+              required: body.filter(([name, p]) => isRequired(op, name, p)).map(([name]) => name),
             },
           },
         },

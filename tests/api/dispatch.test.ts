@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unzipSync, strFromU8 } from 'fflate';
-import { PASSWORD, REDIS_URL, STORES, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import {
+  PASSWORD,
+  operatorWithCompany,
+  REDIS_URL,
+  STORES,
+  startTestPlatform,
+  type TestPlatform,
+} from '../helpers/platform.ts';
 
 // The dispatcher's own promises: both styles, the error lines, sandbox, excel, pagination, tokens.
 
@@ -11,9 +18,7 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
-    await p.person('op@podium.test', PASSWORD, true);
-    operator = await p.signIn('op@podium.test', PASSWORD);
-    companyID = (await p.ok('company.create', { token: operator, body: { shortName: 'Dispatch Co' } }))[0].companyID;
+    ({ operator, companyID } = await operatorWithCompany(p, 'Dispatch Co'));
     for (let i = 1; i <= 25; i++) {
       await p.ok('company.event.bind', {
         token: operator,

@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openStore } from '../../src/platform/db/connect.ts';
-import { PASSWORD, STORES, freshStore, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+import {
+  PASSWORD,
+  operatorWithCompany,
+  STORES,
+  freshStore,
+  startTestPlatform,
+  type TestPlatform,
+} from '../helpers/platform.ts';
 
 const run = promisify(execFile);
 
@@ -12,9 +19,7 @@ describe.each(STORES)('store on %s', (kind) => {
   let companyID: string;
   beforeAll(async () => {
     p = await startTestPlatform(kind);
-    await p.person('op@podium.test', PASSWORD, true);
-    operator = await p.signIn('op@podium.test', PASSWORD);
-    companyID = (await p.ok('company.create', { token: operator, body: { shortName: 'Store Co' } }))[0].companyID;
+    ({ operator, companyID } = await operatorWithCompany(p, 'Store Co'));
   });
   afterAll(() => p?.close());
 

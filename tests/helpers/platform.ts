@@ -199,6 +199,14 @@ export async function startTestPlatform(kind: StoreKind, env: Record<string, str
 
 export const PASSWORD = 'correct horse battery';
 
+/** A platform operator's token and a company it created: the set-up of suites that need only these. */
+export async function operatorWithCompany(p: TestPlatform, shortName: string) {
+  await p.person('op@podium.test', PASSWORD, true);
+  const operator = await p.signIn('op@podium.test', PASSWORD);
+  const companyID = (await p.ok('company.create', { token: operator, body: { shortName } }))[0].companyID;
+  return { operator, companyID };
+}
+
 /**
  * A small world for authorization tests: an operator; companies A and B with an admin each and an
  * external user in A; event A1 in A (public) with an attendee (event password), an event-scope admin,
