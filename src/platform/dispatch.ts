@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
-import type { AnyOperation, Context, Method, Result } from './table.ts';
-import { ApiError, badRequest } from './errors.ts';
+import { OWNERS, type AnyOperation, type Context, type Method, type OwnerParam, type Result } from './table.ts';
+import { ApiError, badRequest, notFound } from './errors.ts';
 import { resolveCaller, type Caller } from './auth/caller.ts';
 import { requireCompany, requireEvent } from './auth/access.ts';
 import { hashToken } from './auth/secrets.ts';
@@ -139,6 +139,22 @@ export function createDispatcher(deps: Deps) {
     return caller;
   }
 
+  /** The event an `event` rule is about: named by eventID, or found through the object a call names. */
+  async function eventOf(via: readonly OwnerParam[], params: Record<string, unknown>): Promise<number> {
+    const name = via.find((n) => params[n] !== undefined);
+    if (name === undefined) throw badRequest(`${via.join(' or ')} cannot be empty`);
+    const value = params[name] as number;
+    if (name === 'eventID') return value;
+    const table = OWNERS[name];
+    const row = await db
+      .selectFrom(table)
+      .select('eventID')
+      .where(name as never, '=', value as never)
+      .executeTakeFirst();
+    if (!row || row.eventID === null) throw notFound(table === 'hotsite' ? 'section' : table);
+    return row.eventID;
+  }
+
   async function run(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
     if (!op.writes) return op.handler(ctx, params);
     try {
@@ -194,7 +210,7 @@ export function createDispatcher(deps: Deps) {
       const companyID = params.companyID as number;
       ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
     } else if (op.auth.kind === 'event') {
-      const a = await requireEvent(ctx, params.eventID as number, op.auth.levels);
+      const a = await requireEvent(ctx, await eventOf(op.auth.via ?? ['eventID'], params), op.auth.levels);
       ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
     }
     const result = await run(op, ctx, params);

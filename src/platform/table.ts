@@ -47,6 +47,8 @@ export const LEVEL = {
   COLLECTOR: 256,
   TRANSLATOR: 32768,
 } as const;
+/** Any level at all: for operations every member of the event may call. */
+export const ANY_LEVEL = Object.values(LEVEL).reduce((a, b) => a | b, 0);
 /** Company permission levels (spec §5.7, §2.6 Company admin). */
 export const COMPANY_LEVEL = { EXTERNAL: 1, ADMIN: 4 } as const;
 
@@ -62,7 +64,25 @@ export type Auth =
   | { readonly kind: 'token' }
   | { readonly kind: 'operator' }
   | { readonly kind: 'company'; readonly role: 'admin' | 'member' }
-  | { readonly kind: 'event'; readonly levels: number };
+  | { readonly kind: 'event'; readonly levels: number; readonly via?: readonly OwnerParam[] };
+
+/**
+ * Parameters that name an object inside one event: an `event` rule with `via` finds the event
+ * through the first of them the call carries (default: `eventID`). The object's own table has a
+ * column of the same name and an `eventID` column; a missing object is a 404 naming it.
+ */
+export const OWNERS = {
+  eventID: 'event',
+  activityID: 'activity',
+  chainID: 'chain',
+  listID: 'list',
+  speakerID: 'speaker',
+  sponsorID: 'sponsor',
+  tagID: 'tag',
+  sectionID: 'hotsite',
+  feedbackID: 'feedback',
+} as const;
+export type OwnerParam = keyof typeof OWNERS;
 
 /** What the dispatcher learned while authorizing a `company` or `event` rule. */
 export interface Access {

@@ -23,6 +23,14 @@ export interface PersonTable {
   passwordHash: D<string>;
   operator: D<number>;
   dateCreated: D<number>;
+  summary: D<string>;
+  headline: D<string>;
+  city: D<string>;
+  socialA: D<string>;
+  socialB: D<string>;
+  socialC: D<string>;
+  socialD: D<string>;
+  website: D<string>;
 }
 
 export interface TokenTable {
@@ -97,7 +105,7 @@ export const EVENT_NUMBER_COLUMNS = [
   'dateCreated', 'dateBegin', 'dateEnd', 'enrollmentBegin', 'enrollmentEnd', 'accessEnd', 'ownerID',
   'creatorID', 'capacity', 'invites', 'guestsForMember', 'placeID', 'archived', 'published', 'presential',
   'automaticEnrollment', 'sandbox', 'vlJoinBeforeStarts', 'vlJoinAfterEnds', 'templateID', 'isTemplate',
-  'siblingID', 'visible', 'public', 'budget',
+  'siblingID', 'visible', 'public', 'budget', 'enrollmentOpen', 'inviteRequired', 'waitingList', 'printLimit',
 ] as const; // prettier-ignore
 
 export type EventTable = { eventID: D<number>; companyID: number } & {
@@ -107,6 +115,8 @@ export type EventTable = { eventID: D<number>; companyID: number } & {
   accessCode: number | null;
   latitude: number | null;
   longitude: number | null;
+  /** Text of the consent checkbox of the registration form ('' = none). */
+  consent: D<string>;
 };
 
 export interface EventPersonTable {
@@ -124,6 +134,12 @@ export interface EventPersonTable {
   prints: D<number>;
   enrollmentDate: D<number>;
   updatedDate: D<number>;
+  language: D<string>;
+  assistantEmail: D<string>;
+  nfc: D<string>;
+  qrCode: D<string>;
+  ticketID: D<number>;
+  profileID: D<number>;
 }
 
 export interface TagTable {
@@ -149,6 +165,128 @@ export interface BillingTable {
   sent: D<number>;
 }
 
+export interface ActivityTable {
+  activityID: D<number>;
+  eventID: number;
+  name: D<string>;
+  description: D<string>;
+  /** The room: the site's schedule grid has one column per distinct location. */
+  location: D<string>;
+  stream: D<string>;
+  latitude: number | null;
+  longitude: number | null;
+  /** Who created it (spec §2.4 personID of the record is the viewer's; this is the creator). */
+  personID: D<number>;
+  placeID: D<number>;
+  /** Maximum approved people; 0 = no limit. */
+  capacity: D<number>;
+  /** Maximum people attending (approved or waiting); 0 = no limit. */
+  oversize: D<number>;
+  general: D<number>;
+  highlight: D<number>;
+  lockOperations: D<number>;
+  dateBegin: D<number>;
+  dateEnd: D<number>;
+  dateCreated: D<number>;
+  updatedDate: D<number>;
+}
+
+export interface ActivityPersonTable {
+  enrollmentID: D<number>;
+  activityID: number;
+  eventID: number;
+  personID: number;
+  /** Spec §3: 0 registered (waiting), 1 approved. A dismissed person has no row (-1). */
+  approved: D<number>;
+  paid: D<number>;
+  present: D<number>;
+  priori: D<number>;
+  rating: D<number>;
+  position: D<number>;
+  dateCreated: D<number>;
+}
+
+export interface ChainTable {
+  chainID: D<number>;
+  eventID: number;
+  name: D<string>;
+  /** The chain's constraint: how many of its activities one person may be enrolled in (default 1). */
+  maxPerPerson: D<number>;
+}
+
+export interface ListTable {
+  listID: D<number>;
+  eventID: number;
+  name: D<string>;
+  dateCreated: D<number>;
+}
+
+export interface SpeakerTable {
+  speakerID: D<number>;
+  eventID: number;
+  personID: number | null;
+  name: D<string>;
+  headline: D<string>;
+  description: D<string>;
+  category: D<string>;
+  image: D<string>;
+  email: D<string>;
+  website: D<string>;
+  socialA: D<string>;
+  socialB: D<string>;
+  socialC: D<string>;
+  position: D<number>;
+}
+
+export interface SponsorTable {
+  sponsorID: D<number>;
+  eventID: number;
+  companyName: D<string>;
+  name: D<string>;
+  telephone: D<string>;
+  email: D<string>;
+  website: D<string>;
+  bio: D<string>;
+  logo: D<string>;
+  category: D<string>;
+  /** Tier name shown on the site (e.g. Gold); tierRank orders tiers, 1 first. */
+  tier: D<string>;
+  tierRank: D<number>;
+  position: D<number>;
+}
+
+export interface HotsiteTable {
+  sectionID: D<number>;
+  eventID: number;
+  /** The section kind: what the site renders there (see HOTSITE_SECTIONS). */
+  section: D<string>;
+  position: D<number>;
+  name: D<string>;
+  /** Organizer HTML, sanitized on write. */
+  text: D<string>;
+}
+
+export interface FeedbackTable {
+  feedbackID: D<number>;
+  eventID: number;
+  name: D<string>;
+  description: D<string>;
+  type: D<string>;
+  /** JSON array of option strings (select, multi-select). */
+  options: D<string>;
+  /** The "API Field key" of spec §4.4 (feedbackContent as an object); null when none. */
+  apiKey: string | null;
+  required: D<number>;
+  position: D<number>;
+}
+
+export interface FeedbackAnswerTable {
+  feedbackID: number;
+  personID: number;
+  eventID: number;
+  value: D<string>;
+}
+
 export interface SettingTable {
   key: string;
   value: string;
@@ -166,6 +304,23 @@ export interface DB {
   tag: TagTable;
   eventTag: EventTagTable;
   billing: BillingTable;
+  activity: ActivityTable;
+  activityPerson: ActivityPersonTable;
+  chain: ChainTable;
+  activityChain: { chainID: number; activityID: number };
+  list: ListTable;
+  listPerson: { listID: number; personID: number };
+  activityList: { activityID: number; listID: number };
+  speaker: SpeakerTable;
+  sponsor: SponsorTable;
+  activitySpeaker: { activityID: number; speakerID: number };
+  activitySponsor: { activityID: number; sponsorID: number };
+  activityTag: { activityID: number; tagID: number };
+  eventPersonTag: { eventID: number; personID: number; tagID: number };
+  hotsite: HotsiteTable;
+  feedback: FeedbackTable;
+  feedbackAnswer: FeedbackAnswerTable;
+  eventInvite: { eventID: number; email: string; dateCreated: D<number> };
 }
 
 export type Person = Selectable<PersonTable>;

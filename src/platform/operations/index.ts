@@ -19,6 +19,22 @@ import eventGet from './event/get.ts';
 import eventEdit from './event/edit.ts';
 import eventCheckAccessCode from './event/checkAccessCode.ts';
 import billingFind from './billing/find.ts';
+import { activitiesOperations } from './groups/activities.ts';
+import { relationsOperations } from './groups/relations.ts';
+import { attendanceOperations } from './groups/attendance.ts';
+import { siteOperations } from './groups/site.ts';
+import { attendeesOperations } from './groups/attendees.ts';
+import { registrationOperations } from './groups/registration.ts';
+
+/** Event content and registration (issue 3), one group per area. */
+export const contentOperations: readonly AnyOperation[] = [
+  ...activitiesOperations,
+  ...relationsOperations,
+  ...attendanceOperations,
+  ...siteOperations,
+  ...attendeesOperations,
+  ...registrationOperations,
+];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
 export const operations: readonly AnyOperation[] = [
@@ -42,4 +58,5 @@ export const operations: readonly AnyOperation[] = [
   eventEdit,
   eventCheckAccessCode,
   billingFind,
+  ...contentOperations,
 ];

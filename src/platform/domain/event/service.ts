@@ -33,7 +33,9 @@ const NOBODY: Viewer = { personID: 0, role: '', company: '', level: 0, approved:
 
 /** The full event record of spec §2.2: stored columns plus the computed ones. */
 export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
-  const { tagCount, emailAddress, ...stored } = row;
+  // The registration form's settings are read with form.get, not repeated in every event record.
+  const { tagCount, emailAddress, enrollmentOpen, inviteRequired, waitingList, printLimit, consent, ...stored } = row;
+  void [enrollmentOpen, inviteRequired, waitingList, printLimit, consent];
   const begin = wallTime(row.dateBegin, row.timezone);
   const out: Record<string, unknown> = {
     ...stored,

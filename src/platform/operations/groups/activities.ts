@@ -1,0 +1,3 @@
+import type { AnyOperation } from '../../table.ts';
+
+export const activitiesOperations: readonly AnyOperation[] = [];
