@@ -79,6 +79,17 @@ export function describeOperations(operations: readonly AnyOperation[]) {
       writes: op.writes ? 1 : 0,
       variants: (op.variants ?? []).map((v: readonly string[]) => ({ required: v.join(',') })),
       parameters,
+      // Parameters named by a pattern (e.g. feedback_<feedbackID>), each optional.
+      patternParameters: op.patternParams
+        ? [
+            {
+              name: op.patternParams.example,
+              place: op.patternParams.param.place,
+              type: typeText(op.patternParams.param),
+              description: op.patternParams.param.description,
+            },
+          ]
+        : [],
     };
   });
 }

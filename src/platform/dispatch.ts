@@ -126,6 +126,24 @@ export function createDispatcher(deps: Deps) {
     return values;
   }
 
+  function readPatternParams(op: AnyOperation, call: Call): Record<string, unknown> {
+    const extra: Record<string, unknown> = {};
+    if (!op.patternParams) return extra;
+    const { pattern, param } = op.patternParams;
+    const source = (param.place === 'query' ? call.query : call.body) ?? {};
+    for (const name of Object.keys(source)) {
+      if (!pattern.test(name)) continue;
+      const raw = source[name];
+      if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
+      if (raw === '' || raw === undefined) continue;
+      if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
+      const parsed = param.schema.safeParse(raw);
+      if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+      extra[name] = parsed.data;
+    }
+    return extra;
+  }
+
   async function authenticate(op: AnyOperation, token: string | undefined, now: number): Promise<Caller | undefined> {
     if (token === undefined) {
       if (op.auth.kind !== 'public') throw new ApiError(401, 'tokenID cannot be empty');
@@ -204,7 +222,8 @@ export function createDispatcher(deps: Deps) {
     const caller = await authenticate(op, token, now);
     const params = readParams(op, call);
 
-    let ctx: Context = { db, caller, access: undefined, now, clientIp: call.clientIp, sandbox, config, counter };
+    const extra = readPatternParams(op, call);
+    let ctx: Context = { db, caller, access: undefined, now, clientIp: call.clientIp, sandbox, extra, config, counter };
     // Company and event rules name their target by the companyID / eventID parameter.
     if (op.auth.kind === 'company') {
       const companyID = params.companyID as number;

@@ -46,7 +46,9 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
     const operation: Record<string, unknown> = {
       operationId: op.name,
       summary: op.summary,
-      description: `RPC style: /?action=${op.name}. Auth: ${authText(op.auth)}.${op.extension ? ' Podium extension.' : ''}`,
+      description:
+        `RPC style: /?action=${op.name}. Auth: ${authText(op.auth)}.${op.extension ? ' Podium extension.' : ''}` +
+        (op.patternParams ? ` Also query parameters named like ${op.patternParams.example}.` : ''),
       tags: [op.name.split('.')[0]],
       'x-podium-origin': op.extension ? 'extension' : 'spec',
       'x-podium-variants': op.variants ?? [],

@@ -106,6 +106,8 @@ export interface Context {
   readonly now: number;
   readonly clientIp: string;
   readonly sandbox: boolean;
+  /** Values of the operation's `patternParams` (e.g. feedback_12), by parameter name. */
+  readonly extra: Readonly<Record<string, unknown>>;
   readonly config: Config;
   readonly counter: Counter;
 }
@@ -116,6 +118,11 @@ export interface Operation<P extends Params = Params> {
   readonly summary: string;
   readonly methods: readonly Method[];
   readonly params: P;
+  /**
+   * Parameters whose names follow a pattern rather than being listed (spec §4.4 `feedback_<id>`):
+   * every query key matching `pattern` is validated with `param` and handed over in `ctx.extra`.
+   */
+  readonly patternParams?: { readonly pattern: RegExp; readonly example: string; readonly param: Param };
   /** Alternative required sets when the spec lists several forms (e.g. company.get). */
   readonly variants?: ReadonlyArray<ReadonlyArray<keyof P & string>>;
   readonly auth: Auth;

@@ -351,15 +351,18 @@ describe.each(STORES)('event operations on %s', (kind) => {
 
       it('tells whether the code is correct, with or without a token', async () => {
         for (const token of [undefined, w.attendee, w.adminB]) {
-          expect((await check(locked.eventID, '4321', { token })).data).toEqual([
-            { eventID: locked.eventID, correct: '1', required: '1' },
-          ]);
+          const [right] = (await check(locked.eventID, '4321', { token })).data as Record<string, string>[];
+          expect(right).toEqual({ eventID: locked.eventID, correct: '1', required: '1', grant: expect.any(String) });
+          // The grant names the event and expires in 7 days; its signature is checked where it is used.
+          const [grantEvent, expires] = right.grant.split('.');
+          expect(grantEvent).toBe(locked.eventID);
+          expect(Number(expires) - nowSeconds()).toBeGreaterThan(7 * 86400 - 60);
           expect((await check(locked.eventID, '1234', { token })).data).toEqual([
-            { eventID: locked.eventID, correct: '0', required: '1' },
+            { eventID: locked.eventID, correct: '0', required: '1', grant: '' },
           ]);
         }
         expect((await check(w.eventA.eventID, '1234')).data).toEqual([
-          { eventID: w.eventA.eventID, correct: '0', required: '0' },
+          { eventID: w.eventA.eventID, correct: '0', required: '0', grant: '' },
         ]);
         // A new code replaces the old one.
         await set(locked.eventID, { accessCode: 9 });

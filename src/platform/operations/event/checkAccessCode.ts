@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { b, defineOperation, q } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { ApiError, notFound } from '../../errors.ts';
+import { issueGrant } from '../../auth/grant.ts';
 
 /** Wrong codes allowed per event per client address per hour, and per event from everyone. */
 export const WRONG_PER_CLIENT = 20;
@@ -10,8 +11,9 @@ const HOUR_MS = 3_600_000;
 
 /**
  * Spec §4.2: tells whether an access code is correct (`correct` 1/0; `required` says whether the
- * event asks for one). Podium extension: tokenID is optional, so anonymous visitors of a private
- * event's site can unlock it. Wrong codes are throttled so 1..9999 cannot be walked.
+ * event asks for one). Podium extensions: tokenID is optional, so anonymous visitors of a private
+ * event's site can unlock it; a correct code returns a `grant` (signed, expires in 7 days) that the
+ * public reads of a private event accept. Wrong codes are throttled so 1..9999 cannot be walked.
  */
 export default defineOperation({
   name: 'event.checkAccessCode',
@@ -41,6 +43,7 @@ export default defineOperation({
     }
     const correct = event.accessCode !== null && Number(p.accessCode) === event.accessCode;
     if (!correct) await Promise.all([ctx.counter.hit(clientKey, HOUR_MS), ctx.counter.hit(eventKey, HOUR_MS)]);
-    return [{ eventID: event.eventID, correct: correct ? 1 : 0, required: event.public === 1 ? 0 : 1 }];
+    const grant = correct ? await issueGrant(ctx.db, event.eventID, ctx.now) : '';
+    return [{ eventID: event.eventID, correct: correct ? 1 : 0, required: event.public === 1 ? 0 : 1, grant }];
   },
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { b, defineOperation, q, qOpt } from '../../table.ts';
 import { id, text } from '../../schemas.ts';
 import { ApiError } from '../../errors.ts';
-import { hashToken, newToken, verifyPassword } from '../../auth/secrets.ts';
+import { hashToken, verifyPassword } from '../../auth/secrets.ts';
+import { issueToken } from '../../domain/attendee/enroll.ts';
 import { findPersonByUsername } from '../../domain/person/repository.ts';
 
 const WRONG_TRIES_PER_WINDOW = 10;
@@ -53,19 +54,7 @@ export default defineOperation({
       throw new ApiError(401, 'wrong username or password');
     }
 
-    const tokenID = newToken();
-    if (!ctx.sandbox)
-      await ctx.db
-        .insertInto('token')
-        .values({
-          tokenHash: hashToken(tokenID),
-          personID: person.personID,
-          scope,
-          targetID,
-          dateCreated: ctx.now,
-          expiresAt: ctx.now + ctx.config.TOKEN_TTL_DAYS * 86400,
-        })
-        .execute();
+    const tokenID = await issueToken(ctx, person.personID, scope, targetID);
     const { personID, firstName, lastName, name, username, email, image, timezone, telephone } = person;
     const { socialAID, socialBID, socialCID } = person;
     return [
