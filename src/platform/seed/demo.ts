@@ -4,6 +4,8 @@ import type { DB } from '../db/schema.ts';
 import { createCompany } from '../domain/company/repository.ts';
 import { createPerson, findPersonByUsername } from '../domain/person/repository.ts';
 import { COMPANY_LEVEL } from '../table.ts';
+import { fromWallTime, wallTime } from '../domain/time.ts';
+import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_ORGANIZER = 'organizer@demo.podium.test';
@@ -23,8 +25,13 @@ export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 const DAY = 86400;
+const PARTNER_PROGRAM = { days: 1, activities: 12, speakers: 8 };
 
-/** Loads a demo company with a public event and a private one; does nothing if it exists. */
+/**
+ * Loads a demo company with a public three-day event (120 activities in 6 rooms, 40 speakers, 12
+ * sponsors in 3 tiers, hotsite sections of every kind, a registration form) and a private partner
+ * day behind an access code; does nothing if the demo company exists.
+ */
 export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 1000)): Promise<DemoSeed | undefined> {
   return db.transaction().execute(async (trx) => {
     if (
@@ -57,8 +64,13 @@ export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 100
       .values({ companyID, personID: organizer.personID, level: COMPANY_LEVEL.ADMIN, dateCreated: now })
       .execute();
 
-    // Next month, 09:00 Lisbon time, three days.
-    const start = Math.floor((now + 30 * DAY) / DAY) * DAY + 9 * 3600 - 3600;
+    // Next month, three days from 09:00 to 18:00 Lisbon time; the partner day follows.
+    const timezone = 'Europe/Lisbon';
+    const firstDay = fromWallTime({ ...wallTime(now + 30 * DAY, timezone), hour: 0, minute: 0, second: 0 }, timezone);
+    const first = wallTime(firstDay, timezone);
+    const at = (day: number, hour: number) =>
+      fromWallTime({ ...first, day: first.day + day, hour, minute: 0, second: 0 }, timezone);
+    const start = at(0, 9);
     const base = { companyID, dateCreated: now, creatorID: organizer.personID, ownerID: organizer.personID };
     const { eventID } = await trx
       .insertInto('event')
@@ -69,8 +81,8 @@ export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 100
         description:
           '<p>Three days of talks, workshops and hallway conversations about building events people love.</p>',
         dateBegin: start,
-        dateEnd: start + 2 * DAY + 9 * 3600,
-        timezone: 'Europe/Lisbon',
+        dateEnd: at(2, 18),
+        timezone,
         language: 'en',
         address: 'Rua da Prata 80, Lisboa',
         city: 'Lisboa',
@@ -96,15 +108,26 @@ export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 100
         name: 'Partner Day',
         nickname: 'partners',
         description: '<p>A closed day for sponsors and partners.</p>',
-        dateBegin: start + 3 * DAY,
-        dateEnd: start + 3 * DAY + 8 * 3600,
-        timezone: 'Europe/Lisbon',
+        dateBegin: at(3, 9),
+        dateEnd: at(3, 18),
+        timezone,
         visible: 1,
         public: 0,
         accessCode,
       })
       .returning('eventID')
       .executeTakeFirstOrThrow();
+
+    await seedProgram(trx, { eventID, companyID, timezone, firstDay }, DEMO_PROGRAM, now);
+    await seedSections(trx, eventID);
+    await seedForm(trx, eventID);
+    const partnerDay = at(3, 0);
+    await seedProgram(
+      trx,
+      { eventID: privateEventID, companyID, timezone, firstDay: partnerDay },
+      PARTNER_PROGRAM,
+      now,
+    );
 
     const tags = await trx
       .insertInto('tag')
