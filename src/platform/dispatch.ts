@@ -223,7 +223,18 @@ export function createDispatcher(deps: Deps) {
     const params = readParams(op, call);
 
     const extra = readPatternParams(op, call);
-    let ctx: Context = { db, caller, access: undefined, now, clientIp: call.clientIp, sandbox, extra, config, counter };
+    let ctx: Context = {
+      db,
+      caller,
+      access: undefined,
+      now,
+      clientIp: call.clientIp,
+      sandbox,
+      prepared: {},
+      extra,
+      config,
+      counter,
+    };
     // Company and event rules name their target by the companyID / eventID parameter.
     if (op.auth.kind === 'company') {
       const companyID = params.companyID as number;
@@ -232,6 +243,7 @@ export function createDispatcher(deps: Deps) {
       const a = await requireEvent(ctx, await eventOf(op.auth.via ?? ['eventID'], params), op.auth.levels);
       ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
     }
+    if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
     const result = await run(op, ctx, params);
     const rows = Array.isArray(result) ? result : result.rows;
     if (format === 'excel') {

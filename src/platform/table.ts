@@ -4,6 +4,7 @@ import type { DB } from './db/schema.ts';
 import type { Caller } from './auth/caller.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
+import { MAX_ID } from './schemas.ts';
 
 export type Method = 'GET' | 'POST';
 export type Place = 'query' | 'body';
@@ -106,6 +107,8 @@ export interface Context {
   readonly now: number;
   readonly clientIp: string;
   readonly sandbox: boolean;
+  /** What the operation's `prepare` computed before the transaction (e.g. a password hash). */
+  readonly prepared: Readonly<Record<string, unknown>>;
   /** Values of the operation's `patternParams` (e.g. feedback_12), by parameter name. */
   readonly extra: Readonly<Record<string, unknown>>;
   readonly config: Config;
@@ -132,6 +135,12 @@ export interface Operation<P extends Params = Params> {
   readonly writes: boolean;
   /** Anonymous answers may be served from the cache of serialized public answers. */
   readonly cachePublic?: boolean;
+  /**
+   * Slow work that needs no store, such as hashing a password (scrypt, ~30 ms), run after validation
+   * and authorization but before the write transaction: on SQLite a transaction holds the store's one
+   * connection, so hashing inside it would stall every other call. The handler reads `ctx.prepared`.
+   */
+  readonly prepare?: (params: ParamValues<P>) => Promise<Record<string, unknown>>;
   readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
 }
 
@@ -155,7 +164,10 @@ export const pageParams = {
       .max(PAGE_LIMIT_MAX, `must be at most ${PAGE_LIMIT_MAX}`),
     `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`,
   ),
-  offset: qOpt(z.coerce.number().int('must be an integer').min(0, 'must be at least 0'), 'items to skip'),
+  offset: qOpt(
+    z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
+    'items to skip',
+  ),
   paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
 } satisfies Params;
 

@@ -42,6 +42,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       .addColumn(column, 'text', (c) => c.notNull().defaultTo(''))
       .execute();
   }
+  // Registration looks people up by e-mail (one attendee per e-mail in an event, whatever the username).
+  await db.schema.createIndex('person_email').on('person').column('email').execute();
   for (const column of ['language', 'assistantEmail', 'nfc', 'qrCode']) {
     await db.schema
       .alterTable('eventPerson')
