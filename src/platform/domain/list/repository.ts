@@ -1,0 +1,32 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+/** List records: listID, eventID, name, dateCreated and `memberCount` (people in the list). */
+export function listQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('list')
+    .select(['list.listID', 'list.eventID', 'list.name', 'list.dateCreated'])
+    .select(
+      sql<number>`(select count(*) from ${sql.table('listPerson')} as lp where lp.${sql.ref('listID')} = ${sql.ref('list.listID')})`.as(
+        'memberCount',
+      ),
+    );
+}
+
+/** Members of a list as list.person.find answers them: listID, personID, name, email. */
+export function listMembers(db: Kysely<DB>, listID: number) {
+  return db
+    .selectFrom('listPerson')
+    .innerJoin('person', 'person.personID', 'listPerson.personID')
+    .select(['listPerson.listID', 'person.personID', 'person.name', 'person.email'])
+    .where('listPerson.listID', '=', listID);
+}
+
+/** For removing an attendee from an event: takes the person out of every list of that event. */
+export async function removeFromEventLists(db: Kysely<DB>, eventID: number, personID: number): Promise<void> {
+  await db
+    .deleteFrom('listPerson')
+    .where('personID', '=', personID)
+    .where('listID', 'in', (s) => s.selectFrom('list').select('list.listID').where('list.eventID', '=', eventID))
+    .execute();
+}

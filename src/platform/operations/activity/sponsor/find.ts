@@ -1,0 +1,78 @@
+import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL } from '../../../table.ts';
+import { id } from '../../../schemas.ts';
+import { paged, requireInEvent, viewerOf } from '../../../domain/relation/common.ts';
+import { activitySponsors } from '../../../domain/relation/records.ts';
+import { activityQuery, activityRecords } from '../../../domain/activity/record.ts';
+
+/**
+ * Spec §4.5, two forms. With activityID: the activity's sponsors (spec §2.5 sponsor fields plus
+ * tier, tierRank; by tierRank then name). With eventID and sponsorID: the sponsor's activities as
+ * activity records (by dateBegin; a sponsor of another event is 404). activityID wins when both are given.
+ */
+export default defineOperation({
+  name: 'activity.sponsor.find',
+  summary: 'Lists the sponsors of an activity, or the activities of a sponsor.',
+  methods: ['GET'],
+  params: {
+    activityID: qOpt(id, 'the activity: list its sponsors'),
+    eventID: qOpt(id, 'the event of the sponsor, with sponsorID'),
+    sponsorID: qOpt(id, 'the sponsor: list its activities (with eventID)'),
+    ...pageParams,
+  },
+  variants: [['activityID'], ['eventID', 'sponsorID']],
+  auth: { kind: 'event', levels: ANY_LEVEL, via: ['activityID', 'eventID'] },
+  writes: false,
+  async handler(ctx, p) {
+    const page = pageOf(p);
+    if (p.activityID !== undefined) {
+      const activityID = p.activityID;
+      return paged(
+        page,
+        (limit, offset) =>
+          activitySponsors(ctx.db, activityID)
+            .orderBy('sponsor.tierRank')
+            .orderBy('sponsor.name')
+            .orderBy('sponsor.sponsorID')
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+        async () =>
+          (
+            await ctx.db
+              .selectFrom('activitySponsor')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .where('activityID', '=', activityID)
+              .executeTakeFirstOrThrow()
+          ).n,
+      );
+    }
+    const sponsorID = p.sponsorID!;
+    await requireInEvent(ctx, 'sponsor', sponsorID);
+    const theirs = ctx.db
+      .selectFrom('activitySponsor')
+      .select('activitySponsor.activityID')
+      .where('activitySponsor.sponsorID', '=', sponsorID);
+    return paged(
+      page,
+      async (limit, offset) =>
+        activityRecords(
+          ctx.db,
+          await activityQuery(ctx.db)
+            .where('activity.activityID', 'in', theirs)
+            .orderBy('activity.dateBegin')
+            .orderBy('activity.activityID')
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+          viewerOf(ctx),
+        ),
+      async () =>
+        (
+          await theirs
+            .clearSelect()
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+    );
+  },
+});

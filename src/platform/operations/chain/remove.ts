@@ -1,0 +1,22 @@
+import { defineOperation, q, LEVEL } from '../../table.ts';
+import { id } from '../../schemas.ts';
+import { chainQuery, chainRecords } from '../../domain/chain/repository.ts';
+
+/** Spec §4.7. Removes a chain and its links to activities (the activities stay); answers the chain as it was. */
+export default defineOperation({
+  name: 'chain.remove',
+  summary: 'Removes a chain (its activities stay, unchained).',
+  methods: ['GET'],
+  params: { chainID: q(id, 'the chain') },
+  auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['chainID'] },
+  writes: true,
+  async handler(ctx, p) {
+    const record = await chainRecords(
+      ctx.db,
+      await chainQuery(ctx.db).where('chain.chainID', '=', p.chainID).execute(),
+    );
+    await ctx.db.deleteFrom('activityChain').where('chainID', '=', p.chainID).execute();
+    await ctx.db.deleteFrom('chain').where('chainID', '=', p.chainID).execute();
+    return record;
+  },
+});
