@@ -1,0 +1,45 @@
+import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../table.ts';
+import { id } from '../../../schemas.ts';
+import { grantParam, siteReader } from '../../../domain/hotsite/content.ts';
+import { sectionKind, sectionQuery } from '../../../domain/hotsite/repository.ts';
+
+/**
+ * Podium extension: the sections of an event's public website, by position, then sectionID. Public
+ * like speaker.find: members of the event with their token; anyone else for a visible event, public
+ * or unlocked with a grant. An event has at most 100 sections (one page with limit=100).
+ */
+export default defineOperation({
+  name: 'event.hotsite.find',
+  summary: "Lists the sections of an event's public website (public for readable events).",
+  methods: ['GET'],
+  params: {
+    eventID: q(id, 'the event'),
+    section: qOpt(sectionKind, 'only sections of this kind'),
+    grant: grantParam,
+    ...pageParams,
+  },
+  auth: { kind: 'public' },
+  extension: true,
+  cachePublic: true,
+  writes: false,
+  async handler(ctx, p) {
+    await siteReader(ctx, p.eventID, p.grant);
+    const page = pageOf(p);
+    const rows = await sectionQuery(ctx.db)
+      .where('eventID', '=', p.eventID)
+      .$if(p.section !== undefined, (w) => w.where('section', '=', p.section!))
+      .orderBy('position')
+      .orderBy('sectionID')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    if (!page.paginated) return rows;
+    const { n } = await ctx.db
+      .selectFrom('hotsite')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('eventID', '=', p.eventID)
+      .$if(p.section !== undefined, (w) => w.where('section', '=', p.section!))
+      .executeTakeFirstOrThrow();
+    return { rows, total: Number(n) };
+  },
+});
