@@ -5,7 +5,7 @@ import { wallTime } from '../time.ts';
 export type EventView = 'full' | 'public';
 
 /** Fields only the event's admins see (a private event's access code, budget, sender DNS, tracking set-up). */
-const ADMIN_ONLY = new Set(['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID']);
+const ADMIN_ONLY = new Set(['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit']);
 
 /** The shape shown for a private event to someone who has not unlocked it: enough to draw the gate. */
 const GATE_FIELDS = [
@@ -34,8 +34,8 @@ const NOBODY: Viewer = { personID: 0, role: '', company: '', level: 0, approved:
 /** The full event record of spec §2.2: stored columns plus the computed ones. */
 export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
   // The registration form's settings are read with form.get, not repeated in every event record.
-  const { tagCount, emailAddress, enrollmentOpen, inviteRequired, waitingList, printLimit, consent, ...stored } = row;
-  void [enrollmentOpen, inviteRequired, waitingList, printLimit, consent];
+  const { tagCount, emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, ...stored } = row;
+  void [enrollmentOpen, inviteRequired, waitingList, consent];
   const begin = wallTime(row.dateBegin, row.timezone);
   const out: Record<string, unknown> = {
     ...stored,

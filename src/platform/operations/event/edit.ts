@@ -55,6 +55,8 @@ const KEYS: Record<string, EditKey> = {
   placeName: line,
   presential: editKey(bit),
   archived: editKey(bit),
+  /** Podium extension: how many labels each attendee may print (event.person.print); 0 = no limit. */
+  printLimit: editKey(z.string().regex(/^\d{1,9}$/, 'must be an integer of at least 0').transform(Number), { clear: 0 }),
 }; // prettier-ignore
 
 const SPLIT = /^(day|month|hour|minute)(Begin|End)$/;

@@ -1,0 +1,237 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+// The attendee record of spec §2.3. Profile fields live on the person (shared by every event the
+// person attends); the event-specific ones on eventPerson. Fields Podium has no data for are '' or 0.
+
+/** The joined rows every attendee read starts from, narrowed by the caller (where, order, limit). */
+export type AttendeeBase = SelectQueryBuilder<DB, 'eventPerson' | 'person', object>;
+
+export function attendeeBase(db: Kysely<DB>, eventID: number): AttendeeBase {
+  return db
+    .selectFrom('eventPerson')
+    .innerJoin('person', 'person.personID', 'eventPerson.personID')
+    .where('eventPerson.eventID', '=', eventID);
+}
+
+const PERSON_COLUMNS = [
+  'person.personID', 'person.username', 'person.email', 'person.firstName', 'person.lastName', 'person.name',
+  'person.image', 'person.timezone', 'person.telephone', 'person.socialAID', 'person.socialBID', 'person.socialCID',
+  'person.role', 'person.company', 'person.summary', 'person.headline', 'person.city', 'person.socialA',
+  'person.socialB', 'person.socialC', 'person.socialD', 'person.website',
+] as const; // prettier-ignore
+
+const MEMBER_COLUMNS = [
+  'eventPerson.eventID', 'eventPerson.level', 'eventPerson.approved', 'eventPerson.rsvp', 'eventPerson.origin',
+  'eventPerson.message', 'eventPerson.paid', 'eventPerson.present', 'eventPerson.private', 'eventPerson.prints',
+  'eventPerson.enrollmentDate', 'eventPerson.updatedDate', 'eventPerson.language', 'eventPerson.assistantEmail',
+  'eventPerson.nfc', 'eventPerson.qrCode', 'eventPerson.ticketID', 'eventPerson.profileID',
+] as const; // prettier-ignore
+
+/**
+ * "Downloaded" (spec §2.3, meaning not shown): Podium has no app-install signal, so it counts a person
+ * who has signed in for this event (an event-scope token of it, or a system-scope token).
+ */
+export const downloadedExpr = sql<number>`case when exists (select 1 from ${sql.table('token')} as tk where tk.${sql.ref('personID')} = ${sql.ref('eventPerson.personID')} and (tk.${sql.ref('scope')} = 'system' or tk.${sql.ref('targetID')} = ${sql.ref('eventPerson.eventID')})) then 1 else 0 end`;
+
+/** The speaker row of the event linked to the person (spec §2.3 speakerID), null when none. */
+const speakerExpr = sql<
+  number | null
+>`(select min(sp.${sql.ref('speakerID')}) from ${sql.table('speaker')} as sp where sp.${sql.ref('eventID')} = ${sql.ref('eventPerson.eventID')} and sp.${sql.ref('personID')} = ${sql.ref('eventPerson.personID')})`;
+
+/** A sponsor of the event carries the person's e-mail. */
+const sponsorExpr = sql<number>`case when ${sql.ref('person.email')} <> '' and exists (select 1 from ${sql.table('sponsor')} as so where so.${sql.ref('eventID')} = ${sql.ref('eventPerson.eventID')} and lower(so.${sql.ref('email')}) = ${sql.ref('person.email')}) then 1 else 0 end`;
+
+/** The record's columns on a narrowed base query; computed ones are subqueries of the same statement. */
+export function selectAttendee<O>(query: SelectQueryBuilder<DB, 'eventPerson' | 'person', O>) {
+  return query
+    .select(PERSON_COLUMNS)
+    .select(MEMBER_COLUMNS)
+    .select([downloadedExpr.as('downloaded'), speakerExpr.as('speakerID'), sponsorExpr.as('isSponsor')]);
+}
+
+export type AttendeeRow = Awaited<ReturnType<ReturnType<typeof selectAttendee>['execute']>>[number];
+
+/** Who reads the records, which decides what they see (docs/api/attendees.md "Limited information"). */
+export interface AttendeeViewer {
+  /** The caller's person (0 for none). */
+  readonly personID: number;
+  /** Event-scope token (spec §5.6): other attendees' contact and badge data are limited. */
+  readonly limited: boolean;
+  /** The level the caller acts with, shown on its own record instead of the stored one (event scope downgrades Admin). */
+  readonly ownLevel?: number;
+}
+
+export interface RecordOptions {
+  /** The event's language: personLanguage when the attendee chose none. */
+  readonly eventLanguage: string;
+  /** fullProfile=1: custom-field answers (`feedbacks`) and the person's time zone. */
+  readonly fullProfile?: boolean;
+}
+
+/** Hidden from event-scope readers on other attendees' records: login name, badge codes, admin data. */
+const ALWAYS_LIMITED = ['username', 'qrCode', 'nfc', 'message', 'assistantEmail'] as const;
+/** Hidden from event-scope readers on other attendees' records when the attendee is private. */
+const PRIVATE_LIMITED = ['email', 'telephone', 'socialAID', 'socialBID', 'socialCID'] as const;
+
+/** Above this many people, related rows are read for the whole event and matched in memory. */
+const IN_LIST_MAX = 500;
+
+async function forPeople<T extends { personID: number }>(
+  ids: readonly number[],
+  read: (ids: readonly number[] | undefined) => Promise<T[]>,
+): Promise<Map<number, T[]>> {
+  const wanted = new Set(ids);
+  const rows = ids.length === 0 ? [] : await read(ids.length <= IN_LIST_MAX ? ids : undefined);
+  const map = new Map<number, T[]>();
+  for (const r of rows) {
+    if (!wanted.has(r.personID)) continue;
+    const list = map.get(r.personID);
+    if (list) list.push(r);
+    else map.set(r.personID, [r]);
+  }
+  return map;
+}
+
+/**
+ * Attendee records of spec §2.3 for rows of one event, in the order of `rows`: every field, the
+ * `tags` array and speakerID; with fullProfile the `feedbacks` array. Two queries at most whatever
+ * the number of rows (no query per row).
+ */
+export async function attendeeRecords(
+  db: Kysely<DB>,
+  eventID: number,
+  rows: readonly AttendeeRow[],
+  viewer: AttendeeViewer,
+  options: RecordOptions,
+): Promise<Record<string, unknown>[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.personID);
+  const [tags, fields, answers] = await Promise.all([
+    forPeople(ids, (only) =>
+      db
+        .selectFrom('eventPersonTag')
+        .innerJoin('tag', 'tag.tagID', 'eventPersonTag.tagID')
+        .select(['eventPersonTag.personID', 'tag.tagID', 'tag.name', 'tag.color'])
+        .where('eventPersonTag.eventID', '=', eventID)
+        .$if(only !== undefined, (w) => w.where('eventPersonTag.personID', 'in', only!))
+        .orderBy('tag.name')
+        .orderBy('tag.tagID')
+        .execute(),
+    ),
+    options.fullProfile
+      ? db
+          .selectFrom('feedback')
+          .select(['feedbackID', 'name'])
+          .where('eventID', '=', eventID)
+          .orderBy('position')
+          .orderBy('feedbackID')
+          .execute()
+      : [],
+    options.fullProfile
+      ? forPeople(ids, (only) =>
+          db
+            .selectFrom('feedbackAnswer')
+            .select(['personID', 'feedbackID', 'value'])
+            .where('eventID', '=', eventID)
+            .$if(only !== undefined, (w) => w.where('personID', 'in', only!))
+            .execute(),
+        )
+      : new Map<number, { personID: number; feedbackID: number; value: string }[]>(),
+  ]);
+
+  return rows.map((r) => {
+    const own = r.personID === viewer.personID;
+    const composed = [r.role, r.company].filter((s) => s !== '').join(', ');
+    const out: Record<string, unknown> = {
+      username: r.username,
+      socialAID: r.socialAID,
+      socialBID: r.socialBID,
+      socialCID: r.socialCID,
+      email: r.email,
+      telephone: r.telephone,
+      qrCode: r.qrCode,
+      ebQrCode: '',
+      nfc: r.nfc,
+      eventID: r.eventID,
+      personID: r.personID,
+      firstName: r.firstName,
+      lastName: r.lastName,
+      name: r.name,
+      personName: r.name,
+      role: r.role,
+      company: r.company,
+      summary: r.summary,
+      image: r.image,
+      headline: r.headline !== '' ? r.headline : composed,
+      personHeadline: r.headline,
+      city: r.city,
+      socialA: r.socialA,
+      socialB: r.socialB,
+      socialC: r.socialC,
+      socialD: r.socialD,
+      website: r.website,
+      position: 0,
+      level: own && viewer.ownLevel !== undefined ? viewer.ownLevel : r.level,
+      ebUserID: '',
+      mkUserID: '',
+      approved: r.approved,
+      paid: r.paid,
+      rsvp: r.rsvp,
+      present: r.present,
+      message: r.message,
+      private: r.private,
+      meetingQuotaID: 0,
+      meetingAutoConfirm: 0,
+      engagement: 0,
+      language: r.language,
+      personLanguage: r.language !== '' ? r.language : options.eventLanguage,
+      origin: r.origin,
+      crmAID: '',
+      crmAType: '',
+      crmBID: '',
+      enrollmentDate: r.enrollmentDate,
+      updatedDate: r.updatedDate,
+      meetingQuotaName: '',
+      meetingQuotaAmount: 0,
+      device: '',
+      downloaded: Number(r.downloaded),
+      favorite: 0,
+      ally: 0,
+      isSponsor: Number(r.isSponsor),
+      prints: r.prints,
+      profileID: r.profileID,
+      ticketID: r.ticketID,
+      assistantEmail: r.assistantEmail,
+      ticketName: '',
+      ticketEntrance: '',
+      tags: (tags.get(r.personID) ?? []).map(({ tagID, name, color }) => ({ tagID, name, color })),
+      speakerID: r.speakerID ?? '',
+    };
+    const limited = viewer.limited && !own;
+    if (options.fullProfile) {
+      out.timezone = r.timezone;
+      const given = new Map((answers.get(r.personID) ?? []).map((a) => [a.feedbackID, a.value]));
+      out.feedbacks = limited
+        ? []
+        : fields.map((f) => ({ feedbackID: f.feedbackID, name: f.name, value: given.get(f.feedbackID) ?? '' }));
+    }
+    if (limited) {
+      for (const k of ALWAYS_LIMITED) out[k] = '';
+      if (r.private === 1) for (const k of PRIVATE_LIMITED) out[k] = '';
+    }
+    return out;
+  });
+}
+
+/** One attendee's record, or undefined when the person is not an attendee of the event. */
+export async function attendeeRecord(
+  db: Kysely<DB>,
+  eventID: number,
+  personID: number,
+  viewer: AttendeeViewer,
+  options: RecordOptions,
+): Promise<Record<string, unknown> | undefined> {
+  const rows = await selectAttendee(attendeeBase(db, eventID).where('eventPerson.personID', '=', personID)).execute();
+  return (await attendeeRecords(db, eventID, rows, viewer, options))[0];
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { b, bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
+import { bit, email, id, text } from '../../../schemas.ts';
+import { conflict } from '../../../errors.ts';
+import { enrollInEvent } from '../../../domain/attendee/enroll.ts';
+import { attendeeRecord } from '../../../domain/attendee/record.ts';
+import { levelSchema, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { createPerson, findPersonByUsername } from '../../../domain/person/repository.ts';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * Spec §4.4. Adds an attendee to the event (admin scope). A person whose username exists already
+ * is enrolled as is: their profile, shared with every other event and company they belong to, is
+ * not overwritten by the name, e-mail, role, company or telephone given here. An attendee already
+ * enrolled → 409. createSpeaker=1 also adds a speaker of the event linked to the person.
+ */
+export default defineOperation({
+  name: 'event.person.bind',
+  summary: 'Adds an attendee to the event (a new person, or an existing one by username).',
+  methods: ['POST'],
+  params: {
+    eventID: q(id, 'the event'),
+    name: b(
+      text(200).refine((v) => v.trim() !== '', 'cannot be blank'),
+      'full name',
+    ),
+    username: b(
+      z
+        .string()
+        .max(320, 'must be at most 320 characters')
+        .regex(/^\S+$/, 'cannot contain spaces')
+        .transform((v) => v.toLowerCase()),
+      'login name (usually the e-mail)',
+    ),
+    email: bOpt(email, 'e-mail (default: the username when it is an e-mail)'),
+    role: bOpt(text(200), 'job title'),
+    company: bOpt(text(200), 'company name'),
+    telephone: bOpt(text(50), 'telephone'),
+    origin: bOpt(text(200), 'free string: where the attendee came from'),
+    createSpeaker: bOpt(bit, '1 also creates a speaker of the event linked to the person'),
+    level: bOpt(levelSchema, `numeric permission level (default ${LEVEL.USER})`),
+  },
+  auth: { kind: 'event', levels: LEVEL.ADMIN },
+  writes: true,
+  async handler(ctx, p) {
+    const eventID = p.eventID;
+    let person = await findPersonByUsername(ctx.db, p.username);
+    if (person) {
+      const enrolled = await ctx.db
+        .selectFrom('eventPerson')
+        .select('personID')
+        .where('eventID', '=', eventID)
+        .where('personID', '=', person.personID)
+        .executeTakeFirst();
+      if (enrolled) throw conflict('the person is already an attendee of this event');
+    } else {
+      const mail = p.email ?? (EMAIL.test(p.username) && p.username.length <= 320 ? p.username : '');
+      const personID = await createPerson(
+        ctx.db,
+        { username: p.username, email: mail, name: p.name.trim().replace(/\s+/g, ' ') },
+        ctx.now,
+      );
+      await ctx.db
+        .updateTable('person')
+        .set({ role: p.role ?? '', company: p.company ?? '', telephone: p.telephone ?? '' })
+        .where('personID', '=', personID)
+        .execute();
+      person = (await findPersonByUsername(ctx.db, p.username))!;
+    }
+    await enrollInEvent(
+      ctx.db,
+      { eventID, personID: person.personID, level: p.level ?? LEVEL.USER, origin: p.origin ?? '' },
+      ctx.now,
+    );
+    if (p.createSpeaker === 1) {
+      const speaker = await ctx.db
+        .selectFrom('speaker')
+        .select('speakerID')
+        .where('eventID', '=', eventID)
+        .where('personID', '=', person.personID)
+        .executeTakeFirst();
+      if (!speaker)
+        await ctx.db
+          .insertInto('speaker')
+          .values({
+            eventID,
+            personID: person.personID,
+            name: person.name,
+            email: person.email,
+            image: person.image,
+            headline: person.headline,
+          })
+          .execute();
+    }
+    const record = await attendeeRecord(
+      ctx.db,
+      eventID,
+      person.personID,
+      viewerOf(ctx),
+      await recordOptions(ctx.db, eventID),
+    );
+    return [record!];
+  },
+});

@@ -1,0 +1,46 @@
+import { defineOperation, q, LEVEL } from '../../../table.ts';
+import { id } from '../../../schemas.ts';
+import { notFound } from '../../../errors.ts';
+import { lockRow } from '../../../db/lock.ts';
+import { attendeeRecord } from '../../../domain/attendee/record.ts';
+import { recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { dismissFromEvent } from '../../../domain/enrollment/seats.ts';
+import { removeFromEventLists } from '../../../domain/list/repository.ts';
+
+/**
+ * Podium extension (spec §1.3 names `dismiss` for removing a connection; §4.4 lists no way to remove an
+ * attendee). Removes a person from the event: their activity seats (each freed seat goes to that
+ * activity's waiting list), list memberships, attendee tags, custom-field answers and the event-scope
+ * tokens of this event. The person stays (other events, speaker rows). Answers the record as it was.
+ */
+export default defineOperation({
+  name: 'event.person.dismiss',
+  summary: 'Removes an attendee from the event, with their seats, lists, tags, answers and event tokens.',
+  methods: ['GET'],
+  params: {
+    eventID: q(id, 'the event'),
+    personID: q(id, 'the attendee to remove'),
+  },
+  auth: { kind: 'event', levels: LEVEL.ADMIN },
+  extension: true,
+  writes: true,
+  async handler(ctx, p) {
+    const { eventID, personID } = p;
+    // Lock order everywhere: the event, then its activities (dismissFromEvent locks those).
+    await lockRow(ctx.db, 'event', eventID);
+    const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
+    if (!record) throw notFound('person');
+    await dismissFromEvent(ctx.db, eventID, personID);
+    await removeFromEventLists(ctx.db, eventID, personID);
+    for (const table of ['eventPersonTag', 'feedbackAnswer'] as const)
+      await ctx.db.deleteFrom(table).where('eventID', '=', eventID).where('personID', '=', personID).execute();
+    await ctx.db
+      .deleteFrom('token')
+      .where('personID', '=', personID)
+      .where('scope', '=', 'event')
+      .where('targetID', '=', eventID)
+      .execute();
+    await ctx.db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();
+    return [record];
+  },
+});

@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { bOpt, defineOperation, q, qOpt, ANY_LEVEL } from '../../../table.ts';
+import { bit, email, id, ids, text, url } from '../../../schemas.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../../errors.ts';
+import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
+import { hashPassword } from '../../../auth/secrets.ts';
+import { sanitizeOrganizerHtml } from '../../../domain/html.ts';
+import { attendeeRecord } from '../../../domain/attendee/record.ts';
+import {
+  base64Schema,
+  isAdmin,
+  languageSchema,
+  levelSchema,
+  recordOptions,
+  viewerOf,
+} from '../../../domain/attendee/profile.ts';
+
+const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');
+const line = (max = 200) => editKey(text(max), { clear: '' });
+const link = editKey(url, { clear: '' });
+
+/** Keys of spec §2.3 stored on the person (the profile shared by every event of the person). */
+const PERSON_KEYS: Record<string, EditKey> = {
+  name: editKey(nonBlank(200)),
+  firstName: editKey(nonBlank(100)),
+  lastName: line(100),
+  email: editKey(
+    email.transform((v) => v.toLowerCase()),
+    { clear: '' },
+  ),
+  role: line(),
+  company: line(),
+  summary: line(5000),
+  image: link,
+  telephone: line(50),
+  city: line(),
+  socialA: link,
+  socialB: link,
+  socialC: link,
+  socialD: link,
+  website: link,
+};
+
+/** Keys of spec §2.3 stored on the attendee's registration in this event (eventPerson). */
+const MEMBER_KEYS: Record<string, EditKey> = {
+  password: editKey(z.string().min(8, 'must be at least 8 characters').max(200, 'must be at most 200 characters'), {
+    column: 'passwordHash',
+  }),
+  message: editKey(text(5000).transform(sanitizeOrganizerHtml), { clear: '' }),
+  language: editKey(languageSchema, { clear: '' }),
+  private: editKey(bit),
+  rsvp: editKey(bit),
+  present: editKey(bit),
+  level: editKey(levelSchema),
+  nfc: editKey(base64Schema, { clear: '' }),
+  ticketID: editKey(id, { clear: 0 }),
+  profileID: editKey(id, { clear: 0 }),
+  assistantEmail: editKey(
+    email.transform((v) => v.toLowerCase()),
+    { clear: '' },
+  ),
+  tagIDs: editKey(ids, { clear: '' }),
+};
+
+const KEYS: Record<string, EditKey> = { ...PERSON_KEYS, ...MEMBER_KEYS };
+/** Keys only an event admin may set, on anyone (an attendee's own token cannot: spec §2.3). */
+const ADMIN_KEYS = new Set(['message', 'level', 'ticketID', 'profileID', 'assistantEmail']);
+
+/**
+ * Spec §4.4, §2.3. Edits one field of an attendee: with personID (event admins) that attendee,
+ * without it the caller's own record (any token of an attendee, system or event scope). Profile keys
+ * change the person everywhere; the others only this registration. Sets updatedDate.
+ */
+export default defineOperation({
+  name: 'event.person.operate',
+  summary: `Edits one attendee field. Keys: ${keyList(KEYS)}.`,
+  methods: ['POST'],
+  params: {
+    eventID: q(id, 'the event'),
+    key: q(text(60), 'field to edit'),
+    personID: qOpt(id, 'the attendee (event admins); without it the caller'),
+    value: bOpt(
+      z.string().max(10000, 'must be at most 10000 characters'),
+      'new value; empty clears fields that may be empty',
+    ),
+  },
+  auth: { kind: 'event', levels: ANY_LEVEL },
+  writes: true,
+  // The password is hashed before the transaction (see Operation.prepare), once it passes its rule.
+  prepare: async (p) =>
+    p.key === 'password' && MEMBER_KEYS.password.schema.safeParse(p.value).success
+      ? { passwordHash: await hashPassword(p.value!) }
+      : {},
+  async handler(ctx, p) {
+    const eventID = p.eventID;
+    const me = ctx.caller!.personID;
+    const admin = isAdmin(ctx);
+    const personID = p.personID ?? me;
+    if (personID !== me && !admin) throw new ApiError(403, 'only event admins may edit another attendee');
+    if (ADMIN_KEYS.has(p.key) && !admin) throw new ApiError(403, `key ${p.key} needs an event admin token`);
+    const { column, value } = parseEdit(KEYS, p.key, p.value);
+
+    const member = await ctx.db
+      .selectFrom('eventPerson')
+      .innerJoin('person', 'person.personID', 'eventPerson.personID')
+      .select(['person.firstName', 'person.lastName'])
+      .where('eventPerson.eventID', '=', eventID)
+      .where('eventPerson.personID', '=', personID)
+      .executeTakeFirst();
+    if (!member) throw notFound('person');
+
+    const touch = (set: Record<string, unknown> = {}) =>
+      ctx.db.updateTable('eventPerson').set({ ...set, updatedDate: ctx.now });
+    if (Object.hasOwn(PERSON_KEYS, p.key)) {
+      let set: Record<string, unknown> = { [column]: value };
+      if (p.key === 'name') {
+        const [first = '', ...rest] = (value as string).trim().split(/\s+/);
+        set = { name: (value as string).trim().replace(/\s+/g, ' '), firstName: first, lastName: rest.join(' ') };
+      } else if (p.key === 'firstName' || p.key === 'lastName') {
+        const first = p.key === 'firstName' ? (value as string).trim() : member.firstName;
+        const last = p.key === 'lastName' ? (value as string).trim() : member.lastName;
+        set = { firstName: first, lastName: last, name: [first, last].filter(Boolean).join(' ') };
+      } else if (p.key === 'email' && value !== '') {
+        const taken = await ctx.db
+          .selectFrom('person')
+          .select('personID')
+          .where((w) => w.or([w('email', '=', value as string), w('username', '=', value as string)]))
+          .where('personID', '!=', personID)
+          .executeTakeFirst();
+        if (taken) throw conflict('email is already used by another person');
+      }
+      await ctx.db.updateTable('person').set(set).where('personID', '=', personID).execute();
+      // The profile is the same in every event of the person: each registration shows the change.
+      await touch().where('personID', '=', personID).execute();
+    } else {
+      let set: Record<string, unknown> = { [column]: value };
+      if (p.key === 'password') set = { passwordHash: ctx.prepared.passwordHash as string };
+      if (p.key === 'nfc' && value !== '') {
+        const taken = await ctx.db
+          .selectFrom('eventPerson')
+          .select('personID')
+          .where('eventID', '=', eventID)
+          .where('nfc', '=', value as string)
+          .where('personID', '!=', personID)
+          .executeTakeFirst();
+        if (taken) throw conflict('nfc is already used by another attendee of this event');
+      }
+      if (p.key === 'tagIDs') {
+        const wanted = value === '' ? [] : [...new Set(value as number[])];
+        if (wanted.length > 0) {
+          const found = await ctx.db
+            .selectFrom('tag')
+            .select('tagID')
+            .where('eventID', '=', eventID)
+            .where('kind', '=', 'attendee')
+            .where('tagID', 'in', wanted)
+            .execute();
+          const ok = new Set(found.map((t) => t.tagID));
+          const bad = wanted.find((t) => !ok.has(t));
+          if (bad !== undefined) throw badRequest(`value tag ${bad} is not an attendee tag of this event (key tagIDs)`);
+        }
+        await ctx.db
+          .deleteFrom('eventPersonTag')
+          .where('eventID', '=', eventID)
+          .where('personID', '=', personID)
+          .execute();
+        if (wanted.length > 0)
+          await ctx.db
+            .insertInto('eventPersonTag')
+            .values(wanted.map((tagID) => ({ eventID, personID, tagID })))
+            .execute();
+        set = {};
+      }
+      await touch(set).where('eventID', '=', eventID).where('personID', '=', personID).execute();
+    }
+
+    const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
+    return [record!];
+  },
+});
