@@ -1,0 +1,318 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { LEVEL, type Context } from '../../table.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
+import { lockRow } from '../../db/lock.ts';
+import { eventAccess } from '../../auth/access.ts';
+import { verifyGrant } from '../../auth/grant.ts';
+import { verifyPassword } from '../../auth/secrets.ts';
+import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
+import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
+import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
+
+/** What form.respondRegistration receives (spec §4.4), after parameter validation. */
+export interface RegistrationInput {
+  readonly eventID: number;
+  readonly firstName: string;
+  readonly lastName: string;
+  /** Lower-case. */
+  readonly email: string;
+  readonly feedbackContent: string;
+  readonly username?: string;
+  readonly invite?: string;
+  readonly image?: string;
+  readonly password?: string;
+  readonly role?: string;
+  readonly company?: string;
+  readonly telephone?: string;
+  readonly rsvp?: number;
+  readonly login?: number;
+  readonly tagIDs?: readonly number[];
+  readonly private?: number;
+  readonly consent?: number;
+  readonly grant?: string;
+}
+
+const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+
+/**
+ * The event's enrollment settings and its form's fields in one query (one row per field; one row with
+ * null field columns when the form has none). Deliberately not eventByID: its record counts every
+ * approved attendee, which grows with the event, and this is the hot path of a busy registration.
+ */
+async function formOf(db: Kysely<DB>, eventID: number) {
+  const rows = await db
+    .selectFrom('event')
+    .leftJoin('feedback', 'feedback.eventID', 'event.eventID')
+    .select([
+      'event.visible',
+      'event.isTemplate',
+      'event.public',
+      'event.enrollmentOpen',
+      'event.inviteRequired',
+      'event.waitingList',
+      'event.capacity',
+      'event.enrollmentBegin',
+      'event.enrollmentEnd',
+      'event.consent',
+      'feedback.feedbackID',
+      'feedback.name',
+      'feedback.type',
+      'feedback.options',
+      'feedback.apiKey',
+      'feedback.required',
+    ]) // prettier-ignore
+    .where('event.eventID', '=', eventID)
+    .orderBy('feedback.position')
+    .orderBy('feedback.feedbackID')
+    .execute();
+  if (rows.length === 0) return undefined;
+  const fields: FieldDef[] = rows
+    .filter((r) => r.feedbackID !== null)
+    .map((r) => ({
+      feedbackID: r.feedbackID!,
+      name: r.name!,
+      type: r.type!,
+      options: parseStoredOptions(r.options!),
+      apiKey: r.apiKey,
+      required: r.required!,
+    }));
+  return { event: rows[0], fields };
+}
+
+/**
+ * The rule of readableEvent (auth/grant.ts) on the columns read above: a token related to the event
+ * sees it; anyone else needs it visible and not a template, and a private event needs its grant.
+ */
+async function checkReadable(
+  ctx: Context,
+  e: { visible: number; isTemplate: number; public: number },
+  eventID: number,
+  grant: string | undefined,
+) {
+  const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
+  if (access?.related) return;
+  if (e.visible !== 1 || e.isTemplate === 1) throw notFound('event');
+  if (e.public !== 1 && !(grant !== undefined && (await verifyGrant(ctx.db, grant, eventID, ctx.now))))
+    throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
+}
+
+/** Approved attendees of the event, counted only up to `cap` (all a capacity check needs). */
+async function approvedUpTo(db: Kysely<DB>, eventID: number, cap: number): Promise<number> {
+  const row = await db
+    .selectFrom((s) =>
+      s
+        .selectFrom('eventPerson')
+        .select('personID')
+        .where('eventID', '=', eventID)
+        .where('approved', '=', 1)
+        .limit(cap)
+        .as('approvedRows'),
+    )
+    .select((s) => s.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The answer of form.respondRegistration: one row describing the attendee. */
+export type RegistrationAnswer = {
+  personID: number;
+  eventID: number;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  name: string;
+  approved: number;
+  rsvp: number;
+  private: number;
+  enrollmentDate: number;
+  qrCode: string;
+  tokenID: string;
+  duplicate: number;
+};
+
+/**
+ * Registers someone through the public form (spec §4.4), inside the call's write transaction.
+ *
+ * Order: the event and its form (one query) → readable, open, consent, invite, answers, tags (no write
+ * yet) → the event's row lock when capacity or a custom
+ * username needs it → find or create the person → an existing registration is answered as it is
+ * (a double submit) → capacity → the eventPerson row, answers, tags, token.
+ *
+ * No duplicate attendee under concurrency: the person is keyed by the unique username (default: the
+ * e-mail; insert … on conflict do nothing, then read it, locking its row on PostgreSQL), so two submits
+ * of one e-mail meet on one person row and the second sees the first's registration.
+ */
+export async function register(ctx: Context, p: RegistrationInput): Promise<RegistrationAnswer> {
+  const db = ctx.db;
+  const form = await formOf(db, p.eventID);
+  if (!form) throw notFound('event');
+  const { event: e, fields } = form;
+  await checkReadable(ctx, e, p.eventID, p.grant);
+
+  const closed = windowReason(e, ctx.now);
+  if (closed) throw new ApiError(403, CLOSED_MESSAGES[closed]);
+  if (e.consent !== '' && p.consent !== 1)
+    throw badRequest('consent must be 1: this form asks to accept its consent text');
+  if (e.inviteRequired === 1) {
+    if (p.invite === undefined) throw new ApiError(403, 'invite is required: this event registers invitees only');
+    if (p.invite !== p.email) throw new ApiError(403, 'invite must be the invited e-mail address being registered');
+    const invited = await db
+      .selectFrom('eventInvite')
+      .select('email')
+      .where('eventID', '=', p.eventID)
+      .where('email', '=', p.invite)
+      .executeTakeFirst();
+    if (!invited) throw new ApiError(403, 'invite is not on the invitee list of this event');
+  }
+  const answers = readFeedbackContent(p.feedbackContent, fields);
+  const tagIDs = [...new Set(p.tagIDs ?? [])];
+  if (tagIDs.length > 0) {
+    const found = await db
+      .selectFrom('tag')
+      .select('tagID')
+      .where('tagID', 'in', tagIDs)
+      .where('eventID', '=', p.eventID)
+      .where('kind', '=', 'attendee')
+      .execute();
+    const ok = new Set(found.map((t) => t.tagID));
+    const bad = tagIDs.find((t) => !ok.has(t));
+    if (bad !== undefined) throw badRequest(`tagIDs ${bad} is not an attendee tag of this event`);
+  }
+
+  // Hashed by the operation's prepare step, before the transaction; '' when no password was given
+  // (then no event password exists).
+  const passwordHash = (ctx.prepared.passwordHash as string | undefined) ?? '';
+
+  const username = p.username ?? p.email;
+  const customUsername = username !== p.email;
+  // Capacity is check-then-insert; a custom username cannot rely on the unique username for the
+  // e-mail's uniqueness. Both are serialized on the event's row.
+  if (e.capacity > 0 || customUsername) await lockRow(db, 'event', p.eventID);
+
+  const profile = { firstName: p.firstName, lastName: p.lastName, name: `${p.firstName} ${p.lastName}` };
+  let person: { personID: number; username: string; email: string; firstName: string; lastName: string; name: string };
+  let isNew = false;
+  // The same e-mail already registered under another username (indexed: person_email) is the same attendee.
+  const sameEmail = await db
+    .selectFrom('eventPerson')
+    .innerJoin('person', 'person.personID', 'eventPerson.personID')
+    .select([
+      'person.personID',
+      'person.username',
+      'person.email',
+      'person.firstName',
+      'person.lastName',
+      'person.name',
+    ])
+    .where('eventPerson.eventID', '=', p.eventID)
+    .where('person.email', '=', p.email)
+    .executeTakeFirst();
+  if (sameEmail) person = sameEmail;
+  else {
+    const created = await db
+      .insertInto('person')
+      .values({
+        username,
+        email: p.email,
+        ...profile,
+        image: p.image ?? '',
+        telephone: p.telephone ?? '',
+        role: p.role ?? '',
+        company: p.company ?? '',
+        dateCreated: ctx.now,
+      })
+      .onConflict((oc) => oc.column('username').doNothing())
+      .returning('personID')
+      .executeTakeFirst();
+    if (created) {
+      isNew = true;
+      person = { personID: created.personID, username, email: p.email, ...profile };
+    } else {
+      // An existing person: their profile is theirs, an anonymous form does not rewrite it.
+      let existing = db
+        .selectFrom('person')
+        .select(['personID', 'username', 'email', 'firstName', 'lastName', 'name'])
+        .where('username', '=', username);
+      if (isPostgres(db)) existing = existing.forUpdate();
+      const found = await existing.executeTakeFirst();
+      // Gone between the two statements (removed meanwhile): the client may simply send again.
+      if (!found) throw conflict('registration conflicted with another change, send it again');
+      // A login name is its owner's: a custom username registers only the person with that e-mail.
+      if (customUsername && found.email !== p.email) throw conflict('username is already taken');
+      person = found;
+    }
+  }
+
+  const base = {
+    personID: person.personID,
+    eventID: p.eventID,
+    username: person.username,
+    email: person.email,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    name: person.name,
+  };
+  if (!isNew) {
+    const registered = await db
+      .selectFrom('eventPerson')
+      .select(['approved', 'rsvp', 'private', 'enrollmentDate', 'passwordHash'])
+      .where('eventID', '=', p.eventID)
+      .where('personID', '=', person.personID)
+      .executeTakeFirst();
+    if (registered) {
+      // A double submit: the same attendee back, unchanged. A token only for the event password.
+      const { passwordHash: stored, ...state } = registered;
+      const proven = p.login === 1 && p.password && stored && (await verifyPassword(p.password, stored));
+      const tokenID = proven ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
+      return { ...base, ...state, qrCode: '', tokenID, duplicate: 1 };
+    }
+  }
+
+  let approved = 1;
+  if (e.capacity > 0 && (await approvedUpTo(db, p.eventID, e.capacity)) >= e.capacity) {
+    if (e.waitingList !== 1) throw conflict(CLOSED_MESSAGES.full);
+    approved = 0;
+  }
+  const rsvp = p.rsvp ?? 0;
+  const isPrivate = p.private ?? 0;
+  await enrollInEvent(
+    db,
+    {
+      eventID: p.eventID,
+      personID: person.personID,
+      level: LEVEL.USER,
+      approved,
+      rsvp,
+      private: isPrivate,
+      passwordHash,
+      origin: 'form',
+    },
+    ctx.now,
+  );
+  if (!isNew) {
+    // Answers and tags left from an earlier registration in this event (removed since) are not kept.
+    for (const table of ['feedbackAnswer', 'eventPersonTag'] as const)
+      await db.deleteFrom(table).where('eventID', '=', p.eventID).where('personID', '=', person.personID).execute();
+  }
+  if (answers.size > 0) {
+    const personID = person.personID;
+    const rows = [...answers].map(([feedbackID, value]) => ({ feedbackID, personID, eventID: p.eventID, value }));
+    await db.insertInto('feedbackAnswer').values(rows).execute();
+  }
+  if (tagIDs.length > 0) {
+    await db
+      .insertInto('eventPersonTag')
+      .values(tagIDs.map((tagID) => ({ eventID: p.eventID, personID: person.personID, tagID })))
+      .execute();
+  }
+  const { qrCode } = await db
+    .selectFrom('eventPerson')
+    .select('qrCode')
+    .where('eventID', '=', p.eventID)
+    .where('personID', '=', person.personID)
+    .executeTakeFirstOrThrow();
+  const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
+  return { ...base, approved, rsvp, private: isPrivate, enrollmentDate: ctx.now, qrCode, tokenID, duplicate: 0 };
+}

@@ -1,0 +1,19 @@
+import { defineOperation, q, LEVEL } from '../../table.ts';
+import { id } from '../../schemas.ts';
+import { feedbackRows } from '../../domain/form/repository.ts';
+
+/** Podium extension: removes a custom field of the registration form, with every answer to it. */
+export default defineOperation({
+  name: 'feedback.remove',
+  summary: 'Removes a custom field of the registration form and its answers.',
+  methods: ['GET'],
+  params: { feedbackID: q(id, 'the field') },
+  auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['feedbackID'] },
+  extension: true,
+  writes: true,
+  async handler(ctx, p) {
+    const rows = await feedbackRows(ctx.db, ctx.access!.eventID!, p.feedbackID);
+    await ctx.db.deleteFrom('feedback').where('feedbackID', '=', p.feedbackID).execute();
+    return rows;
+  },
+});
