@@ -39,14 +39,16 @@ export async function load(url, { duration = 5, connections = 32 } = {}) {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-export function report(rows, baseline) {
+/** Prints one line per row; a row with `base` (the limit's req/s) shows its ratio and its goal. */
+export function report(rows) {
   const lines = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'goal']];
   for (const r of rows) {
-    const ratio = r.rps / baseline.rps;
+    const ratio = r.base === undefined ? undefined : r.rps / r.base;
     const mark = r.goal === undefined ? '' : `${ratio >= r.goal ? 'met' : 'MISSED'} ≥ ${(r.goal * 100).toFixed(0)}%`;
-    lines.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), `${(ratio * 100).toFixed(1)}%`, mark]);
+    const shown = ratio === undefined ? '' : `${(ratio * 100).toFixed(1)}%`;
+    lines.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), shown, mark]);
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
-  return rows.every((r) => r.goal === undefined || r.rps / baseline.rps >= r.goal);
+  return rows.every((r) => r.goal === undefined || r.rps / r.base >= r.goal);
 }
