@@ -272,10 +272,11 @@ describe.each(STORES)('event operations on %s', (kind) => {
         const query = { eventID: w.eventA.eventID, personID: String(w.attendeeID) };
         for (const token of [w.adminA, w.eventAdminSystem, w.operator]) {
           const [row] = await c.ok('event.get', { token, query });
-          expect(row).toMatchObject({ personID: String(w.attendeeID), approved: '1', level: '1' });
+          // The levels shown are the attendee's, not the admin's who asks.
+          expect(row).toMatchObject({ personID: String(w.attendeeID), approved: '1', level: '1', systemLevel: '0', companyLevel: '0' }); // prettier-ignore
         }
-        const [outsider] = await c.ok('event.get', { token: w.adminA, query: { ...query, personID: adminAID } });
-        expect(outsider).toMatchObject({ personID: adminAID, approved: '-1', level: '0' });
+        const [outsider] = await c.ok('event.get', { token: w.operator, query: { ...query, personID: adminAID } });
+        expect(outsider).toMatchObject({ personID: adminAID, approved: '-1', level: '0', companyLevel: '4', systemLevel: '0' }); // prettier-ignore
         await c.fail('event.get', { token: w.staff, query }, 403);
         await c.fail('event.get', { token: w.eventAdminEventScope, query }, 403);
         await c.fail('event.get', { token: w.adminB, query }, 404);
@@ -374,6 +375,8 @@ describe.each(STORES)('event operations on %s', (kind) => {
       it.each([
         ['a code that is not a number', 'abcd', 400],
         ['a five-digit code', '12345', 400],
+        ['code 0 (codes are 1..9999)', '0', 400],
+        ['code 0000', '0000', 400],
         ['no code', '', 400],
       ])('refuses %s', async (_, code, status) => {
         expect((await check(locked.eventID, code)).status).toBe(status);
@@ -383,6 +386,9 @@ describe.each(STORES)('event operations on %s', (kind) => {
         const hidden = await bind({ name: 'Hidden Locked', nickname: 'hidden-locked' });
         await set(hidden.eventID, { public: 0, accessCode: 1111 });
         expect((await check(hidden.eventID, '1111')).status).toBe(404);
+        expect((await check(hidden.eventID, '1111', { token: w.adminB })).status).toBe(404);
+        // Its admins may try the code of an event they have not made visible yet.
+        expect((await check(hidden.eventID, '1111', { token: w.adminA })).data[0].correct).toBe('1');
         expect((await check('999999', '1111')).status).toBe(404);
         await c.fail('event.checkAccessCode', { method: 'GET', query: { eventID: locked.eventID } }, 405);
       });

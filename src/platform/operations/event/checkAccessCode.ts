@@ -3,6 +3,7 @@ import { b, defineOperation, q } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { issueGrant } from '../../auth/grant.ts';
+import { eventAccess } from '../../auth/access.ts';
 
 /** Wrong codes allowed per event per client address per hour, and per event from everyone. */
 export const WRONG_PER_CLIENT = 20;
@@ -21,9 +22,16 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
-    accessCode: b(z.string().regex(/^\d{1,4}$/, 'must be an integer from 1 to 9999'), 'the code, 1..9999'),
+    accessCode: b(
+      z
+        .string()
+        .regex(/^\d{1,4}$/, 'must be an integer from 1 to 9999')
+        .refine((v) => Number(v) >= 1, 'must be an integer from 1 to 9999'),
+      'the code, 1..9999',
+    ),
   },
   auth: { kind: 'public' },
+  cors: true,
   writes: false,
   async handler(ctx, p) {
     const event = await ctx.db
@@ -31,7 +39,9 @@ export default defineOperation({
       .select(['eventID', 'accessCode', 'visible', 'public'])
       .where('eventID', '=', p.eventID)
       .executeTakeFirst();
-    if (!event || event.visible !== 1) throw notFound('event');
+    // An invisible event exists only for the people related to it (its admins may try its code).
+    if (!event || (event.visible !== 1 && !(await eventAccess(ctx.db, ctx.caller, event.eventID))?.related))
+      throw notFound('event');
     const clientKey = `code:${p.eventID}:${ctx.clientIp}`;
     const eventKey = `code:${p.eventID}`;
     const [mine, all] = await Promise.all([ctx.counter.peek(clientKey), ctx.counter.peek(eventKey)]);

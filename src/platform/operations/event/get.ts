@@ -1,9 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import { defineOperation, qOpt, LEVEL } from '../../table.ts';
 import { hostname, id, slug, text } from '../../schemas.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { eventAccess } from '../../auth/access.ts';
 import { eventByCname, eventByID, eventByNickname, registration } from '../../domain/event/repository.ts';
 import { eventRecord, gateRecord, type Viewer } from '../../domain/event/service.ts';
+
+/** A person's platform and company levels, as another person's event record shows them. */
+async function levelsOf(db: Kysely<DB>, companyID: number, personID: number) {
+  const row = await db
+    .selectFrom('person')
+    .leftJoin('companyPerson', (j) =>
+      j.onRef('companyPerson.personID', '=', 'person.personID').on('companyPerson.companyID', '=', companyID),
+    )
+    .select(['person.operator', 'companyPerson.level'])
+    .where('person.personID', '=', personID)
+    .executeTakeFirst();
+  return { systemLevel: row?.operator ?? 0, companyLevel: row?.level ?? 0 };
+}
 
 /**
  * Spec §4.2. The public form (no token) shows a visible event without its admin-only fields; a
@@ -24,6 +39,7 @@ export default defineOperation({
   },
   variants: [['eventID'], ['namespace', 'nickname'], ['cname']],
   auth: { kind: 'public' },
+  cors: true,
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {
@@ -57,8 +73,10 @@ export default defineOperation({
         // every call then refuses.
         level: p.personID === undefined && ctx.caller?.scope === 'event' ? access.level : (r.level ?? 0),
         approved: r.approved ?? -1,
-        systemLevel: ctx.caller?.operator ? 1 : 0,
-        companyLevel: access.companyLevel,
+        // Of the person shown: the caller's own, or (personID, admins only) that person's.
+        ...(p.personID === undefined
+          ? { systemLevel: ctx.caller?.operator ? 1 : 0, companyLevel: access.companyLevel }
+          : await levelsOf(ctx.db, row.companyID, personID)),
       };
     }
     return [eventRecord(row, ctx.now, admin ? 'full' : 'public', viewer)];
