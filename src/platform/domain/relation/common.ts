@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import type { ActivityViewer } from '../activity/record.ts';
+import { activityQuery, activityRecords, type ActivityViewer } from '../activity/record.ts';
 import type { Context, Page, Result, Row } from '../../table.ts';
 
 /** Objects that belong to one event: their table has `<table>ID` and `eventID`. */
@@ -67,4 +67,40 @@ export async function paged<R extends Row>(
   const list = await rows(page.limit, page.offset);
   if (!page.paginated) return list;
   return { rows: list, total: Number(await count()) };
+}
+
+/** A page of the activities linked to one speaker or sponsor, as activity records by date. */
+export function linkedActivities(
+  ctx: Context,
+  page: Page,
+  link: { table: 'activitySpeaker'; column: 'speakerID' } | { table: 'activitySponsor'; column: 'sponsorID' },
+  id: number,
+): Promise<Result> {
+  // The two relation tables have the same shape; one of them stands for both in the types.
+  const theirs = ctx.db
+    .selectFrom(link.table as 'activitySpeaker')
+    .select('activityID')
+    .where(link.column as 'speakerID', '=', id);
+  return paged(
+    page,
+    async (limit, offset) =>
+      activityRecords(
+        ctx.db,
+        await activityQuery(ctx.db)
+          .where('activity.activityID', 'in', theirs)
+          .orderBy('activity.dateBegin')
+          .orderBy('activity.activityID')
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        viewerOf(ctx),
+      ),
+    async () =>
+      (
+        await theirs
+          .clearSelect()
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+  );
 }

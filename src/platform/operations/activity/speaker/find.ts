@@ -1,8 +1,7 @@
 import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { paged, viewerOf } from '../../../domain/relation/common.ts';
+import { linkedActivities, paged } from '../../../domain/relation/common.ts';
 import { activitySpeakers } from '../../../domain/relation/records.ts';
-import { activityQuery, activityRecords } from '../../../domain/activity/record.ts';
 
 /**
  * Spec §4.5, two forms. With activityID: the activity's speakers (spec §2.5 speaker fields, by
@@ -49,31 +48,6 @@ export default defineOperation({
       );
     }
     const speakerID = p.speakerID!;
-    const theirs = ctx.db
-      .selectFrom('activitySpeaker')
-      .select('activitySpeaker.activityID')
-      .where('activitySpeaker.speakerID', '=', speakerID);
-    return paged(
-      page,
-      async (limit, offset) =>
-        activityRecords(
-          ctx.db,
-          await activityQuery(ctx.db)
-            .where('activity.activityID', 'in', theirs)
-            .orderBy('activity.dateBegin')
-            .orderBy('activity.activityID')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          viewerOf(ctx),
-        ),
-      async () =>
-        (
-          await theirs
-            .clearSelect()
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return linkedActivities(ctx, page, { table: 'activitySpeaker', column: 'speakerID' }, speakerID);
   },
 });

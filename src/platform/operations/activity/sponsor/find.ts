@@ -1,8 +1,7 @@
 import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { paged, requireInEvent, viewerOf } from '../../../domain/relation/common.ts';
+import { linkedActivities, paged, requireInEvent } from '../../../domain/relation/common.ts';
 import { activitySponsors } from '../../../domain/relation/records.ts';
-import { activityQuery, activityRecords } from '../../../domain/activity/record.ts';
 
 /**
  * Spec §4.5, two forms. With activityID: the activity's sponsors (spec §2.5 sponsor fields plus
@@ -48,31 +47,6 @@ export default defineOperation({
     }
     const sponsorID = p.sponsorID!;
     await requireInEvent(ctx, 'sponsor', sponsorID);
-    const theirs = ctx.db
-      .selectFrom('activitySponsor')
-      .select('activitySponsor.activityID')
-      .where('activitySponsor.sponsorID', '=', sponsorID);
-    return paged(
-      page,
-      async (limit, offset) =>
-        activityRecords(
-          ctx.db,
-          await activityQuery(ctx.db)
-            .where('activity.activityID', 'in', theirs)
-            .orderBy('activity.dateBegin')
-            .orderBy('activity.activityID')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-          viewerOf(ctx),
-        ),
-      async () =>
-        (
-          await theirs
-            .clearSelect()
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return linkedActivities(ctx, page, { table: 'activitySponsor', column: 'sponsorID' }, sponsorID);
   },
 });
