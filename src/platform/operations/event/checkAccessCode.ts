@@ -31,7 +31,6 @@ export default defineOperation({
     ),
   },
   auth: { kind: 'public' },
-  cors: true,
   writes: false,
   async handler(ctx, p) {
     const event = await ctx.db
