@@ -1,0 +1,52 @@
+// src/shared is imported by the site and by the widgets (in browsers, on a gzip budget): it must import
+// nothing but itself, use no Node APIs, and stay small.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../../src/shared');
+const files = (readdirSync(root, { recursive: true }) as string[])
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => join(root, f));
+
+describe('src/shared is browser-safe', () => {
+  it.each(files.map((f) => [relative(root, f), f]))('%s imports only src/shared and no Node API', (_, file) => {
+    const source = readFileSync(file, 'utf8');
+    const specifiers = [
+      ...source.matchAll(/\b(?:import|export)\b[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g),
+    ].map((m) => m[1] ?? m[2]);
+    for (const spec of specifiers) {
+      expect(spec, spec).toMatch(/^\.\.?\/.*\.ts$/);
+      expect(join(file, '..', spec).startsWith(root), spec).toBe(true);
+    }
+    expect(source).not.toMatch(/\b(process|Buffer|require|__dirname)\b[.(]/);
+  });
+
+  it('bundles small (minified + gzip)', async () => {
+    const size = async (entry: string) => {
+      const out = await build({
+        stdin: { contents: entry, resolveDir: root, loader: 'ts' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        write: false,
+        platform: 'browser',
+        target: 'es2022',
+      });
+      return gzipSync(out.outputFiles[0].contents).length;
+    };
+    const schedule = await size(
+      "export * from './schedule/program.ts'; export * from './schedule/time.ts'; export * from './schedule/filter.ts'; export * from './schedule/group.ts'; export * from './schedule/favourites.ts';",
+    );
+    const ical = await size("export * from './schedule/ical.ts';");
+    const i18n = await size("export * from './i18n/messages.ts';");
+    const theme = await size("export * from './theme.ts';");
+    console.log(`gzip bytes: schedule ${schedule}, ical ${ical}, i18n ${i18n}, theme ${theme}`);
+    expect(schedule).toBeLessThan(5_000);
+    expect(ical).toBeLessThan(4_000);
+    expect(i18n).toBeLessThan(9_000);
+    expect(theme).toBeLessThan(2_500);
+  });
+});
