@@ -39,6 +39,21 @@ export interface Deps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Operations marked `cors` (the widgets' public calls) are readable from any origin, never with
+ * credentials (no Allow-Credentials: the widgets send no cookies); a 429's Retry-After is readable.
+ */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Retry-After',
+};
+const corsPreflight = (op: AnyOperation): Record<string, string> => ({
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': op.methods.join(', '),
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '86400',
+});
 const TEXT_TYPE = 'text/plain; charset=utf-8';
 
 class SandboxRollback extends Error {
@@ -260,17 +275,26 @@ export function createDispatcher(deps: Deps) {
     return { status: 200, type: JSON_TYPE, body };
   }
 
+  async function answer(call: Call): Promise<Answer> {
+    try {
+      return await dispatch(call);
+    } catch (err) {
+      if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
+      log.error({ err, operation: call.name }, 'operation failed');
+      return errorAnswer(500, 'internal error');
+    }
+  }
+
   return {
     table,
     invalidate: () => cache.clear(),
+    /** The answer to a call; operations marked `cors` add the CORS headers and answer the preflight. */
     async answer(call: Call): Promise<Answer> {
-      try {
-        return await dispatch(call);
-      } catch (err) {
-        if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
-        log.error({ err, operation: call.name }, 'operation failed');
-        return errorAnswer(500, 'internal error');
-      }
+      const op = call.name === undefined ? undefined : table.get(call.name);
+      if (!op?.cors) return answer(call);
+      if (call.method === 'OPTIONS') return { status: 204, type: TEXT_TYPE, body: '', headers: corsPreflight(op) };
+      const a = await answer(call);
+      return { ...a, headers: { ...a.headers, ...CORS_HEADERS } };
     },
   };
 }

@@ -136,6 +136,11 @@ export interface Operation<P extends Params = Params> {
   /** Anonymous answers may be served from the cache of serialized public answers. */
   readonly cachePublic?: boolean;
   /**
+   * Callable from any web page (the embeddable widgets): every answer, errors included, carries
+   * `Access-Control-Allow-Origin: *` (never credentials) and OPTIONS answers the CORS preflight.
+   */
+  readonly cors?: boolean;
+  /**
    * Slow work that needs no store, such as hashing a password (scrypt, ~30 ms), run after validation
    * and authorization but before the write transaction: on SQLite a transaction holds the store's one
    * connection, so hashing inside it would stall every other call. The handler reads `ctx.prepared`.

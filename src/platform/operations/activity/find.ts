@@ -62,6 +62,7 @@ export default defineOperation({
     ['eventID'],
   ],
   auth: { kind: 'public' },
+  cors: true,
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {

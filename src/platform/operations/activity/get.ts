@@ -32,6 +32,7 @@ export default defineOperation({
     grant: qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode for a private event'),
   },
   auth: { kind: 'public' },
+  cors: true,
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {

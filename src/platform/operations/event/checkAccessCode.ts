@@ -31,6 +31,7 @@ export default defineOperation({
     ),
   },
   auth: { kind: 'public' },
+  cors: true,
   writes: false,
   async handler(ctx, p) {
     const event = await ctx.db

@@ -39,6 +39,7 @@ export default defineOperation({
   },
   variants: [['eventID'], ['namespace', 'nickname'], ['cname']],
   auth: { kind: 'public' },
+  cors: true,
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {

@@ -16,6 +16,7 @@ export default defineOperation({
     grant: qOpt(grantSchema, 'the grant of event.checkAccessCode, for a private event'),
   },
   auth: { kind: 'public' },
+  cors: true,
   extension: true,
   cachePublic: true,
   writes: false,

@@ -57,6 +57,7 @@ export default defineOperation({
     consent: bOpt(bit, 'Podium extension: 1 accepts the consent text of the form (required when it has one)'),
   },
   auth: { kind: 'public' },
+  cors: true,
   writes: true,
   // scrypt only when a password is given, and outside the transaction (see Operation.prepare).
   prepare: async (p) => ({ passwordHash: p.password ? await hashPassword(p.password) : '' }),

@@ -22,6 +22,7 @@ export default defineOperation({
     ...pageParams,
   },
   auth: { kind: 'public' },
+  cors: true,
   extension: true,
   cachePublic: true,
   writes: false,

@@ -18,6 +18,7 @@ export default defineOperation({
     ...pageParams,
   },
   auth: { kind: 'public' },
+  cors: true,
   extension: true,
   cachePublic: true,
   writes: false,

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+// @ts-expect-error -- plain ES modules without type declarations
+import { startDemoPlatform } from './demo-platform.mjs';
+// @ts-expect-error -- plain ES modules without type declarations
+import { buildWidgets } from '../../widgets/build.mjs';
+
+// The widgets on a third-party page, end to end: the built bundle served by a "site" origin, the demo
+// page (widgets/demo) served by another origin under a strict Content-Security-Policy with Trusted
+// Types, the real platform on a third. The page registers an attendee and unlocks a private event's
+// agenda; no CSP violation and no console error may happen on the way.
+
+const root = join(import.meta.dirname, '..', '..');
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
+
+/** A static server of `dir` on a free port; `rewrite` may change an HTML page; `headers` go on every answer. */
+async function serve(
+  dir: string,
+  headers: (path: string) => Record<string, string>,
+  rewrite: (html: string) => string = (h) => h,
+): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      let body: string | Buffer = readFileSync(file);
+      if (extname(file) === '.html') body = rewrite(body.toString());
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', ...headers(path) });
+      res.end(body);
+    } catch {
+      res.writeHead(404, headers(path)).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+describe('the widgets on a third-party page under a strict CSP', () => {
+  let platform: {
+    url: string;
+    accessCode: string;
+    privateEventID: number;
+    admin: (name: string, query?: object) => Promise<{ data: Record<string, string>[] }>;
+    stop: () => Promise<void>;
+  };
+  let site: { server: Server; origin: string };
+  let thirdParty: { server: Server; origin: string };
+  let browser: Browser;
+  let page: Page;
+  let widgetsDir: string;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    widgetsDir = mkdtempSync(join(tmpdir(), 'podium-widgets-e2e-'));
+    await buildWidgets(join(widgetsDir, 'widgets'));
+    platform = await startDemoPlatform();
+    // The Podium site: serves the bundle; module scripts from another origin need CORS.
+    site = await serve(widgetsDir, () => ({ 'access-control-allow-origin': '*' }));
+    const csp = [
+      "default-src 'none'",
+      `script-src ${site.origin}`,
+      `connect-src ${platform.url}`,
+      "style-src 'self'",
+      "img-src 'self' data:",
+      "require-trusted-types-for 'script'",
+      'trusted-types lit-html',
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+    thirdParty = await serve(
+      join(root, 'widgets', 'demo'),
+      () => ({ 'content-security-policy': csp }),
+      (html) => html.replaceAll('http://127.0.0.1:4321', site.origin).replaceAll('http://127.0.0.1:8080', platform.url),
+    );
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 360, height: 800 } });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __violations: string[] };
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+      );
+    });
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    site?.server.close();
+    thirdParty?.server.close();
+    await platform?.stop();
+    if (widgetsDir) rmSync(widgetsDir, { recursive: true, force: true });
+  });
+
+  it('loads every widget from the other origin', async () => {
+    await page.goto(`${thirdParty.origin}/index.html`);
+    const registration = page.locator('podium-registration').first();
+    await registration.locator('input[name="firstName"]').waitFor();
+    await page.locator('podium-agenda').first().locator('.session').first().waitFor();
+    await page.locator('podium-access-gate').locator('input#code').waitFor();
+    // The host page's theme reaches the shadow DOM.
+    const color = await registration.locator('[part="button"]').evaluate((b) => getComputedStyle(b).backgroundColor);
+    expect(color).toBe('rgb(124, 58, 237)');
+  }, 60_000);
+
+  it('registers an attendee that the platform then has', async () => {
+    const email = `e2e-${Date.now()}@widgets.test`;
+    const form = page.locator('podium-registration').first();
+    await form.locator('[name="firstName"]').fill('Ada');
+    await form.locator('[name="lastName"]').fill('Lovelace');
+    await form.locator('[name="email"]').fill(email);
+    await form.locator('[name="f1"]').selectOption('11-50');
+    await form.locator('[name="rsvp"]').selectOption('1');
+    await form.locator('[part="button"]').click();
+    await form.locator('[part="success"]').waitFor();
+    const found = await platform.admin('event.person.find', { eventID: 1, selection: 'all', email });
+    expect(found.data.map((p) => p.email)).toEqual([email]);
+    expect(found.data[0].rsvp).toBe('1');
+  }, 60_000);
+
+  it("unlocks the private event's agenda and registration through the gate", async () => {
+    const gate = page.locator('podium-access-gate');
+    await gate.locator('input#code').fill(platform.accessCode);
+    await gate.locator('button[type="submit"]').click();
+    const agenda = gate.locator('podium-agenda');
+    await agenda.locator('.session').first().waitFor();
+    expect(await agenda.locator('.session').count()).toBeGreaterThan(0);
+    await gate.locator('podium-registration').locator('input[name="email"]').waitFor();
+  }, 60_000);
+
+  it('switches a widget to Portuguese (its messages load from the site under the CSP)', async () => {
+    const form = page.locator('podium-registration').first();
+    await form.evaluate((el) => el.setAttribute('locale', 'pt'));
+    await expect.poll(() => form.locator('[part="success"] h2').textContent()).toContain('Inscrição confirmada');
+    const agenda = page.locator('podium-agenda').first();
+    await agenda.evaluate((el) => el.setAttribute('locale', 'es'));
+    await expect.poll(() => agenda.locator('[part="summary"]').textContent()).toContain('sesiones');
+  }, 30_000);
+
+  it('has had no CSP violation and no console error', async () => {
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    expect(violations).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});

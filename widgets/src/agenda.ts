@@ -1,0 +1,2 @@
+// Entry: <podium-agenda> alone (public/widgets/podium-agenda.js).
+export { PodiumAgenda } from './components/agenda/agenda.ts';

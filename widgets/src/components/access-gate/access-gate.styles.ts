@@ -1,0 +1,22 @@
+import { css } from 'lit';
+
+export const styles = css`
+  form {
+    max-width: 32em;
+  }
+  .row {
+    display: flex;
+    gap: 0.5em;
+    margin-top: 0.25em;
+  }
+  input {
+    max-width: 8em;
+    letter-spacing: 0.2em;
+  }
+  #message {
+    margin: 0.5em 0 0;
+  }
+  #message:empty {
+    display: none;
+  }
+`;

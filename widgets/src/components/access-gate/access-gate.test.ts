@@ -1,0 +1,127 @@
+import './access-gate.ts';
+import '../registration/registration.ts';
+import type { PodiumAccessGate } from './access-gate.ts';
+import { $grants } from '../../stores/grant.ts';
+import {
+  $,
+  admin,
+  assert,
+  cleanup,
+  equal,
+  expectAccessible,
+  mount,
+  podium,
+  type,
+  until,
+  type PodiumInfo,
+} from '../../../test/helpers.ts';
+
+let info: PodiumInfo;
+
+const gate = (event: string | number, inner = '<p id="secret">Inside</p>') =>
+  mount<PodiumAccessGate>(`<podium-access-gate api="${info.api}" event="${event}">${inner}</podium-access-gate>`);
+
+/** Whether the light-DOM content is shown (assigned to the gate's slot). */
+const revealed = (el: PodiumAccessGate) => !!$<HTMLSlotElement>(el, 'slot')?.assignedElements().length;
+const formOf = (el: PodiumAccessGate) => until(() => $<HTMLFormElement>(el, 'form'), 'the code form');
+
+async function enter(el: PodiumAccessGate, code: string) {
+  await formOf(el);
+  type($<HTMLInputElement>(el, 'input')!, code);
+  $<HTMLButtonElement>(el, 'button')!.click();
+}
+
+/** A private event of its own (wrong codes are throttled per event: this keeps the demo's usable). */
+async function privateEvent(code: string) {
+  const made = await admin('company.event.bind', { companyID: 1 }, { name: 'Locked', nickname: `locked${Date.now()}` });
+  const eventID = made.data[0].eventID as string;
+  for (const [key, value] of [
+    ['visible', '1'],
+    ['public', '0'],
+    ['accessCode', code],
+  ])
+    await admin('event.edit', { eventID, key }, { value });
+  return Number(eventID);
+}
+
+describe('<podium-access-gate>', () => {
+  before(async () => {
+    info = await podium();
+  });
+  afterEach(() => {
+    cleanup();
+    $grants.set({});
+  });
+
+  it("shows a public event's content at once", async () => {
+    const el = gate(1);
+    await until(() => revealed(el), 'the content');
+    await expectAccessible(el);
+  });
+
+  it('asks for the code of a private event, accessibly', async () => {
+    const el = gate(info.privateEventID);
+    const form = await formOf(el);
+    assert(!revealed(el), 'content hidden');
+    assert(/private/i.test(form.textContent!), form.textContent!);
+    assert(form.textContent!.includes('Partner Day'), 'names the event');
+    equal($<HTMLInputElement>(el, 'input')!.labels![0].textContent!.trim(), 'Access code');
+    await expectAccessible(el);
+  });
+
+  it('says a wrong code is wrong, keeps the content hidden, focuses the field', async () => {
+    const el = gate(info.privateEventID);
+    await enter(el, info.accessCode === '1' ? '2' : '1');
+    const message = await until(() => $(el, '[part="error"]:not(:empty)'), 'the message');
+    assert(/wrong/i.test(message.textContent!), message.textContent!);
+    equal(message.getAttribute('role'), 'alert');
+    const input = $<HTMLInputElement>(el, 'input')!;
+    equal(input.getAttribute('aria-invalid'), 'true');
+    equal(el.shadowRoot!.activeElement, input);
+    assert(!revealed(el), 'still hidden');
+    await expectAccessible(el);
+  });
+
+  it('lets the browser refuse a code that is not a number', async () => {
+    const el = gate(info.privateEventID);
+    await enter(el, 'abc');
+    await new Promise((r) => setTimeout(r, 200));
+    assert(!$<HTMLFormElement>(el, 'form')!.checkValidity(), 'invalid');
+    equal($(el, '[part="error"]')!.textContent!.trim(), '');
+  });
+
+  it('unlocks with the right code: the content shows, the grant reaches the widgets inside', async () => {
+    const el = gate(
+      'demo/partners',
+      `<podium-registration api="${info.api}" event="${info.privateEventID}"></podium-registration>`,
+    );
+    const inner = el.querySelector('podium-registration')!;
+    await until(() => /private/i.test(inner.shadowRoot?.textContent ?? ''), 'the registration waiting');
+    const unlocked: CustomEvent[] = [];
+    el.addEventListener('podium-unlocked', (e) => unlocked.push(e));
+    await enter(el, info.accessCode);
+    await until(() => revealed(el), 'the content');
+    equal(unlocked[0].detail.eventID, info.privateEventID);
+    assert(Object.values($grants.get())[0], 'a grant in the shared store');
+    await until(() => inner.shadowRoot!.querySelector('form'), 'the private form');
+    assert(sessionStorage.getItem('podium:grants'), 'kept for the visit');
+  });
+
+  it('says how long to wait after too many wrong codes (429)', async () => {
+    const eventID = await privateEvent('4321');
+    for (let i = 0; i < 20; i++)
+      await fetch(`${info.api}/event/checkAccessCode?eventID=${eventID}`, {
+        method: 'POST',
+        body: new URLSearchParams({ accessCode: String(1000 + i) }),
+      });
+    const errors: CustomEvent[] = [];
+    const el = gate(eventID);
+    el.addEventListener('podium-error', (e) => errors.push(e));
+    await enter(el, '4321');
+    const message = await until(() => $(el, '[part="error"]:not(:empty)'), 'the message');
+    assert(/try again in \d+ minutes?/i.test(message.textContent!), message.textContent!);
+    equal(errors[0].detail.status, 429);
+    equal($(el, 'button')!.getAttribute('aria-disabled'), 'true', 'no tries while waiting');
+    assert(!revealed(el), 'still hidden');
+  });
+});

@@ -1,0 +1,341 @@
+import './registration.ts';
+import { PodiumRegistration } from './registration.ts';
+import { setGrant } from '../../stores/grant.ts';
+import {
+  $,
+  $$,
+  admin,
+  assert,
+  check,
+  cleanup,
+  equal,
+  expectAccessible,
+  mount,
+  podium,
+  recordFetches,
+  type,
+  until,
+  type PodiumInfo,
+} from '../../../test/helpers.ts';
+
+let info: PodiumInfo;
+let n = 0;
+/** A fresh e-mail for each registration. */
+const email = () => `visitor${Date.now()}${n++}@widgets.test`;
+
+const registration = (attributes: string) =>
+  mount<PodiumRegistration>(`<podium-registration api="${info.api}" ${attributes}></podium-registration>`);
+const formOf = async (el: PodiumRegistration) => until(() => $<HTMLFormElement>(el, 'form'), 'the form');
+const control = <T extends HTMLElement = HTMLInputElement>(el: PodiumRegistration, name: string) =>
+  $<T>(el, `[name="${name}"]`)!;
+
+/** Fills the fields the summit demo form requires. */
+async function fillSummit(el: PodiumRegistration, mail = email()) {
+  await formOf(el);
+  type(control(el, 'firstName'), 'Ada');
+  type(control(el, 'lastName'), 'Lovelace');
+  type(control(el, 'email'), mail);
+  type(control<HTMLSelectElement>(el, 'f1'), '11-50');
+  return mail;
+}
+
+const submit = (el: PodiumRegistration) => $<HTMLButtonElement>(el, '[part="button"]')!.click();
+
+describe('<podium-registration>', () => {
+  before(async () => {
+    info = await podium();
+  });
+  afterEach(cleanup);
+
+  it('renders the form of an event given by ID, accessibly', async () => {
+    const el = registration('event="1"');
+    await formOf(el);
+    const labels = $$(el, 'label').map((l) => l.textContent!.replace(/\s+/g, ' ').trim());
+    assert(labels.includes('First name *'), labels.join('|'));
+    assert(labels.includes('Company size *'), labels.join('|'));
+    assert(
+      labels.some((l) => l.startsWith('Dietary needs (optional)')),
+      labels.join('|'),
+    );
+    equal(
+      $$<HTMLOptionElement>(el, '[name="f1"] option').map((o) => o.value),
+      ['', '1-10', '11-50', '51-200', 'More than 200'],
+    );
+    assert(control(el, 'f1').hasAttribute('required'), 'a required field is required');
+    equal(
+      $$<HTMLOptionElement>(el, '[name="tag"] option').map((o) => o.textContent!.trim()),
+      ['Choose…', 'Attendee', 'Press', 'Student'],
+    );
+    await expectAccessible(el);
+  });
+
+  it('finds the event by company/event nickname', async () => {
+    const el = registration('event="demo/summit"');
+    await formOf(el);
+    assert(control(el, 'f1'), 'the summit form');
+  });
+
+  it('renders a custom field of every type, the help HTML and the consent', async () => {
+    const { eventID, fields } = info.form;
+    const el = registration(`event="${eventID}"`);
+    await formOf(el);
+    const tag = (type: string) => control(el, `f${fields[type]}`);
+    equal(tag('text').type, 'text');
+    equal(tag('textarea').tagName, 'TEXTAREA');
+    equal(tag('select').tagName, 'SELECT');
+    equal($$(el, `[name="f${fields.multiselect}"]`).length, 3, 'one box per option');
+    equal(tag('checkbox').type, 'checkbox');
+    equal(tag('date').type, 'date');
+    equal(tag('number').type, 'number');
+    equal(tag('email').type, 'email');
+    equal(tag('telephone').type, 'tel');
+    equal(tag('url').type, 'url');
+    assert($(el, `#h-f${fields.url} strong`), 'help text is the platform HTML');
+    assert(tag('url').getAttribute('aria-describedby') === `h-f${fields.url}`, 'help described');
+    assert(
+      $<HTMLAnchorElement>(el, '#h-consent a')!.href === 'https://example.com/privacy',
+      'consent text with its link',
+    );
+    assert(control(el, 'consent').required, 'consent is required');
+    await expectAccessible(el);
+  });
+
+  it('registers: podium-registered with the personID, a success state, the attendee exists', async () => {
+    const el = registration('event="1"');
+    const mail = await fillSummit(el);
+    const events: CustomEvent[] = [];
+    el.addEventListener('podium-registered', (e) => events.push(e));
+    submit(el);
+    const success = await until(() => $(el, '[part="success"]'), 'the success message');
+    assert(/registered/i.test(success.textContent!), success.textContent!);
+    assert(success.textContent!.includes(mail), 'names the e-mail');
+    equal(events.length, 1);
+    const { personID, approved, duplicate } = events[0].detail;
+    assert(personID > 0, 'personID');
+    equal([approved, duplicate], [true, false]);
+    const found = await admin('event.person.find', { eventID: 1, selection: 'all', email: mail });
+    equal(
+      found.data.map((p) => p.personID),
+      [String(personID)],
+    );
+    equal(sessionStorage.length, 0, 'the draft is gone after registering');
+    await expectAccessible(el);
+  });
+
+  it('lets the browser validate first: an incomplete form sends nothing', async () => {
+    const el = registration('event="1"');
+    const form = await formOf(el);
+    const fetches = recordFetches();
+    try {
+      submit(el);
+      await new Promise((r) => setTimeout(r, 200));
+      equal(fetches.calls.length, 0);
+      assert(!form.checkValidity(), 'the form is invalid');
+    } finally {
+      fetches.restore();
+    }
+  });
+
+  it("maps the platform's 400 to the field, keeps what was typed, focuses it", async () => {
+    const el = registration('event="1"');
+    await fillSummit(el, 'ada@localhost'); // the browser accepts it, the platform does not
+    type(control(el, 'f2'), 'vegetarian');
+    const errors: CustomEvent[] = [];
+    el.addEventListener('podium-error', (e) => errors.push(e));
+    submit(el);
+    const message = await until(() => $(el, '#e-email'), 'the e-mail error');
+    assert(/e-mail/i.test(message.textContent!), message.textContent!);
+    const input = control(el, 'email');
+    equal(input.getAttribute('aria-invalid'), 'true');
+    assert(input.getAttribute('aria-describedby')!.includes('e-email'), 'the message describes the field');
+    equal(el.shadowRoot!.activeElement, input, 'focus on the field');
+    equal(
+      [input.value, control(el, 'firstName').value, control(el, 'f2').value],
+      ['ada@localhost', 'Ada', 'vegetarian'],
+    );
+    equal(errors[0].detail.status, 400);
+    equal(errors[0].detail.operation, 'form.respondRegistration');
+    await expectAccessible(el);
+    // Fixing the field clears its message.
+    type(input, email());
+    await el.updateComplete;
+    assert(!$(el, '#e-email'), 'message cleared');
+    assert(!input.hasAttribute('aria-invalid'), 'valid again');
+  });
+
+  it("maps a custom field's 400 (a telephone the platform refuses) to that field", async () => {
+    const { eventID, fields } = info.form;
+    const el = registration(`event="${eventID}"`);
+    await formOf(el);
+    type(control(el, 'firstName'), 'Grace');
+    type(control(el, 'lastName'), 'Hopper');
+    type(control(el, 'email'), email());
+    type(control<HTMLSelectElement>(el, `f${fields.select}`), '11-50');
+    type(control(el, `f${fields.telephone}`), 'call me');
+    check(control(el, 'consent'));
+    submit(el);
+    const name = `f${fields.telephone}`;
+    const message = await until(() => $(el, `#e-${name}`), 'the phone error');
+    assert(message.textContent!.trim().length > 0, 'a message');
+    equal(control(el, name).getAttribute('aria-invalid'), 'true');
+    equal(control(el, name).value, 'call me');
+  });
+
+  it('sends every type of answer, the attendee type and the consent', async () => {
+    const { eventID, fields } = info.form;
+    const el = registration(`event="${eventID}"`);
+    await formOf(el);
+    const mail = email();
+    type(control(el, 'firstName'), 'Alan');
+    type(control(el, 'lastName'), 'Turing');
+    type(control(el, 'email'), mail);
+    type(control(el, `f${fields.text}`), 'Engineer');
+    type(control<HTMLTextAreaElement>(el, `f${fields.textarea}`), 'Line one\nLine two');
+    type(control<HTMLSelectElement>(el, `f${fields.select}`), 'More than 50');
+    check($<HTMLInputElement>(el, `#f${fields.multiselect}-0`)!);
+    check($<HTMLInputElement>(el, `#f${fields.multiselect}-2`)!);
+    check(control(el, `f${fields.checkbox}`));
+    type(control(el, `f${fields.date}`), '2030-05-17');
+    type(control(el, `f${fields.number}`), '2');
+    type(control(el, `f${fields.email}`), 'alan@work.test');
+    type(control(el, `f${fields.telephone}`), '+44 20 7946 0000');
+    type(control(el, `f${fields.url}`), 'https://turing.example');
+    const tag = control<HTMLSelectElement>(el, 'tag');
+    type(tag, tag.options[1].value);
+    check(control(el, 'consent'));
+    submit(el);
+    await until(() => $(el, '[part="success"]'), 'the success message');
+    const [person] = (await admin('event.person.find', { eventID, selection: 'all', email: mail })).data;
+    assert(person, 'registered');
+    const answers = await admin('event.person.get', { eventID, personID: String(person.personID) });
+    const text = answers.text;
+    for (const expected of [
+      'Engineer',
+      'More than 50',
+      '2030-05-17',
+      'alan@work.test',
+      'https://turing.example',
+      'Student',
+    ])
+      assert(text.includes(expected), `${expected} in ${text.slice(0, 2000)}`);
+  });
+
+  it('never registers twice on a double click', async () => {
+    const el = registration('event="1"');
+    await fillSummit(el);
+    const fetches = recordFetches();
+    const events: Event[] = [];
+    el.addEventListener('podium-registered', (e) => events.push(e));
+    try {
+      const button = $<HTMLButtonElement>(el, '[part="button"]')!;
+      button.click();
+      button.click();
+      await until(() => $(el, '[part="success"]'), 'the success message');
+      equal(fetches.calls.filter((c) => c.method === 'POST').length, 1, 'one POST');
+      equal(events.length, 1, 'one event');
+    } finally {
+      fetches.restore();
+    }
+  });
+
+  it('keeps what was typed through a reload of the page during the visit', async () => {
+    const first = registration('event="1"');
+    await fillSummit(first, 'kept@widgets.test');
+    type(control(first, 'f2'), 'no nuts');
+    first.parentElement!.remove(); // the page goes away; sessionStorage stays
+    const again = registration('event="1"');
+    await formOf(again);
+    equal(
+      ['firstName', 'lastName', 'email', 'f1', 'f2'].map((name) => control(again, name).value),
+      ['Ada', 'Lovelace', 'kept@widgets.test', '11-50', 'no nuts'],
+    );
+  });
+
+  it('prefills from attributes (data-* by API key) and takes the invite from the page URL', async () => {
+    const before = location.href;
+    history.replaceState(null, '', `${location.pathname}${location.search}&invite=invited%40widgets.test`);
+    try {
+      const el = registration('event="1" first-name="Mary" last-name="Shelley" data-company-size="51-200"');
+      await formOf(el);
+      equal(
+        ['firstName', 'lastName', 'email', 'f1'].map((name) => control(el, name).value),
+        ['Mary', 'Shelley', 'invited@widgets.test', '51-200'],
+      );
+    } finally {
+      history.replaceState(null, '', before);
+    }
+  });
+
+  it('speaks Portuguese and Spanish', async () => {
+    const pt = registration('event="1" locale="pt"');
+    await formOf(pt);
+    assert($(pt, 'label[for="firstName"]')!.textContent!.includes('Nome'), 'pt');
+    const es = registration('event="1" locale="es"');
+    await formOf(es);
+    assert($(es, '[part="button"]')!.textContent!.includes('Inscribirse'), 'es');
+  });
+
+  it('shows a closed form as closed, and asks RSVP when told to', async () => {
+    const closed = await admin(
+      'company.event.bind',
+      { companyID: 1 },
+      { name: 'Closed', nickname: `closed${Date.now()}` },
+    );
+    const eventID = closed.data[0].eventID as string;
+    await admin('event.edit', { eventID, key: 'visible' }, { value: '1' });
+    await admin('form.edit', { eventID, key: 'enrollmentOpen' }, { value: '0' });
+    const el = registration(`event="${eventID}"`);
+    await until(() => /closed/i.test($(el, '[part="status"]')?.textContent ?? ''), 'closed');
+    assert(!$(el, 'form'), 'no form');
+    await expectAccessible(el);
+    const rsvp = registration('event="1" rsvp');
+    await formOf(rsvp);
+    equal(
+      $$<HTMLOptionElement>(rsvp, '[name="rsvp"] option').map((o) => o.value),
+      ['', '1', '0'],
+    );
+  });
+
+  it('reports an unknown event with podium-error and a message', async () => {
+    const errors: CustomEvent[] = [];
+    document.addEventListener('podium-error', (e) => errors.push(e as CustomEvent), { once: true });
+    const el = registration('event="999999"');
+    await until(() => /not found/i.test($(el, '[part="status"]')?.textContent ?? ''), 'not found');
+    equal($(el, '[part="status"]')!.getAttribute('role'), 'status', 'announced');
+    equal(errors[0]?.detail.status, 404);
+  });
+
+  it("waits for a private event's grant, then shows its form", async () => {
+    const el = registration(`event="${info.privateEventID}"`);
+    await until(() => /private/i.test($(el, '[part="status"]')?.textContent ?? ''), 'the private message');
+    const res = await fetch(`${info.api}/event/checkAccessCode?eventID=${info.privateEventID}`, {
+      method: 'POST',
+      body: new URLSearchParams({ accessCode: info.accessCode }),
+    });
+    const grant = (await res.json()).data[0].grant as string;
+    setGrant(info.api, info.privateEventID, grant);
+    await formOf(el);
+  });
+
+  it('works as a single-page app uses it: created, attached, configured later, moved', async () => {
+    const el = document.createElement('podium-registration');
+    const host = mount<HTMLDivElement>('<div></div>');
+    host.append(el);
+    await el.updateComplete;
+    el.api = info.api;
+    el.event = 'demo/summit';
+    await formOf(el);
+    type(control(el, 'firstName'), 'Moved');
+    const other = mount<HTMLDivElement>('<div></div>');
+    other.append(el); // disconnected and connected again
+    await el.updateComplete;
+    equal(control(el, 'firstName').value, 'Moved');
+    el.event = String(info.form.eventID);
+    await until(() => $(el, `[name="f${info.form.fields.url}"]`), 'the other form');
+  });
+
+  it('is defined once even when the bundle runs twice', () => {
+    PodiumRegistration.define('podium-registration');
+    equal(customElements.get('podium-registration'), PodiumRegistration);
+  });
+});

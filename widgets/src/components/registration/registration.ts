@@ -1,0 +1,483 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { PodiumElement } from '../../internal/podium-element.ts';
+import { call, apiBase, type PodiumApiError, type Row } from '../../internal/api.ts';
+import { readJson, writeJson } from '../../internal/storage.ts';
+import { StoreController } from '../../internal/store-controller.ts';
+import { eventRead, type Read, type ReadStore } from '../../stores/read.ts';
+import { grantOf } from '../../stores/grant.ts';
+import { PodiumRegisteredEvent } from '../../events/events.ts';
+import { common } from '../../styles/common.styles.ts';
+import { styles } from './registration.styles.ts';
+
+/** One control of the form: a standard field, a custom field of the organizer's, or a choice. */
+export interface Field {
+  /** The control's name: firstName, lastName, email, f<feedbackID>, tag, rsvp, consent. */
+  name: string;
+  label: string;
+  /** text, textarea, select, multiselect, checkbox, date, number, email, telephone, url. */
+  type: string;
+  required: boolean;
+  /** [value, label] of a select or multiselect. */
+  options: [string, string][];
+  /** Help text: sanitized HTML from the platform. */
+  help: string;
+  /** The custom field's API key (its `data-*` prefill attribute). */
+  key: string;
+}
+
+/** The registration form of an event as form.get describes it. */
+export interface FormDefinition {
+  name: string;
+  open: boolean;
+  /** Why not open: closed, not-yet, ended, full. */
+  reason: string;
+  inviteRequired: boolean;
+  /** Sanitized HTML the registrant must accept, '' for none. */
+  consent: string;
+  language: string;
+  fields: Field[];
+  tags: [string, string][];
+}
+
+const list = (v: unknown): Row[] => (Array.isArray(v) ? v : []);
+
+/** form.get's row → FormDefinition. */
+export const parseForm = (row: Row): FormDefinition => ({
+  name: row.name as string,
+  open: row.acceptsRegistrations === '1',
+  reason: row.reason as string,
+  inviteRequired: row.inviteRequired === '1',
+  consent: row.consent as string,
+  language: row.language as string,
+  fields: list(row.fields).map((f) => ({
+    name: `f${f.feedbackID}`,
+    label: f.name as string,
+    type: f.type as string,
+    required: f.required === '1',
+    options: list(f.options).map((o) => [o.value as string, o.value as string]),
+    help: f.description as string,
+    key: f.apiKey as string,
+  })),
+  tags: list(row.tags).map((t) => [t.tagID as string, t.name as string]),
+});
+
+type Values = Record<string, string | string[]>;
+
+const INPUT_TYPE: Record<string, string> = {
+  telephone: 'tel',
+  email: 'email',
+  number: 'number',
+  date: 'date',
+  url: 'url',
+};
+const AUTOCOMPLETE: Record<string, string> = { firstName: 'given-name', lastName: 'family-name', email: 'email' };
+const REASON = { 'not-yet': 'form.notOpen', ended: 'form.ended', full: 'form.full' } as const;
+
+/**
+ * @summary The registration form of an event: its custom fields of every type, attendee types, RSVP,
+ * consent and invite rules as the organizer set them; submits form.respondRegistration.
+ * @tagname podium-registration
+ *
+ * @event podium-registered - A person was registered (or already was). `detail`: `{ eventID, personID,
+ * email, approved, duplicate }`; `approved` false means the waiting list.
+ * @event podium-error - Loading the form or registering failed. `detail`: `{ operation, status, message }`.
+ *
+ * @slot success - Replaces the message shown after registering.
+ *
+ * @csspart form - The form.
+ * @csspart field - Each field's wrapper.
+ * @csspart label - Each field's label.
+ * @csspart input - Each text field, select and text area.
+ * @csspart help - A field's help text, and the consent text.
+ * @csspart error - A field's error message, and the form's.
+ * @csspart button - The submit button.
+ * @csspart success - The message shown after registering.
+ * @csspart status - The loading, closed and error messages.
+ *
+ * @cssproperty --podium-color-primary - Button background.
+ * @cssproperty --podium-color-on-primary - Text on the button.
+ * @cssproperty --podium-color-primary-text - Links.
+ * @cssproperty --podium-color-text - Text.
+ * @cssproperty --podium-color-muted - Help text.
+ * @cssproperty --podium-color-bg - Field background.
+ * @cssproperty --podium-color-surface - Panels (success, closed).
+ * @cssproperty --podium-color-border - Panel borders.
+ * @cssproperty --podium-color-input-border - Field borders.
+ * @cssproperty --podium-color-focus - Focus ring.
+ * @cssproperty --podium-font-family - Font.
+ * @cssproperty --podium-radius - Corner radius.
+ */
+export class PodiumRegistration extends PodiumElement {
+  static override styles = [common, styles];
+
+  static override properties = {
+    ...PodiumElement.properties,
+    firstName: { attribute: 'first-name' },
+    lastName: { attribute: 'last-name' },
+    email: {},
+    invite: {},
+    inviteParam: { attribute: 'invite-param' },
+    rsvp: { type: Boolean },
+    values: { state: true },
+    errors: { state: true },
+    busy: { state: true },
+    result: { state: true },
+  };
+
+  /** Prefills the first name. */
+  declare firstName: string;
+  /** Prefills the last name. */
+  declare lastName: string;
+  /** Prefills the e-mail. */
+  declare email: string;
+  /**
+   * The invitation of an invite-only event: the invited e-mail (the platform's invite). By default the
+   * page URL's `invite` parameter (see `invite-param`), so an invitation link can be
+   * `https://example.com/register?invite=ana%40example.com`. It prefills the e-mail.
+   */
+  declare invite: string;
+  /** The page URL parameter holding the invite (default `invite`). */
+  declare inviteParam: string;
+  /** Asks "Will you attend?" (yes/no), sent as the attendee's RSVP. */
+  declare rsvp: boolean;
+
+  declare private values: Values;
+  /** Messages by control name; '' is the form's own message. */
+  declare private errors: Record<string, string>;
+  declare private busy: boolean;
+  declare private result: Row | undefined;
+
+  #store: ReadStore<FormDefinition> | undefined;
+  #form: StoreController<Read<FormDefinition>> | undefined;
+  #reported: unknown;
+
+  constructor() {
+    super();
+    this.firstName = this.lastName = this.email = this.invite = '';
+    this.inviteParam = 'invite';
+    this.rsvp = this.busy = false;
+    this.values = {};
+    this.errors = {};
+  }
+
+  get #draft(): string {
+    return `podium:draft:${apiBase(this.api)}|${this.eventID}`;
+  }
+
+  /** The invite: the attribute, else the page URL's parameter. */
+  get #invite(): string {
+    return this.invite || new URLSearchParams(location.search).get(this.inviteParam) || '';
+  }
+
+  override willUpdate(changed: PropertyValues): void {
+    super.willUpdate(changed);
+    if (changed.has('eventID')) {
+      if (this.#form) this.removeController(this.#form);
+      this.#form = this.#store = this.result = undefined;
+      this.errors = {};
+      const { api, eventID } = this;
+      if (eventID) {
+        this.#store = eventRead('form.get', api, this.info!, (grant) =>
+          call(api, 'form.get', { eventID, grant }).then(([row]) => parseForm(row)),
+        );
+        // Lit connects a controller added to a connected host at once.
+        this.#form = new StoreController(this, this.#store);
+        // What the visitor typed during this visit (kept through errors and reloads).
+        this.values = readJson('sessionStorage', this.#draft) ?? {};
+      }
+    }
+    const read = this.#form?.value;
+    this.eventLanguage = read?.data?.language ?? '';
+    if (read?.status === 'error' && read.error !== this.#reported) this.fail('form.get', (this.#reported = read.error));
+  }
+
+  /** The value of a control: typed, else the attributes' prefill. */
+  #value(f: Field): string | string[] {
+    const prefill: Record<string, string | undefined> = {
+      ...this.dataset,
+      firstName: this.firstName,
+      lastName: this.lastName,
+      email: this.email || this.#invite,
+    };
+    return this.values[f.name] ?? prefill[f.key || f.name] ?? '';
+  }
+
+  #onInput = (e: Event): void => {
+    const el = e.target as HTMLInputElement;
+    const name = el.name;
+    this.values = {
+      ...this.values,
+      [name]:
+        el.type === 'checkbox'
+          ? el.id === name
+            ? el.checked
+              ? '1'
+              : ''
+            : [...this.renderRoot.querySelectorAll<HTMLInputElement>(`[name=${name}]:checked`)].map((b) => b.value)
+          : el.value,
+    };
+    this.errors = { ...this.errors, [name]: '' };
+    writeJson('sessionStorage', this.#draft, this.values);
+  };
+
+  override updated(): void {
+    // A required multiple choice needs a box ticked: the browser has no rule for a group, so the first
+    // box carries the message until one is.
+    for (const f of this.#fields())
+      if (f.type === 'multiselect')
+        this.renderRoot
+          .querySelector<HTMLInputElement>(`[name=${f.name}]`)
+          ?.setCustomValidity(f.required && !this.#value(f).length ? this.t('form.fieldRequired') : '');
+  }
+
+  /** Every control of the form, in order. */
+  #fields(): Field[] {
+    const def = this.#form?.value.data;
+    if (!def) return [];
+    const field = (name: string, type: string, label: string, required = true, options: [string, string][] = []) => ({
+      name,
+      type,
+      label,
+      required,
+      options,
+      help: name === 'consent' ? def.consent : '',
+      key: '',
+    });
+    return [
+      field('firstName', 'text', this.t('form.firstName')),
+      field('lastName', 'text', this.t('form.lastName')),
+      field('email', 'email', this.t('form.email')),
+      ...def.fields,
+      ...(def.tags.length ? [field('tag', 'select', this.t('form.attendeeKind'), false, def.tags)] : []),
+      ...(this.rsvp
+        ? [
+            field('rsvp', 'select', this.t('form.rsvp'), false, [
+              ['1', this.t('form.yes')],
+              ['0', this.t('form.no')],
+            ]),
+          ]
+        : []),
+      ...(def.consent ? [field('consent', 'checkbox', this.t('form.consent'))] : []),
+    ];
+  }
+
+  async #submit(e: SubmitEvent): Promise<void> {
+    e.preventDefault();
+    const def = this.#form?.value.data;
+    // The flag is set before the first await: a double click never registers twice.
+    if (this.busy || !def) return;
+    this.busy = true;
+    this.errors = {};
+    const { api, eventID } = this;
+    const fields = this.#fields();
+    const value = (name: string) => {
+      const f = fields.find((x) => x.name === name);
+      const v = f && this.#value(f);
+      return typeof v === 'string' ? v.trim() : '';
+    };
+    const body: Record<string, string> = {
+      firstName: value('firstName'),
+      lastName: value('lastName'),
+      email: value('email'),
+      feedbackContent: JSON.stringify(
+        def.fields
+          .map((f) => ({ feedbackID: f.name.slice(1), value: this.#value(f) }))
+          .filter((a) => (typeof a.value === 'string' ? a.value.trim() : a.value.length)),
+      ),
+    };
+    // The platform's invite is the invitee's e-mail: the one of the link, else the one typed.
+    if (def.inviteRequired) body.invite = this.#invite || body.email;
+    for (const name of ['tag', 'rsvp']) if (value(name)) body[name === 'tag' ? 'tagIDs' : name] = value(name);
+    if (def.consent) body.consent = value('consent') || '0';
+    try {
+      const [row] = await call(api, 'form.respondRegistration', { eventID, grant: grantOf(api, eventID!) }, body);
+      writeJson('sessionStorage', this.#draft, undefined);
+      this.values = {};
+      this.result = row;
+      this.dispatchEvent(
+        new PodiumRegisteredEvent({
+          eventID: eventID!,
+          personID: +(row.personID as string),
+          email: row.email as string,
+          approved: row.approved !== '0',
+          duplicate: row.duplicate === '1',
+        }),
+      );
+    } catch (err) {
+      this.#showError(this.fail('form.respondRegistration', err));
+    }
+    this.busy = false;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('[aria-invalid=true], [tabindex="-1"]')?.focus();
+  }
+
+  /** Puts a refused registration's message next to the field it is about, else above the button. */
+  #showError(error: PodiumApiError): void {
+    const m = error.message;
+    const id = /^feedbackContent field (\d+)/.exec(m)?.[1];
+    let name = id ? `f${id}` : (/^(firstName|lastName|email|tagIDs|consent|invite|username) /.exec(m)?.[1] ?? '');
+    name = ({ invite: 'email', username: 'email', tagIDs: 'tag' } as Record<string, string>)[name] ?? name;
+    if (!this.#fields().some((f) => f.name === name)) name = '';
+    // The platform's words, without the field's name when shown next to the field; an empty required
+    // field and a failure to reach the platform in the visitor's language.
+    const text = name ? m.replace(/^feedbackContent field \d+( \(.*?\))?|^\w+/, '').trim() : m;
+    this.errors = {
+      [name]: /cannot be empty|must be 1/.test(m)
+        ? this.t('form.fieldRequired')
+        : !error.status || error.status == 429 || error.status > 499
+          ? this.errorText(error)
+          : text.charAt(0).toUpperCase() + text.slice(1),
+    };
+  }
+
+  #control(f: Field): TemplateResult {
+    const { name, type, required } = f;
+    const v = this.#value(f);
+    const error = this.errors[name];
+    const describedBy = [f.help && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ') || nothing;
+    const invalid = error ? 'true' : nothing;
+    const label = html`${f.label}${
+      required
+        ? html`<span class="required" aria-hidden="true"> *</span>`
+        : html` <span class="muted">(${this.t('form.optional')})</span>`
+    }`;
+    const after = html`${
+      f.help ? html`<div class="help muted" id="h-${name}" part="help">${unsafeHTML(f.help)}</div>` : nothing
+    }${error ? html`<p class="error" id="e-${name}" part="error">${error}</p>` : nothing}`;
+    if (type === 'checkbox')
+      return html`<div class="field" part="field">
+        <div class="check">
+          <input
+            type="checkbox"
+            id=${name}
+            name=${name}
+            ?required=${required}
+            aria-invalid=${invalid}
+            aria-describedby=${describedBy}
+            .checked=${v === '1'}
+          /><label for=${name} part="label">${label}</label>
+        </div>
+        ${after}
+      </div>`;
+    if (type === 'multiselect')
+      return html`<fieldset class="field" part="field" aria-describedby=${describedBy}>
+        <legend part="label">
+          ${label}${required ? html`<span class="sr-only">(${this.t('form.required')})</span>` : nothing}
+        </legend>
+        ${f.options.map(
+          ([o], i) =>
+            html`<div class="check">
+              <input
+                type="checkbox"
+                id="${name}-${i}"
+                name=${name}
+                value=${o}
+                aria-invalid=${invalid}
+                .checked=${Array.isArray(v) && v.includes(o)}
+              /><label for="${name}-${i}">${o}</label>
+            </div>`,
+        )}
+        ${after}
+      </fieldset>`;
+    const control =
+      type === 'select'
+        ? html`<select
+            id=${name}
+            name=${name}
+            part="input"
+            ?required=${required}
+            aria-invalid=${invalid}
+            aria-describedby=${describedBy}
+          >
+            <option value="">${this.t('form.select')}</option>
+            ${f.options.map(([o, l]) => html`<option value=${o} ?selected=${v === o}>${l}</option>`)}
+          </select>`
+        : type === 'textarea'
+          ? html`<textarea
+              id=${name}
+              name=${name}
+              part="input"
+              rows="4"
+              maxlength="10000"
+              ?required=${required}
+              aria-invalid=${invalid}
+              aria-describedby=${describedBy}
+              .value=${v}
+            ></textarea>`
+          : html`<input
+              id=${name}
+              name=${name}
+              part="input"
+              type=${INPUT_TYPE[type] ?? 'text'}
+              step=${type === 'number' ? 'any' : nothing}
+              maxlength=${/^f\d/.test(name) ? 1000 : 100}
+              autocomplete=${AUTOCOMPLETE[name] ?? (type === 'telephone' ? 'tel' : 'off')}
+              ?required=${required}
+              aria-invalid=${invalid}
+              aria-describedby=${describedBy}
+              .value=${v}
+            />`;
+    return html`<div class="field" part="field">
+      <label for=${name} part="label">${label}</label>${control}${after}
+    </div>`;
+  }
+
+  #status(text: string, retry = false): TemplateResult {
+    return html`<div class="panel" part="status" role="status">
+      <p>${text}</p>
+      ${
+        retry
+          ? html`<button class="button" type="button" @click=${() => this.#store?.reload()}>
+              ${this.t('common.retry')}
+            </button>`
+          : nothing
+      }
+    </div>`;
+  }
+
+  protected override content(): TemplateResult {
+    const read = this.#form?.value;
+    const def = read?.data;
+    if (this.resolveError) return this.#status(this.errorText(this.resolveError));
+    if (read?.status === 'locked') return this.#status(this.t('event.private'));
+    if (read?.status === 'error') return this.#status(this.errorText(read.error!), true);
+    if (!def) return this.#status(this.t('common.loading'));
+    const r = this.result;
+    if (r) {
+      const waiting = r.approved === '0';
+      return html`<div class="panel" part="success" role="status" tabindex="-1">
+        <slot name="success">
+          <h2>
+            ${this.t(r.duplicate === '1' ? 'form.alreadyRegistered' : waiting ? 'form.waitingList' : 'form.registered')}
+          </h2>
+          <p>
+            ${
+              waiting
+                ? this.t('form.waitingListText')
+                : this.t('form.registeredText', { event: def.name, email: r.email as string })
+            }
+          </p>
+        </slot>
+      </div>`;
+    }
+    if (!def.open) return this.#status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
+    const formError = this.errors[''];
+    return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
+      ${def.inviteRequired && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
+      ${this.#fields().map((f) => this.#control(f))}
+      ${formError ? html`<p class="error" part="error" role="alert" tabindex="-1">${formError}</p>` : nothing}
+      <button class="button" part="button" aria-disabled=${this.busy}>
+        ${this.t(this.busy ? 'form.submitting' : 'form.submit')}
+      </button>
+    </form>`;
+  }
+}
+
+PodiumRegistration.define('podium-registration');
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'podium-registration': PodiumRegistration;
+  }
+}

@@ -1,0 +1,96 @@
+// Component tests of the widgets: @web/test-runner with Playwright on Debian's Chromium. Each
+// widgets/src/components/**/*.test.ts is bundled by esbuild (TypeScript, Lit, the shared modules) and
+// run with mocha in its own page; axe-core is on every page for the accessibility checks. A real
+// platform (API only, demo data, fresh SQLite) starts with the runner; tests reach it through the
+// commands `podium-info` and `podium-admin` (see test/helpers.ts).
+//
+//   npx wtr --config widgets/web-test-runner.config.mjs
+
+import { build } from 'esbuild';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { registrationFixture, startDemoPlatform } from '../tests/widgets/demo-platform.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Serves each test file as one esbuild bundle. */
+function bundleTests() {
+  return {
+    name: 'podium-bundle-tests',
+    async serve(context) {
+      if (!context.path.endsWith('.test.ts')) return undefined;
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: [join(root, context.path)],
+        bundle: true,
+        format: 'esm',
+        target: 'es2022',
+        write: false,
+        sourcemap: 'inline',
+        external: ['/__web-dev-server__web-socket.js'],
+        logLevel: 'error',
+      });
+      return { body: result.outputFiles[0].text, type: 'js' };
+    },
+  };
+}
+
+/** The platform the tests talk to, and the commands that reach it from the page. */
+function podiumPlatform() {
+  let platform;
+  let fixture;
+  return {
+    name: 'podium-platform',
+    async serverStart() {
+      platform = await startDemoPlatform();
+      fixture = await registrationFixture(platform);
+    },
+    async serverStop() {
+      await platform?.stop();
+    },
+    async executeCommand({ command, payload }) {
+      if (command === 'podium-info')
+        return {
+          api: platform.url,
+          privateEventID: platform.privateEventID,
+          accessCode: platform.accessCode,
+          form: fixture,
+        };
+      if (command === 'podium-admin') return platform.admin(payload.name, payload.query, payload.body);
+      return undefined;
+    },
+  };
+}
+
+export default {
+  rootDir: root,
+  files: ['widgets/src/**/*.test.ts'],
+  nodeResolve: false,
+  concurrency: 2,
+  testsFinishTimeout: 300_000,
+  browserStartTimeout: 60_000,
+  testFramework: { config: { timeout: 20_000 } },
+  plugins: [bundleTests(), podiumPlatform()],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-gpu',
+        ],
+      },
+    }),
+  ],
+  testRunnerHtml: (testFramework) => `<!doctype html>
+<html lang="en">
+  <head><script src="/node_modules/axe-core/axe.min.js"></script></head>
+  <body><script type="module" src="${testFramework}"></script></body>
+</html>`,
+};
