@@ -1,4 +1,7 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import proxyAddr from '@fastify/proxy-addr';
+import { parse as parseQuery } from 'fast-querystring';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
@@ -18,6 +21,15 @@ export interface AppDeps {
 const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&#]*/gi;
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
+
+/** The RESTful path as Fastify's router reads it (percent-decoded); an undecodable one stays as sent. */
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 function parseForm(body: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -45,7 +57,21 @@ function send(reply: FastifyReply, a: Answer): FastifyReply {
 /** The Fastify app: both call styles (spec §1.1) on one dispatcher, plus /openapi.json. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
+  const trusted = config.TRUST_PROXY
+    ? proxyAddr.compile(config.TRUST_PROXY.split(',').map((s) => s.trim()))
+    : undefined;
   const app = Fastify({
+    // GET and HEAD calls carry no body, so they need nothing of Fastify's request pipeline: they go
+    // straight to the dispatcher (the same one, with the same query parser and client address as
+    // Fastify's), which is most of the platform's traffic and ~10% more throughput. Everything else,
+    // and any GET that does carry a body, goes through Fastify.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+        if (bodiless && (req.method === 'GET' || req.method === 'HEAD') && !req.url?.startsWith('/openapi.json'))
+          void fastGet(req, res);
+        else handler(req, res);
+      }),
     // Every method reaches the dispatcher, which answers 405 with Allow for those an operation lacks.
     exposeHeadRoutes: false,
     // Requests Node's parser refuses (headers or URL too large, malformed) still get the spec's line.
@@ -87,11 +113,61 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, parseForm(body as string)),
   );
 
-  if (['info', 'debug', 'trace'].includes(config.LOG_LEVEL)) {
+  const logCalls = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
+  if (logCalls) {
     app.addHook('onResponse', (req, reply, done) => {
       req.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'call');
       done();
     });
+  }
+
+  // Hoisted: the server above calls it, once the dispatcher exists.
+  async function fastGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const url = req.url ?? '/';
+    const ip = (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
+    let a: Answer;
+    try {
+      const q = url.indexOf('?');
+      const path = q < 0 ? url : url.slice(0, q);
+      const rawQuery = q < 0 ? '' : url.slice(q + 1);
+      const query = parseQuery(rawQuery) as Record<string, unknown>;
+      const action = query.action;
+      a = await dispatcher.answer({
+        name:
+          path !== '/'
+            ? decodePath(path.slice(1)).replaceAll('/', '.')
+            : typeof action === 'string'
+              ? action
+              : undefined,
+        rawQuery,
+        method: req.method!,
+        query,
+        body: undefined,
+        authorization: req.headers.authorization,
+        clientIp: ip,
+      });
+    } catch (err) {
+      app.log.error({ err }, 'request failed');
+      a = errorAnswer(500, 'internal error');
+    }
+    const body = typeof a.body === 'string' ? Buffer.from(a.body) : a.body;
+    res.writeHead(a.status, {
+      ...COMMON_HEADERS,
+      'content-type': a.type,
+      'content-length': body.byteLength,
+      ...a.headers,
+    });
+    res.end(body);
+    if (logCalls)
+      app.log.info(
+        {
+          req: { method: req.method, url: maskUrl(url), ip },
+          status: a.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'call',
+      );
   }
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
