@@ -77,6 +77,8 @@ export function describeOperations(operations: readonly AnyOperation[]) {
       origin: op.extension ? 'extension' : 'spec',
       auth: authText(op.auth),
       writes: op.writes ? 1 : 0,
+      // 1: callable from any web page (Access-Control-Allow-Origin: *, never with credentials).
+      cors: op.cors ? 1 : 0,
       variants: (op.variants ?? []).map((v: readonly string[]) => ({ required: v.join(',') })),
       parameters,
       // Parameters named by a pattern (e.g. feedback_<feedbackID>), each optional.

@@ -175,6 +175,7 @@ describe.each(STORES)('operations on %s', (kind) => {
           expect(row.auth, op.name).toBe(authText(op.auth));
           expect(row.origin, op.name).toBe(op.extension ? 'extension' : 'spec');
           expect(row.writes, op.name).toBe(op.writes ? '1' : '0');
+          expect(row.cors, op.name).toBe(op.cors ? '1' : '0');
           expect(row.summary, op.name).toBe(op.summary);
           const params = row.parameters as Record<string, string>[];
           expect(params.map((x) => x.name)).toEqual(['tokenID', ...Object.keys(op.params)]);
