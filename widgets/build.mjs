@@ -12,12 +12,15 @@
 // - the shared message catalogue (src/shared/i18n/messages.ts: every site and widget message in three
 //   languages) becomes, in each bundle, the English messages that bundle's sources name; the other
 //   languages go to the locale files;
+// - message keys become short numbers, the same in every bundle and locale file (see messageIds);
 // - html`…` and css`…` templates lose their indentation (and CSS its comments);
-// - Lit's Trusted Types policy is shared by every Podium bundle on a page (see litPolicyPlugin).
+// - the widget classes' `_name` members get short names (see MANGLED);
+// - Lit's Trusted Types policy is shared by every Podium bundle on a page, and the parts of Lit the
+//   widgets never use are left out (see LIT_PATCHES).
 
 import { build, context } from 'esbuild';
 import { readFile, readdir, mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +47,9 @@ async function sourcesOf(dir) {
   return out;
 }
 
+/** A message key as a widget source spells it. */
+const MESSAGE_KEY = /'([a-zA-Z]+\.[\w.]+)'/g;
+
 /**
  * The catalogue keys that `files` spell out (as 'key' literals), with their `.one` plurals; by default
  * those of every widget source.
@@ -53,12 +59,33 @@ export async function widgetMessageKeys(files) {
   const known = new Set(Object.keys(messages.en));
   const used = new Set();
   for (const file of files ?? (await sourcesOf(join(here, 'src')))) {
-    for (const [, key] of (await readFile(file, 'utf8')).matchAll(/'([a-zA-Z]+\.[\w.]+)'/g)) {
+    for (const [, key] of (await readFile(file, 'utf8')).matchAll(MESSAGE_KEY)) {
       if (known.has(key)) used.add(key);
       if (known.has(`${key}.one`)) used.add(`${key}.one`);
     }
   }
   return used;
+}
+
+/**
+ * Message keys as the bundles and the locale files spell them: a number each, the key's place among the
+ * keys the widget sources use (sorted), so every bundle and locale file agrees; the singular of a counted
+ * message is `<number>.one`. Sources keep the readable keys ('form.submit'); the build swaps their
+ * literals (a widget never builds a key at run time: `widgetMessageKeys` could not find it either).
+ */
+export async function messageIds() {
+  const keys = [...(await widgetMessageKeys())];
+  const base = (k) => k.replace(/\.one$/, '');
+  const ids = new Map([...new Set(keys.map(base))].sort().map((k, i) => [k, String(i)]));
+  for (const k of keys) if (k !== base(k)) ids.set(k, `${ids.get(base(k))}.one`);
+  return ids;
+}
+
+/** A plugin's message ids, worked out once per build (`ids` when given). */
+function idsOf(b, ids) {
+  let pending = ids && Promise.resolve(ids);
+  if (!ids) b.onStart(() => void (pending = undefined));
+  return () => (pending ??= messageIds());
 }
 
 const ENTRY_LINE = /^[ \t]*'([\w.]+)':[ \t\n]*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"),[ \t]*(?:\/\/[^\n]*)?\n/gm;
@@ -68,25 +95,30 @@ const OTHER_LOCALES = /const (pt|es)(?:: Messages)? = \{[\s\S]*?\n\};/g;
  * The catalogue's source for a bundle: English with only the entries `keys` names; Portuguese and
  * Spanish empty (they are the podium-locale-*.js files, loaded when a widget speaks them).
  */
-function messagesPlugin(keys) {
+export function messagesPlugin(keys, ids) {
   return {
     name: 'podium-widget-messages',
     setup(b) {
+      const idsNow = idsOf(b, ids);
       b.onLoad({ filter: /[\\/]src[\\/]shared[\\/]i18n[\\/]messages\.ts$/ }, async (args) => {
         const keep = await (keys ?? widgetMessageKeys());
+        const id = await idsNow();
         const source = (await readFile(args.path, 'utf8')).replace(OTHER_LOCALES, 'const $1 = {} as Messages;');
-        return { contents: source.replace(ENTRY_LINE, (line, key) => (keep.has(key) ? line : '')), loader: 'ts' };
+        return {
+          contents: source.replace(ENTRY_LINE, (line, key) => (keep.has(key) ? line.replace(key, id.get(key)) : '')),
+          loader: 'ts',
+        };
       });
     },
   };
 }
 
 /** podium-locale-<locale>.js: every message the widgets use, in that language. */
-async function writeLocales(outdir) {
+async function writeLocales(outdir, ids) {
   const { messages, LOCALES } = await import(pathToFileURL(MESSAGES).href);
-  const keys = [...(await widgetMessageKeys())].sort();
+  const id = ids ?? (await messageIds());
   for (const locale of LOCALES.filter((l) => l !== 'en')) {
-    const subset = Object.fromEntries(keys.map((k) => [k, messages[locale][k]]));
+    const subset = Object.fromEntries([...id].map(([k, i]) => [i, messages[locale][k]]));
     await writeFile(join(outdir, `podium-locale-${locale}.js`), `export default ${JSON.stringify(subset)};\n`);
   }
 }
@@ -109,7 +141,8 @@ export function minifyTemplates(source) {
       .replace(/ ?([{};,>]) ?/g, '$1')
       .replace(/: /g, ':')
       .replace(/\b0\.(\d)/g, '.$1')
-      .replace(/;}/g, '}');
+      .replace(/;}/g, '}')
+      .replace(/\[([\w-]+)=(['"])(-?[a-zA-Z_][\w-]*)\2\]/g, '[$1=$3]');
   };
   // Copies one template starting after its opening backtick; answers the index after its closing one.
   const template = (kind, from) => {
@@ -142,9 +175,21 @@ export function minifyTemplates(source) {
       const c = source[j];
       if (c === "'" || c === '"') {
         let k = j + 1;
-        while (source[k] !== c) k += source[k] === '\\' ? 2 : 1;
+        while (source[k] !== c) {
+          if (k >= source.length || source[k] === '\n') throw new Error(`unterminated string at ${j}`);
+          k += source[k] === '\\' ? 2 : 1;
+        }
         out += source.slice(j, k + 1);
         j = k + 1;
+      } else if (c === '\\') {
+        // An escape in a regular expression (\/ included).
+        out += source.slice(j, j + 2);
+        j += 2;
+      } else if (c === '/' && (source[j + 1] === '/' || source[j + 1] === '*')) {
+        // A comment (its words may hold a quote).
+        const end = source[j + 1] === '/' ? source.indexOf('\n', j) : source.indexOf('*/', j) + 2;
+        out += source.slice(j, end);
+        j = end;
       } else if (c === '`') {
         const m = /\b(html|css)$/.exec(source.slice(Math.max(0, j - 4), j));
         out += '`';
@@ -171,14 +216,21 @@ export function minifyTemplates(source) {
   return out + source.slice(i);
 }
 
-function templatesPlugin() {
+/** Widget sources: templates minified (see minifyTemplates), message keys as their ids (see messageIds). */
+function templatesPlugin(ids) {
   return {
     name: 'podium-widget-templates',
     setup(b) {
-      b.onLoad({ filter: /[\\/]widgets[\\/]src[\\/].*\.ts$/ }, async (args) => ({
-        contents: minifyTemplates(await readFile(args.path, 'utf8')),
-        loader: 'ts',
-      }));
+      const idsNow = idsOf(b, ids);
+      b.onLoad({ filter: /[\\/]widgets[\\/]src[\\/].*\.ts$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        litGuard(args.path, source);
+        const id = await idsNow();
+        const contents = minifyTemplates(source).replace(MESSAGE_KEY, (literal, key) =>
+          id.has(key) ? (key.endsWith('.one') ? `'${id.get(key)}'` : id.get(key)) : literal,
+        );
+        return { contents, loader: 'ts' };
+      });
     },
   };
 }
@@ -186,25 +238,172 @@ function templatesPlugin() {
 const LIT_POLICY = 's.createPolicy("lit-html",{createHTML:t=>t})';
 
 /**
- * Every Podium bundle on a page shares one Trusted Types policy: Lit creates its 'lit-html' policy when
- * it loads, and a second bundle (podium.js and podium-agenda.js on one page) creating it again is a
- * violation of `trusted-types lit-html` (without 'allow-duplicates') that stops that bundle. The policy
- * is kept in the page-wide registry (src/internal/registry.ts) and reused.
+ * What the build changes in Lit's published (minified) modules, each [from, to]; a `from` that is not
+ * found stops the build (Lit changed: look again). Two kinds:
+ *
+ * - Every Podium bundle on a page shares one Trusted Types policy: Lit creates its 'lit-html' policy when
+ *   it loads, and a second bundle (podium.js and podium-agenda.js on one page) creating it again is a
+ *   violation of `trusted-types lit-html` (without 'allow-duplicates') that stops that bundle. The policy
+ *   is kept in the page-wide registry (src/internal/registry.ts) and reused.
+ * - Code for what the widgets never use, left out (smaller bundles): decorators and their metadata,
+ *   reflecting properties to attributes, `useDefault`, Object/Array attribute types, directives, `svg`
+ *   and `mathml` templates, compiled templates, SSR hydration, the polyfill hooks (the widgets need an
+ *   ES2022 browser, which has custom elements and shadow DOM) and the version registries; long error
+ *   messages for misuse become short ones. `litGuard` stops the build when a widget source starts using
+ *   one of these.
  */
-function litPolicyPlugin() {
+const LIT_PATCHES = {
+  'lit-html/lit-html.js': [
+    [LIT_POLICY, `(t[Symbol.for("podium.widgets")]??={}).litPolicy??=${LIT_POLICY}`],
+    ['"invalid template strings array"', '"lit"'],
+    // No directive: a value is drawn as it is.
+    [
+      'function M(t,i,s=t,e){if(i===E)return i;let h=void 0!==e?s._$Co?.[e]:s._$Cl;const o=a(i)?void 0:i._$litDirective$;return h?.constructor!==o&&(h?._$AO?.(!1),void 0===o?h=void 0:(h=new o(t),h._$AT(t,s,e)),void 0!==e?(s._$Co??=[])[e]=h:s._$Cl=h),void 0!==h&&(i=M(t,h._$AS(t,i.values),h,e)),i}',
+      'function M(t,i){return i}',
+    ],
+    // No svg`` or mathml``.
+    ['l=2===i?"<svg>":3===i?"<math>":""', 'l=""'],
+    ['+(2===i?"</svg>":3===i?"</math>":"")', ''],
+    [',2===i||3===i){const t=this.el.content.firstChild;t.replaceWith(...t.childNodes)}', '){}'],
+    // No compiled templates (@lit-labs/compiler), no scoped registries.
+    [
+      '"number"==typeof s?this._$AC(t):(void 0===s.el&&(s.el=S.createElement(V(s.h,s.h[0]),this.options)),s)',
+      'this._$AC(t)',
+    ],
+    ['(t?.creationScope??l).importNode', 'l.importNode'],
+    // No async directives: parts keep no connection state.
+    ['get _$AU(){return this._$AM._$AU}', ''],
+    ['get _$AU(){return this._$AM?._$AU??this._$Cv}', ''],
+    ['this._$AN=void 0,', ''],
+    [',this._$Cv=e?.isConnected??!0', ''],
+    ['setConnected(t){void 0===this._$AM&&(this._$Cv=t,this._$AP?.(t))}', 'setConnected(){}'],
+    ['for(this._$AP?.(!1,!0,s);', 'for(;'],
+    // No element bindings (<div ${…}>: only a directive does something there).
+    ['class Z{constructor(t,i,s){this.element=t,this.type=6,this._$AM=i,this.options=s}_$AI(t){M(this,t)}}', ''],
+    [':6===r.type&&(i=new Z(h,this,t))', ':0'],
+    [',F:Z}', '}'],
+    // No binding inside <textarea>, <title>, <style> or <script>.
+    [
+      'if(y.test(r.tagName)){const t=r.textContent.split(o),i=t.length-1;if(i>0){r.textContent=s?s.emptyScript:"";for(let s=0;s<i;s++)r.append(t[s],c()),P.nextNode(),d.push({type:2,index:++l});r.append(t[i],c())}}',
+      '',
+    ],
+    [',B=t.litHtmlPolyfillSupport;B?.(S,k),(t.litHtmlVersions??=[]).push("3.3.3");', ';'],
+  ],
+  'lit-element/lit-element.js': [
+    [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
+    [';(s.litElementVersions??=[]).push("4.2.2")', ''],
+    ['this.hasUpdated||(this.renderOptions.isConnected=this.isConnected),', ''],
+  ],
+  '@lit/reactive-element/reactive-element.js': [
+    // Attributes are only read (no reflect), as strings, booleans or numbers.
+    [
+      'toAttribute(t,s){switch(s){case Boolean:t=t?l:null;break;case Object:case Array:t=null==t?t:JSON.stringify(t)}return t},',
+      '',
+    ],
+    ['case Object:case Array:try{i=JSON.parse(t)}catch(t){i=null}', ''],
+    [
+      '_$ET(t,s){const i=this.constructor.elementProperties.get(t),e=this.constructor._$Eu(t,i);if(void 0!==e&&!0===i.reflect){const h=(void 0!==i.converter?.toAttribute?i.converter:u).toAttribute(s,i.type);this._$Em=t,null==h?this.removeAttribute(e):this.setAttribute(e,h),this._$Em=null}}',
+      '',
+    ],
+    ['this._$Eq&&=this._$Eq.forEach(t=>this._$ET(t,this[t])),', ''],
+    // No decorators: no metadata, no initializers.
+    ['Symbol.metadata??=Symbol("metadata"),a.litPropertyMetadata??=new WeakMap;', ''],
+    [
+      'const t=this[Symbol.metadata];if(null!==t){const s=litPropertyMetadata.get(t);if(void 0!==s)for(const[t,i]of s)this.elementProperties.set(t,i)}',
+      '',
+    ],
+    ['static addInitializer(t){this._$Ei(),(this.l??=[]).push(t)}', ''],
+    [',void 0!==t.l&&(this.l=[...t.l])', ''],
+    [',this.constructor.l?.forEach(t=>t(this))', ''],
+    // No `useDefault`, no accessors of our own around reactive properties.
+    ['this.prototype.hasOwnProperty(t)&&((s=Object.create(s)).wrapped=!0),', ''],
+    ['||i.useDefault&&i.reflect&&h===this._$Ej?.get(t)&&!this.hasAttribute(r._$Eu(t,i))', ''],
+    [
+      'C(t,s,{useDefault:i,reflect:e,wrapped:h},r){i&&!(this._$Ej??=new Map).has(t)&&(this._$Ej.set(t,r??s??this[t]),!0!==h||void 0!==r)||(this._$AL.has(t)||(this.hasUpdated||i||(s=void 0),this._$AL.set(t,s)),!0===e&&this._$Em!==t&&(this._$Eq??=new Set).add(t))}',
+      'C(t,s){this._$AL.has(t)||(this.hasUpdated||(s=void 0),this._$AL.set(t,s))}',
+    ],
+    ['this[e]=r??this._$Ej?.get(e)??r', 'this[e]=r'],
+    // No converters of our own.
+    [
+      'h="function"==typeof t.converter?{fromAttribute:t.converter}:void 0!==t.converter?.fromAttribute?t.converter:u',
+      'h=u',
+    ],
+    [
+      'const t=this.constructor.elementProperties;if(t.size>0)for(const[s,i]of t){const{wrapped:t}=i,e=this[s];!0!==t||this._$AL.has(s)||void 0===e||this.C(s,void 0,i,e)}',
+      '',
+    ],
+    [',p?.({ReactiveElement:y}),(a.reactiveElementVersions??=[]).push("2.1.2")', ''],
+    ['c=a.trustedTypes,l=c?c.emptyScript:"",p=a.reactiveElementPolyfillSupport,', ''],
+    ['reflect:!1,useDefault:!1,', ''],
+  ],
+  '@lit/reactive-element/css-tag.js': [
+    ['"CSSResult is not constructable. Use `unsafeCSS` or `css` instead."', '"css"'],
+    // No ${…} in css`…`.
+    [
+      `i=(t,...e)=>{const o=1===t.length?t[0]:e.reduce((e,s,o)=>e+(t=>{if(!0===t._$cssResult$)return t.cssText;if("number"==typeof t)return t;throw Error("Value passed to 'css' function must be a 'css' function result: "+t+". Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security.")})(s)+t[o+1],t[0]);return new n(o,t,s)}`,
+      'i=t=>new n(t[0],t,s)',
+    ],
+  ],
+};
+
+/** Lit's modules as the widgets ship them (see LIT_PATCHES); importing a directive stops the build. */
+export function litPlugin() {
   return {
-    name: 'podium-lit-policy',
+    name: 'podium-lit',
     setup(b) {
-      b.onLoad({ filter: /[\\/]lit-html[\\/]lit-html\.js$/ }, async (args) => {
-        const source = await readFile(args.path, 'utf8');
-        if (!source.includes(LIT_POLICY)) throw new Error(`lit-html changed: ${LIT_POLICY} not found`);
-        return {
-          contents: source.replace(LIT_POLICY, `(t[Symbol.for("podium.widgets")]??={}).litPolicy??=${LIT_POLICY}`),
-          loader: 'js',
-        };
+      b.onResolve({ filter: /(^|[\\/])directives?([\\/.]|$)/ }, (args) => {
+        if (args.importer.includes('node_modules')) return undefined;
+        return { errors: [{ text: `${args.path}: the build leaves Lit's directive support out (see LIT_PATCHES)` }] };
       });
+      b.onLoad(
+        { filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][\w-]+\.js$/ },
+        async (args) => {
+          const name = Object.keys(LIT_PATCHES).find((n) => args.path.endsWith(n.replaceAll('/', sep)));
+          let source = await readFile(args.path, 'utf8');
+          for (const [from, to] of name ? LIT_PATCHES[name] : []) {
+            if (!source.includes(from)) throw new Error(`Lit changed: "${from.slice(0, 60)}…" not found in ${name}`);
+            source = source.replaceAll(from, to);
+          }
+          return { contents: source, loader: 'js' };
+        },
+      );
     },
   };
+}
+
+/**
+ * Property names the build shortens: `_name`, which only the widgets' own classes use (Lit's internals
+ * are `_$…`, the DOM has none). A string naming one (`changed.has('_info')`) must say so with
+ * `/* @__KEY__ *\/` so it is shortened too; `litGuard` checks.
+ */
+export const MANGLED = /^_[a-z]/;
+const UNMARKED_KEY = /(?<!@__KEY__ \*\/ )'_[a-z]\w*'/; // sources quote strings with ' (prettier)
+
+/** What LIT_PATCHES leaves out of Lit, as it would appear in a widget source. */
+const LIT_UNSUPPORTED = new RegExp(
+  [
+    /\b(?:svg|mathml)`/,
+    /\bcss`[^`]*\$\{/,
+    /<(?:textarea|title|style|script)\b[^>]*>[^<]*\$\{/,
+    /\b(?:reflect|converter|useDefault|noAccessor|creationScope)\s*:/,
+    /\baddInitializer\b/,
+    /\btype\s*:\s*(?:Object|Array)\b/,
+    /^\s*@[a-z]\w*\(/, // decorators
+  ]
+    .map((r) => r.source)
+    .join('|'),
+  'm',
+);
+
+/**
+ * Stops the build when `source` (of `path`) uses what the build leaves out of Lit, or names a shortened
+ * property in a string without saying so (see MANGLED).
+ */
+export function litGuard(path, source) {
+  const m = LIT_UNSUPPORTED.exec(source);
+  if (m) throw new Error(`${path}: "${m[0].trim()}" needs what the build leaves out of Lit (see LIT_PATCHES)`);
+  const key = UNMARKED_KEY.exec(source);
+  if (key) throw new Error(`${path}: ${key[0]} is shortened by the build: write /* @__KEY__ */ ${key[0]}`);
 }
 
 export function buildOptions(outdir = OUTDIR) {
@@ -217,10 +416,12 @@ export function buildOptions(outdir = OUTDIR) {
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    legalComments: 'linked',
+    legalComments: 'external',
+    // The widget classes' own members are named `_name` (Lit's convention for internal state): shortened.
+    mangleProps: MANGLED,
     metafile: true,
     logLevel: 'warning',
-    plugins: [messagesPlugin(), templatesPlugin(), litPolicyPlugin()],
+    plugins: [messagesPlugin(), templatesPlugin(), litPlugin()],
   };
 }
 
@@ -234,16 +435,20 @@ export async function buildWidgets(outdir = OUTDIR) {
   // Build output, not source: the folder keeps only this .gitignore in git.
   await writeFile(join(outdir, '.gitignore'), '*\n');
   const outputs = {};
-  await writeLocales(outdir);
+  const ids = await messageIds();
+  await writeLocales(outdir, ids);
   await Promise.all(
     buildOptions(outdir).entryPoints.map(async (entry) => {
       const options = { ...buildOptions(outdir), entryPoints: [entry] };
-      const probe = await build({ ...options, write: false, minify: false, plugins: [templatesPlugin()] });
+      const probe = await build({ ...options, write: false, minify: false, plugins: [templatesPlugin(ids)] });
       const files = Object.keys(probe.metafile.inputs)
         .filter((f) => f.startsWith('widgets/src/'))
         .map((f) => join(root, f));
       const keys = await widgetMessageKeys(files);
-      const result = await build({ ...options, plugins: [messagesPlugin(keys), templatesPlugin(), litPolicyPlugin()] });
+      const result = await build({
+        ...options,
+        plugins: [messagesPlugin(keys, ids), templatesPlugin(ids), litPlugin()],
+      });
       Object.assign(outputs, result.metafile.outputs);
     }),
   );

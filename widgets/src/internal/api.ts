@@ -5,9 +5,9 @@ export type Row = Record<string, unknown>;
 
 /** A failed call: the HTTP status (0 = the platform could not be reached) and the platform's message. */
 export class PodiumApiError extends Error {
-  readonly status: number;
+  declare readonly status: number;
   /** Seconds to wait (the Retry-After of a 429), 0 when not given. */
-  readonly retryAfter: number;
+  declare readonly retryAfter: number;
   constructor(status: number, message: string, retryAfter = 0) {
     super(message);
     this.status = status;

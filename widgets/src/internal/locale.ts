@@ -1,24 +1,21 @@
-import { localeOf, messages, t as translate, tp as translateCount } from '../../../src/shared/i18n/messages.ts';
-import type { Locale, MessageKey, MessageVars } from '../../../src/shared/i18n/messages.ts';
+import { localeOf, messages } from '../../../src/shared/i18n/messages.ts';
+import type { Locale } from '../../../src/shared/i18n/messages.ts';
 
-export type { Locale, MessageKey, MessageVars };
+export { t, tp } from '../../../src/shared/i18n/messages.ts';
+export type { Locale, MessageKey, MessageVars } from '../../../src/shared/i18n/messages.ts';
 
 /**
  * The language a widget speaks: its `locale` attribute, else the page's (the nearest `lang`, so a
  * Portuguese page shows Portuguese widgets), else the event's language, else the browser's; English
  * when none of these is en, pt or es.
  */
-export function widgetLocale(host: HTMLElement, attribute: string, eventLanguage: string): Locale {
+export function widgetLocale(host: HTMLElement, attribute: string, eventLanguage?: string): Locale {
   for (const tag of [attribute, host.closest('[lang]')?.getAttribute('lang'), eventLanguage, ...navigator.languages]) {
     const locale = localeOf(tag);
     if (locale) return locale;
   }
   return 'en';
 }
-
-export const t = (locale: Locale, key: MessageKey, vars?: MessageVars): string => translate(locale, key, vars);
-export const tp = (locale: Locale, key: MessageKey, count: number, vars?: MessageVars): string =>
-  translateCount(locale, key, count, vars);
 
 const pending = new Map<Locale, Promise<unknown>>();
 

@@ -15,9 +15,8 @@ export class PodiumElement extends LitElement {
     api: {},
     event: {},
     locale: {},
-    eventID: { state: true },
-    info: { state: true },
-    resolveError: { state: true },
+    _info: { state: true },
+    _resolveError: { state: true },
   };
 
   /** The platform's base URL, e.g. `https://api.example.com`. */
@@ -26,13 +25,9 @@ export class PodiumElement extends LitElement {
   declare event: string;
   /** `en`, `pt` or `es`; by default the page's language (`lang`), else the event's, else the browser's. */
   declare locale: string;
-  /** The event's ID once known. */
-  declare protected eventID: number | undefined;
-  /** The event as event.get describes it (read once per page for every widget of the event). */
-  declare protected info: EventInfo | undefined;
-  declare protected resolveError: PodiumApiError | undefined;
-  /** The event's language, when the widget learns it, a fallback for the widget's. */
-  protected eventLanguage = '';
+  /** The event as event.get describes it, once known (read once per page for every widget of the event). */
+  declare protected _info: EventInfo | undefined;
+  declare protected _resolveError: PodiumApiError | undefined;
   #seq = 0;
 
   constructor() {
@@ -45,9 +40,14 @@ export class PodiumElement extends LitElement {
     if (!customElements.get(tag)) customElements.define(tag, this);
   }
 
-  /** The language this widget speaks now. */
+  /** The event's ID once known. */
+  protected get _eventID(): number | undefined {
+    return this._info?.eventID;
+  }
+
+  /** The language this widget speaks now (the event's language is a fallback). */
   get language(): Locale {
-    return widgetLocale(this, this.locale, this.eventLanguage);
+    return widgetLocale(this, this.locale, this._info?.language);
   }
 
   protected t(key: MessageKey, vars?: MessageVars): string {
@@ -60,39 +60,31 @@ export class PodiumElement extends LitElement {
 
   async #resolve(): Promise<void> {
     const n = ++this.#seq;
-    this.eventID = this.info = this.resolveError = undefined;
+    this._info = this._resolveError = undefined;
     // Not an error before the page sets them.
     if (!this.api && !this.event) return;
     try {
       const info = await resolveEvent(this.api, this.event);
-      if (n !== this.#seq) return;
-      this.eventLanguage = info.language;
-      this.info = info;
-      this.eventID = info.eventID;
+      if (n === this.#seq) this._info = info;
     } catch (err) {
-      if (n === this.#seq) this.fail('event.get', err);
+      if (n === this.#seq) this._fail('event.get', err);
     }
   }
 
   /** Tells the page about a failed call with a `podium-error` event; answers the error. */
-  protected fail(operation: string, err: unknown): PodiumApiError {
+  protected _fail(operation: string, err: unknown): PodiumApiError {
     const error = err instanceof PodiumApiError ? err : new PodiumApiError(0, String(err));
-    if (operation === 'event.get') this.resolveError = error;
+    if (operation === 'event.get') this._resolveError = error;
     this.dispatchEvent(new PodiumErrorEvent({ operation, status: error.status, message: error.message }));
     return error;
   }
 
   /** A visitor-facing sentence for a failed call. */
-  protected errorText(error: PodiumApiError): string {
-    const s = error.status;
+  protected _errorText(error: PodiumApiError): string {
     return this.t(
-      s === 404
-        ? 'error.eventNotFound'
-        : s === 0
-          ? 'form.networkError'
-          : s === 429
-            ? 'form.tooManyRequests'
-            : 'error.generic',
+      ({ 404: 'error.eventNotFound', 0: 'form.networkError', 429: 'form.tooManyRequests' } as const)[
+        error.status as 0
+      ] ?? 'error.generic',
     );
   }
 

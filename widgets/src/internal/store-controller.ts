@@ -1,16 +1,16 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ReadableAtom } from 'nanostores';
+import type { ReadableAtom } from '../stores/atom.ts';
 
 /**
- * Re-renders a host whenever a store changes, subscribed only while the host is connected (the
- * `StoreController` of @nanostores/lit, which ships as CommonJS only).
+ * Re-renders a host whenever a store changes, subscribed only while the host is connected (what
+ * @nanostores/lit's `StoreController` does). `S` is the store's own type (a read store's `reload`).
  */
-export class StoreController<T> implements ReactiveController {
-  readonly host: ReactiveControllerHost;
-  readonly store: ReadableAtom<T>;
+export class StoreController<T, S extends ReadableAtom<T> = ReadableAtom<T>> implements ReactiveController {
+  declare readonly host: ReactiveControllerHost;
+  declare readonly store: S;
   #unsubscribe: (() => void) | undefined;
 
-  constructor(host: ReactiveControllerHost, store: ReadableAtom<T>) {
+  constructor(host: ReactiveControllerHost, store: S) {
     this.host = host;
     this.store = store;
     host.addController(this);

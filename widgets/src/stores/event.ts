@@ -5,6 +5,7 @@ import { shared } from '../internal/registry.ts';
 // once per page with event.get (a private event answers its gate shape: enough to know it is private and
 // its time zone), shared by every widget naming it.
 
+/** event.get's row (these are the fields the widgets read). */
 export interface EventInfo {
   eventID: number;
   name: string;
@@ -31,13 +32,9 @@ export function resolveEvent(api: string, ref: string): Promise<EventInfo> {
   if (!info) {
     const query = api ? parseEventRef(ref) : undefined;
     info = query
-      ? call(api, 'event.get', query).then(([row]) => ({
-          eventID: +(row.eventID as string),
-          name: row.name as string,
-          timezone: row.timezone as string,
-          language: row.language as string,
-          isPublic: row.public !== '0',
-        }))
+      ? call(api, 'event.get', query).then(
+          ([row]) => ({ ...row, eventID: +(row.eventID as string), isPublic: row.public !== '0' }) as EventInfo,
+        )
       : Promise.reject(new PodiumApiError(400, 'api and event (an ID or company/event) are required'));
     events.set(key, info);
     info.catch(() => events.delete(key));

@@ -42,24 +42,24 @@ export class PodiumAccessGate extends PodiumElement {
 
   static override properties = {
     ...PodiumElement.properties,
-    message: { state: true },
-    checking: { state: true },
-    waitUntil: { state: true },
+    _message: { state: true },
+    _checking: { state: true },
+    _waitUntil: { state: true },
   };
 
-  declare private message: string;
-  declare private checking: boolean;
+  declare private _message: string;
+  declare private _checking: boolean;
   /** While a 429 lasts: the time (ms) the platform accepts codes again. */
-  declare private waitUntil: number;
+  declare private _waitUntil: number;
 
   #grants = new StoreController(this, $grants);
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
-    this.message = '';
-    this.checking = false;
-    this.waitUntil = 0;
+    this._message = '';
+    this._checking = false;
+    this._waitUntil = 0;
   }
 
   override disconnectedCallback(): void {
@@ -70,35 +70,35 @@ export class PodiumAccessGate extends PodiumElement {
   /** Whether the content shows: a public event, or a private one this page holds a grant for. */
   get unlocked(): boolean {
     void this.#grants.value;
-    return !!this.info && (this.info.isPublic || grantOf(this.api, this.info.eventID) !== '');
+    return !!this._info && (this._info.isPublic || grantOf(this.api, this._info.eventID) !== '');
   }
 
   async #submit(e: SubmitEvent): Promise<void> {
     e.preventDefault();
     const form = e.target as HTMLFormElement;
     const input = form.elements.namedItem('code') as HTMLInputElement;
-    if (this.checking || !this.info || Date.now() < this.waitUntil) return;
+    if (this._checking || !this._info || Date.now() < this._waitUntil) return;
     if (!form.checkValidity()) {
       form.reportValidity();
       return;
     }
-    this.checking = true;
-    this.message = '';
+    this._checking = true;
+    this._message = '';
     const { api } = this;
-    const { eventID } = this.info;
+    const { eventID } = this._info;
     try {
       const [row] = await call(api, 'event.checkAccessCode', { eventID }, { accessCode: input.value.trim() });
       if (row.correct === '1' && row.grant) {
         setGrant(api, eventID, String(row.grant));
         this.dispatchEvent(new PodiumUnlockedEvent({ eventID }));
-      } else this.message = this.t('gate.wrongCode');
+      } else this._message = this.t('gate.wrongCode');
     } catch (err) {
-      const error = this.fail('event.checkAccessCode', err);
-      this.message = this.#errorMessage(error);
+      const error = this._fail('event.checkAccessCode', err);
+      this._message = this.#errorMessage(error);
     } finally {
-      this.checking = false;
+      this._checking = false;
     }
-    if (this.message) {
+    if (this._message) {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
     }
@@ -106,27 +106,27 @@ export class PodiumAccessGate extends PodiumElement {
 
   #errorMessage(error: PodiumApiError): string {
     if (error.status === 400) return this.t('gate.invalidCode');
-    if (error.status !== 429) return this.errorText(error);
+    if (error.status !== 429) return this._errorText(error);
     const seconds = error.retryAfter || 60;
-    this.waitUntil = Date.now() + seconds * 1000;
+    this._waitUntil = Date.now() + seconds * 1000;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      this.waitUntil = 0;
-      this.message = '';
+      this._waitUntil = 0;
+      this._message = '';
     }, seconds * 1000);
     const minutes = Math.ceil(seconds / 60);
     return tp(this.language, 'gate.tooManyTries', minutes, { minutes });
   }
 
   protected override content(): TemplateResult {
-    if (this.resolveError)
-      return html`<div class="panel" part="status" role="status">${this.errorText(this.resolveError)}</div>`;
-    if (!this.info) return html`<div class="panel" part="status" role="status">${this.t('common.loading')}</div>`;
+    if (this._resolveError)
+      return html`<div class="panel" part="status" role="status">${this._errorText(this._resolveError)}</div>`;
+    if (!this._info) return html`<div class="panel" part="status" role="status">${this.t('common.loading')}</div>`;
     if (this.unlocked) return html`<slot></slot>`;
-    const waiting = this.waitUntil > 0;
+    const waiting = this._waitUntil > 0;
     return html`<form class="panel" part="form" @submit=${this.#submit} aria-labelledby="title">
       <h2 id="title" part="title">${this.t('gate.title')}</h2>
-      <p>${this.info.name ? html`<strong>${this.info.name}</strong>. ` : nothing}${this.t('gate.intro')}</p>
+      <p>${this._info.name ? html`<strong>${this._info.name}</strong>. ` : nothing}${this.t('gate.intro')}</p>
       <label for="code" part="label">${this.t('gate.accessCode')}</label>
       <div class="row">
         <input
@@ -138,15 +138,20 @@ export class PodiumAccessGate extends PodiumElement {
           pattern="[0-9]{1,4}"
           maxlength="4"
           required
-          aria-invalid=${this.message && !waiting ? 'true' : 'false'}
+          aria-invalid=${this._message && !waiting ? 'true' : 'false'}
           aria-describedby="message"
           title=${this.t('gate.invalidCode')}
         />
-        <button class="button" part="button" type="submit" aria-disabled=${this.checking || waiting ? 'true' : 'false'}>
-          ${this.checking ? this.t('gate.checking') : this.t('gate.unlock')}
+        <button
+          class="button"
+          part="button"
+          type="submit"
+          aria-disabled=${this._checking || waiting ? 'true' : 'false'}
+        >
+          ${this._checking ? this.t('gate.checking') : this.t('gate.unlock')}
         </button>
       </div>
-      <p id="message" class="error" part="error" role="alert">${this.message}</p>
+      <p id="message" class="error" part="error" role="alert">${this._message}</p>
     </form>`;
   }
 }

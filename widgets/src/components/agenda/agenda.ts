@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { organizerHTML } from '../../internal/organizer-html.ts';
 import type { Session } from '../../../../src/shared/schedule/program.ts';
 import {
   applyFilter,
@@ -78,9 +78,9 @@ export class PodiumAgenda extends PodiumElement {
     syncUrl: { type: Boolean, attribute: 'sync-url' },
     hideControls: { type: Boolean, attribute: 'hide-controls' },
     now: { type: Number },
-    filter: { state: true },
-    clock: { state: true },
-    notice: { state: true },
+    _filter: { state: true },
+    _clock: { state: true },
+    _notice: { state: true },
   };
 
   /** `list` (default) or `grid` (rooms × time, one table per day). */
@@ -104,9 +104,9 @@ export class PodiumAgenda extends PodiumElement {
   /** The current time as Unix seconds, for previews and tests (default: the clock). */
   declare now: number | undefined;
 
-  declare private filter: ScheduleFilter;
-  declare private clock: number;
-  declare private notice: string;
+  declare private _filter: ScheduleFilter;
+  declare private _clock: number;
+  declare private _notice: string;
 
   #program: StoreController<Read<Session[]>> | undefined;
   #store: ReadStore<Session[]> | undefined;
@@ -125,14 +125,14 @@ export class PodiumAgenda extends PodiumElement {
     this.mine = false;
     this.syncUrl = false;
     this.hideControls = false;
-    this.notice = '';
-    this.filter = makeFilter({ view: 'list' });
-    this.clock = Date.now() / 1000;
+    this._notice = '';
+    this._filter = makeFilter({ view: 'list' });
+    this._clock = Date.now() / 1000;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#timer = setInterval(() => (this.clock = Date.now() / 1000), 30_000);
+    this.#timer = setInterval(() => (this._clock = Date.now() / 1000), 30_000);
   }
 
   override disconnectedCallback(): void {
@@ -157,7 +157,7 @@ export class PodiumAgenda extends PodiumElement {
       // The page URL (a shared link, a reload) wins over the attributes' defaults.
       const query = this.syncUrl ? new URLSearchParams(location.search) : undefined;
       const fromUrl = query ? filterFromQuery(query) : undefined;
-      this.filter = fromUrl
+      this._filter = fromUrl
         ? {
             days: query!.has('day') ? fromUrl.days : f.days,
             rooms: query!.has('room') ? fromUrl.rooms : f.rooms,
@@ -169,19 +169,19 @@ export class PodiumAgenda extends PodiumElement {
           }
         : f;
     }
-    if (changed.has('eventID')) {
+    if (changed.has(/* @__KEY__ */ '_info')) {
       for (const c of [this.#program, this.#favourites]) if (c) this.removeController(c);
       this.#program = this.#favourites = this.#store = undefined;
-      if (this.eventID !== undefined) {
-        this.#store = programOf(this.api, this.info!);
+      if (this._eventID !== undefined) {
+        this.#store = programOf(this.api, this._info!);
         this.#program = new StoreController(this, this.#store);
-        this.#favourites = new StoreController(this, favouritesOf(this.eventID));
+        this.#favourites = new StoreController(this, favouritesOf(this._eventID));
       }
     }
     const read = this.#program?.value;
     if (read?.status === 'error' && read.error !== this.#reported) {
       this.#reported = read.error;
-      this.fail('activity.find', read.error);
+      this._fail('activity.find', read.error);
     }
   }
 
@@ -193,29 +193,29 @@ export class PodiumAgenda extends PodiumElement {
 
   /** A change the visitor made. */
   #set(patch: Partial<ScheduleFilter>): void {
-    this.filter = { ...this.filter, ...patch };
+    this._filter = { ...this._filter, ...patch };
     if (!this.syncUrl) return;
     const url = new URL(location.href);
     for (const key of ['day', 'room', 'tag', 'q', 'view', 'tz', 'mine']) url.searchParams.delete(key);
-    for (const [k, v] of filterToQuery(this.filter)) url.searchParams.append(k, v);
+    for (const [k, v] of filterToQuery(this._filter)) url.searchParams.append(k, v);
     history.replaceState(history.state, '', url);
   }
 
   get #zone(): string {
-    return this.filter.tz === 'local' ? localTimeZone() : (this.info?.timezone ?? 'UTC');
+    return this._filter.tz === 'local' ? localTimeZone() : (this._info?.timezone ?? 'UTC');
   }
 
   get #time(): number {
-    return this.now ?? this.clock;
+    return this.now ?? this._clock;
   }
 
   #toggle(s: Session): void {
-    if (this.eventID === undefined) return;
-    const { favourite, saved } = toggle(this.eventID, s.activityID);
-    this.notice = saved ? '' : this.t('schedule.favouritesNotSaved');
+    if (this._eventID === undefined) return;
+    const { favourite, saved } = toggle(this._eventID, s.activityID);
+    this._notice = saved ? '' : this.t('schedule.favouritesNotSaved');
     this.dispatchEvent(
       new PodiumFavouritesChangeEvent({
-        eventID: this.eventID,
+        eventID: this._eventID,
         activityID: s.activityID,
         favourite,
         favourites: [...(this.#favourites?.value ?? [])],
@@ -224,10 +224,10 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   #download(sessions: Session[]): void {
-    const name = this.info?.name || 'schedule';
+    const name = this._info?.name || 'schedule';
     const ics = toICalendar({
       calendarName: name,
-      timeZone: this.info?.timezone ?? 'UTC',
+      timeZone: this._info?.timezone ?? 'UTC',
       sessions,
       uidDomain: new URL(this.api, location.href).hostname,
       now: Math.floor(Date.now() / 1000),
@@ -241,7 +241,7 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   #onTabKey(e: KeyboardEvent, tabs: string[]): void {
-    const i = tabs.indexOf(this.filter.days.length === 1 ? this.filter.days[0] : '');
+    const i = tabs.indexOf(this._filter.days.length === 1 ? this._filter.days[0] : '');
     const next =
       e.key === 'ArrowRight'
         ? i + 1
@@ -320,7 +320,7 @@ export class PodiumAgenda extends PodiumElement {
         s.description || /^https?:\/\//.test(s.stream)
           ? html`<details>
               <summary>${this.t('schedule.details')}</summary>
-              <div class="description">${unsafeHTML(s.description)}</div>
+              <div class="description">${s.description ? organizerHTML(s.description) : nothing}</div>
               ${
                 /^https?:\/\//.test(s.stream)
                   ? html`<p>
@@ -349,7 +349,7 @@ export class PodiumAgenda extends PodiumElement {
 
   #grid(sessions: Session[], all: Session[], favs: Set<number>): TemplateResult {
     const zone = this.#zone;
-    const columns = this.filter.rooms.length > 0 ? rooms(sessions) : rooms(all);
+    const columns = this._filter.rooms.length > 0 ? rooms(sessions) : rooms(all);
     return html`${[...byDay(sessions, zone)].map(([day, items]) => {
       const grid = gridOf(items, zone, { rooms: columns });
       const label = formatDay(day, zone, this.language);
@@ -439,11 +439,11 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   #toolbar(all: Session[], favs: Set<number>): TemplateResult {
-    const f = this.filter;
+    const f = this._filter;
     const tags = new Map<number, string>();
     for (const s of all) for (const tag of s.tags) tags.set(tag.tagID, tag.name);
     const pressed = (on: boolean) => (on ? 'true' : 'false');
-    const zonesDiffer = localTimeZone() !== (this.info?.timezone ?? 'UTC');
+    const zonesDiffer = localTimeZone() !== (this._info?.timezone ?? 'UTC');
     return html`<div class="toolbar" part="toolbar" role="group" aria-label=${this.t('schedule.filters')}>
       <div class="control search">
         <label for="q">${this.t('schedule.search')}</label>
@@ -553,7 +553,7 @@ export class PodiumAgenda extends PodiumElement {
   #tabs(dayKeys: string[]): TemplateResult | typeof nothing {
     if (dayKeys.length < 2) return nothing;
     const tabs = ['', ...dayKeys];
-    const selected = this.filter.days.length === 1 ? this.filter.days[0] : '';
+    const selected = this._filter.days.length === 1 ? this._filter.days[0] : '';
     return html`<div class="tabs" part="tabs" role="tablist" aria-label=${this.t('schedule.day')}>
       ${tabs.map(
         (day) =>
@@ -575,9 +575,9 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   protected override content(): TemplateResult {
-    if (this.resolveError) return this.#status(this.errorText(this.resolveError));
+    if (this._resolveError) return this.#status(this._errorText(this._resolveError));
     const read = this.#program?.value;
-    if (!read || !this.info || (read.status === 'loading' && !read.data))
+    if (!read || !this._info || (read.status === 'loading' && !read.data))
       return this.#status(this.t('schedule.loading'));
     if (read.status === 'locked') return this.#status(`${this.t('gate.title')}. ${this.t('gate.intro')}`);
     if (read.status === 'error' || !read.data) return this.#status(this.t('schedule.loadError'), true);
@@ -586,7 +586,7 @@ export class PodiumAgenda extends PodiumElement {
     const favs = this.#favourites?.value ?? new Set<number>();
     const zone = this.#zone;
     const dayKeys = days(all, zone);
-    const f = this.filter;
+    const f = this._filter;
     const sessions = applyFilter(all, f, zone, favs);
     const selected = f.days.length === 1 ? f.days[0] : '';
     const body =
@@ -605,7 +605,7 @@ export class PodiumAgenda extends PodiumElement {
         }
         · ${this.t('date.timesIn', { zone: zoneLabel(zone, this.language, this.#time) })}
       </p>
-      ${this.notice ? html`<p class="error" role="alert">${this.notice}</p>` : nothing} ${this.#nowNext(all)}
+      ${this._notice ? html`<p class="error" role="alert">${this._notice}</p>` : nothing} ${this.#nowNext(all)}
       ${this.hideControls ? nothing : this.#tabs(dayKeys)}
       <div
         id="panel"

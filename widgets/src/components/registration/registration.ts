@@ -1,7 +1,7 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { call, apiBase, type PodiumApiError, type Row } from '../../internal/api.ts';
+import { organizerHTML } from '../../internal/organizer-html.ts';
 import { readJson, writeJson } from '../../internal/storage.ts';
 import { StoreController } from '../../internal/store-controller.ts';
 import { eventRead, type Read, type ReadStore } from '../../stores/read.ts';
@@ -18,44 +18,28 @@ export interface Field {
   /** text, textarea, select, multiselect, checkbox, date, number, email, telephone, url. */
   type: string;
   required: boolean;
-  /** [value, label] of a select or multiselect. */
-  options: [string, string][];
-  /** Help text: sanitized HTML from the platform. */
+  /** [value, label] of a select, [value] of a multiselect. */
+  options: string[][];
+  /** Help text: sanitized HTML from the platform, '' for none. */
   help: string;
-  /** The custom field's API key (its `data-*` prefill attribute). */
-  key: string;
+  /** A custom field's API key (its `data-*` prefill attribute; '' for none); undefined for the others. */
+  key?: string;
 }
 
-/** The registration form of an event as form.get describes it. */
-export interface FormDefinition {
-  name: string;
-  open: boolean;
-  /** Why not open: closed, not-yet, ended, full. */
-  reason: string;
-  inviteRequired: boolean;
-  /** Sanitized HTML the registrant must accept, '' for none. */
-  consent: string;
-  language: string;
-  fields: Field[];
-  tags: [string, string][];
-}
+/** form.get's row, its custom fields and attendee types ([tagID, name]) parsed. */
+export type FormDefinition = Row & { fields: Field[]; tags: string[][] };
 
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v : []);
 
 /** form.get's row → FormDefinition. */
 export const parseForm = (row: Row): FormDefinition => ({
-  name: row.name as string,
-  open: row.acceptsRegistrations === '1',
-  reason: row.reason as string,
-  inviteRequired: row.inviteRequired === '1',
-  consent: row.consent as string,
-  language: row.language as string,
+  ...row,
   fields: list(row.fields).map((f) => ({
     name: `f${f.feedbackID}`,
     label: f.name as string,
     type: f.type as string,
     required: f.required === '1',
-    options: list(f.options).map((o) => [o.value as string, o.value as string]),
+    options: list(f.options).map((o) => [o.value as string]),
     help: f.description as string,
     key: f.apiKey as string,
   })),
@@ -64,14 +48,11 @@ export const parseForm = (row: Row): FormDefinition => ({
 
 type Values = Record<string, string | string[]>;
 
-const INPUT_TYPE: Record<string, string> = {
-  telephone: 'tel',
+const AUTOCOMPLETE: Record<string, string> = {
+  firstName: 'given-name',
+  lastName: 'family-name',
   email: 'email',
-  number: 'number',
-  date: 'date',
-  url: 'url',
 };
-const AUTOCOMPLETE: Record<string, string> = { firstName: 'given-name', lastName: 'family-name', email: 'email' };
 const REASON = { 'not-yet': 'form.notOpen', ended: 'form.ended', full: 'form.full' } as const;
 
 /**
@@ -119,10 +100,10 @@ export class PodiumRegistration extends PodiumElement {
     invite: {},
     inviteParam: { attribute: 'invite-param' },
     rsvp: { type: Boolean },
-    values: { state: true },
-    errors: { state: true },
-    busy: { state: true },
-    result: { state: true },
+    _values: { state: true },
+    _errors: { state: true },
+    _busy: { state: true },
+    _result: { state: true },
   };
 
   /** Prefills the first name. */
@@ -142,27 +123,25 @@ export class PodiumRegistration extends PodiumElement {
   /** Asks "Will you attend?" (yes/no), sent as the attendee's RSVP. */
   declare rsvp: boolean;
 
-  declare private values: Values;
+  declare private _values: Values;
   /** Messages by control name; '' is the form's own message. */
-  declare private errors: Record<string, string>;
-  declare private busy: boolean;
-  declare private result: Row | undefined;
+  declare private _errors: Record<string, string>;
+  declare private _busy: boolean;
+  declare private _result: Row | undefined;
 
-  #store: ReadStore<FormDefinition> | undefined;
-  #form: StoreController<Read<FormDefinition>> | undefined;
+  #form: StoreController<Read<FormDefinition>, ReadStore<FormDefinition>> | undefined;
   #reported: unknown;
 
   constructor() {
     super();
     this.firstName = this.lastName = this.email = this.invite = '';
     this.inviteParam = 'invite';
-    this.rsvp = this.busy = false;
-    this.values = {};
-    this.errors = {};
+    this.rsvp = this._busy = false;
+    this._values = this._errors = {};
   }
 
   get #draft(): string {
-    return `podium:draft:${apiBase(this.api)}|${this.eventID}`;
+    return `podium:draft:${apiBase(this.api)}|${this._eventID}`;
   }
 
   /** The invite: the attribute, else the page URL's parameter. */
@@ -170,26 +149,33 @@ export class PodiumRegistration extends PodiumElement {
     return this.invite || new URLSearchParams(location.search).get(this.inviteParam) || '';
   }
 
+  /** The form, once loaded. */
+  get #def(): FormDefinition | undefined {
+    return this.#form?.value.data;
+  }
+
   override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (changed.has('eventID')) {
+    const { api, _eventID: eventID } = this;
+    if (changed.has(/* @__KEY__ */ '_info')) {
       if (this.#form) this.removeController(this.#form);
-      this.#form = this.#store = this.result = undefined;
-      this.errors = {};
-      const { api, eventID } = this;
+      this.#form = this._result = undefined;
+      this._errors = {};
       if (eventID) {
-        this.#store = eventRead('form.get', api, this.info!, (grant) =>
-          call(api, 'form.get', { eventID, grant }).then(([row]) => parseForm(row)),
-        );
         // Lit connects a controller added to a connected host at once.
-        this.#form = new StoreController(this, this.#store);
+        this.#form = new StoreController(
+          this,
+          eventRead('form.get', api, this._info!, (grant) =>
+            call(api, 'form.get', { eventID, grant }).then(([row]) => parseForm(row)),
+          ),
+        );
         // What the visitor typed during this visit (kept through errors and reloads).
-        this.values = readJson('sessionStorage', this.#draft) ?? {};
+        this._values = readJson('sessionStorage', this.#draft) ?? {};
       }
     }
     const read = this.#form?.value;
-    this.eventLanguage = read?.data?.language ?? '';
-    if (read?.status === 'error' && read.error !== this.#reported) this.fail('form.get', (this.#reported = read.error));
+    if (read?.status === 'error' && read.error !== this.#reported)
+      this._fail('form.get', (this.#reported = read.error));
   }
 
   /** The value of a control: typed, else the attributes' prefill. */
@@ -200,25 +186,25 @@ export class PodiumRegistration extends PodiumElement {
       lastName: this.lastName,
       email: this.email || this.#invite,
     };
-    return this.values[f.name] ?? prefill[f.key || f.name] ?? '';
+    return this._values[f.name] ?? prefill[f.key || f.name] ?? '';
   }
 
   #onInput = (e: Event): void => {
     const el = e.target as HTMLInputElement;
     const name = el.name;
-    this.values = {
-      ...this.values,
+    this._values = {
+      ...this._values,
       [name]:
-        el.type === 'checkbox'
-          ? el.id === name
+        el.type !== 'checkbox'
+          ? el.value
+          : el.id === name
             ? el.checked
               ? '1'
               : ''
-            : [...this.renderRoot.querySelectorAll<HTMLInputElement>(`[name=${name}]:checked`)].map((b) => b.value)
-          : el.value,
+            : [...this.renderRoot.querySelectorAll<HTMLInputElement>(`[name=${name}]:checked`)].map((b) => b.value),
     };
-    this.errors = { ...this.errors, [name]: '' };
-    writeJson('sessionStorage', this.#draft, this.values);
+    this._errors = { ...this._errors, [name]: '' };
+    writeJson('sessionStorage', this.#draft, this._values);
   };
 
   override updated(): void {
@@ -233,68 +219,60 @@ export class PodiumRegistration extends PodiumElement {
 
   /** Every control of the form, in order. */
   #fields(): Field[] {
-    const def = this.#form?.value.data;
-    if (!def) return [];
-    const field = (name: string, type: string, label: string, required = true, options: [string, string][] = []) => ({
+    const def = this.#def;
+    const field = (name: string, type: string, label: string, required = true, options: string[][] = []): Field => ({
       name,
       type,
       label,
       required,
       options,
-      help: name === 'consent' ? def.consent : '',
-      key: '',
+      help: name === 'consent' ? (def!.consent as string) : '',
     });
-    return [
-      field('firstName', 'text', this.t('form.firstName')),
-      field('lastName', 'text', this.t('form.lastName')),
-      field('email', 'email', this.t('form.email')),
-      ...def.fields,
-      ...(def.tags.length ? [field('tag', 'select', this.t('form.attendeeKind'), false, def.tags)] : []),
-      ...(this.rsvp
-        ? [
-            field('rsvp', 'select', this.t('form.rsvp'), false, [
-              ['1', this.t('form.yes')],
-              ['0', this.t('form.no')],
-            ]),
-          ]
-        : []),
-      ...(def.consent ? [field('consent', 'checkbox', this.t('form.consent'))] : []),
-    ];
+    return def
+      ? [
+          field('firstName', 'text', this.t('form.firstName')),
+          field('lastName', 'text', this.t('form.lastName')),
+          field('email', 'email', this.t('form.email')),
+          ...def.fields,
+          ...(def.tags.length ? [field('tag', 'select', this.t('form.attendeeKind'), false, def.tags)] : []),
+          ...(this.rsvp
+            ? [
+                field('rsvp', 'select', this.t('form.rsvp'), false, [
+                  ['1', this.t('form.yes')],
+                  ['0', this.t('form.no')],
+                ]),
+              ]
+            : []),
+          ...(def.consent ? [field('consent', 'checkbox', this.t('form.consent'))] : []),
+        ]
+      : [];
   }
 
   async #submit(e: SubmitEvent): Promise<void> {
     e.preventDefault();
-    const def = this.#form?.value.data;
+    const def = this.#def;
     // The flag is set before the first await: a double click never registers twice.
-    if (this.busy || !def) return;
-    this.busy = true;
-    this.errors = {};
-    const { api, eventID } = this;
-    const fields = this.#fields();
-    const value = (name: string) => {
-      const f = fields.find((x) => x.name === name);
-      const v = f && this.#value(f);
-      return typeof v === 'string' ? v.trim() : '';
-    };
-    const body: Record<string, string> = {
-      firstName: value('firstName'),
-      lastName: value('lastName'),
-      email: value('email'),
-      feedbackContent: JSON.stringify(
-        def.fields
-          .map((f) => ({ feedbackID: f.name.slice(1), value: this.#value(f) }))
-          .filter((a) => (typeof a.value === 'string' ? a.value.trim() : a.value.length)),
-      ),
-    };
+    if (this._busy || !def) return;
+    this._busy = true;
+    this._errors = {};
+    const { api, _eventID: eventID } = this;
+    // The custom fields' answers, and the other controls as parameters (those without a value are not sent).
+    const answers = [];
+    const body: Record<string, string> = {};
+    for (const f of this.#fields()) {
+      const value = this.#value(f);
+      if (f.key === undefined) body[f.name === 'tag' ? 'tagIDs' : f.name] = String(value).trim();
+      else if (String(value).trim()) answers.push({ feedbackID: f.name.slice(1), value });
+    }
+    body.feedbackContent = JSON.stringify(answers);
     // The platform's invite is the invitee's e-mail: the one of the link, else the one typed.
-    if (def.inviteRequired) body.invite = this.#invite || body.email;
-    for (const name of ['tag', 'rsvp']) if (value(name)) body[name === 'tag' ? 'tagIDs' : name] = value(name);
-    if (def.consent) body.consent = value('consent') || '0';
+    if (def.inviteRequired === '1') body.invite = this.#invite || body.email;
+    if (def.consent) body.consent ||= '0';
     try {
       const [row] = await call(api, 'form.respondRegistration', { eventID, grant: grantOf(api, eventID!) }, body);
       writeJson('sessionStorage', this.#draft, undefined);
-      this.values = {};
-      this.result = row;
+      this._values = {};
+      this._result = row;
       this.dispatchEvent(
         new PodiumRegisteredEvent({
           eventID: eventID!,
@@ -305,9 +283,9 @@ export class PodiumRegistration extends PodiumElement {
         }),
       );
     } catch (err) {
-      this.#showError(this.fail('form.respondRegistration', err));
+      this.#showError(this._fail('form.respondRegistration', err));
     }
-    this.busy = false;
+    this._busy = false;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[aria-invalid=true], [tabindex="-1"]')?.focus();
   }
@@ -315,36 +293,38 @@ export class PodiumRegistration extends PodiumElement {
   /** Puts a refused registration's message next to the field it is about, else above the button. */
   #showError(error: PodiumApiError): void {
     const m = error.message;
-    const id = /^feedbackContent field (\d+)/.exec(m)?.[1];
-    let name = id ? `f${id}` : (/^(firstName|lastName|email|tagIDs|consent|invite|username) /.exec(m)?.[1] ?? '');
-    name = ({ invite: 'email', username: 'email', tagIDs: 'tag' } as Record<string, string>)[name] ?? name;
+    const [, id, named = ''] =
+      /^(?:feedbackContent field (\d+)|(firstName|lastName|email|tagIDs|consent|invite|username) )/.exec(m) ?? [];
+    let name = id
+      ? `f${id}`
+      : (({ invite: 'email', username: 'email', tagIDs: 'tag' } as Record<string, string>)[named] ?? named);
     if (!this.#fields().some((f) => f.name === name)) name = '';
     // The platform's words, without the field's name when shown next to the field; an empty required
     // field and a failure to reach the platform in the visitor's language.
     const text = name ? m.replace(/^feedbackContent field \d+( \(.*?\))?|^\w+/, '').trim() : m;
-    this.errors = {
+    this._errors = {
       [name]: /cannot be empty|must be 1/.test(m)
         ? this.t('form.fieldRequired')
         : !error.status || error.status == 429 || error.status > 499
-          ? this.errorText(error)
+          ? this._errorText(error)
           : text.charAt(0).toUpperCase() + text.slice(1),
     };
   }
 
   #control(f: Field): TemplateResult {
-    const { name, type, required } = f;
+    const { name, type, required, help } = f;
     const v = this.#value(f);
-    const error = this.errors[name];
-    const describedBy = [f.help && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ') || nothing;
+    const error = this._errors[name];
+    const describedBy = [help && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ') || nothing;
     const invalid = error ? 'true' : nothing;
     const label = html`${f.label}${
       required
         ? html`<span class="required" aria-hidden="true"> *</span>`
         : html` <span class="muted">(${this.t('form.optional')})</span>`
     }`;
-    const after = html`${
-      f.help ? html`<div class="help muted" id="h-${name}" part="help">${unsafeHTML(f.help)}</div>` : nothing
-    }${error ? html`<p class="error" id="e-${name}" part="error">${error}</p>` : nothing}`;
+    const after = html`${help ? html`<div class="help muted" id="h-${name}" part="help">${organizerHTML(help)}</div>` : nothing}${
+      error ? html`<p class="error" id="e-${name}" part="error">${error}</p>` : nothing
+    }`;
     if (type === 'checkbox')
       return html`<div class="field" part="field">
         <div class="check">
@@ -374,52 +354,53 @@ export class PodiumRegistration extends PodiumElement {
                 name=${name}
                 value=${o}
                 aria-invalid=${invalid}
-                .checked=${Array.isArray(v) && v.includes(o)}
+                .checked=${[v].flat().includes(o)}
               /><label for="${name}-${i}">${o}</label>
             </div>`,
         )}
         ${after}
       </fieldset>`;
-    const control =
-      type === 'select'
-        ? html`<select
-            id=${name}
-            name=${name}
-            part="input"
-            ?required=${required}
-            aria-invalid=${invalid}
-            aria-describedby=${describedBy}
-          >
-            <option value="">${this.t('form.select')}</option>
-            ${f.options.map(([o, l]) => html`<option value=${o} ?selected=${v === o}>${l}</option>`)}
-          </select>`
-        : type === 'textarea'
-          ? html`<textarea
-              id=${name}
-              name=${name}
-              part="input"
-              rows="4"
-              maxlength="10000"
-              ?required=${required}
-              aria-invalid=${invalid}
-              aria-describedby=${describedBy}
-              .value=${v}
-            ></textarea>`
-          : html`<input
-              id=${name}
-              name=${name}
-              part="input"
-              type=${INPUT_TYPE[type] ?? 'text'}
-              step=${type === 'number' ? 'any' : nothing}
-              maxlength=${/^f\d/.test(name) ? 1000 : 100}
-              autocomplete=${AUTOCOMPLETE[name] ?? (type === 'telephone' ? 'tel' : 'off')}
-              ?required=${required}
-              aria-invalid=${invalid}
-              aria-describedby=${describedBy}
-              .value=${v}
-            />`;
+    // The platform's field types are input types, but for telephone.
     return html`<div class="field" part="field">
-      <label for=${name} part="label">${label}</label>${control}${after}
+      <label for=${name} part="label">${label}</label>${
+        type === 'select'
+          ? html`<select
+              id=${name}
+              name=${name}
+              part="input"
+              ?required=${required}
+              aria-invalid=${invalid}
+              aria-describedby=${describedBy}
+            >
+              <option value="">${this.t('form.select')}</option>
+              ${f.options.map(([o, l = o]) => html`<option value=${o} ?selected=${v === o}>${l}</option>`)}
+            </select>`
+          : type === 'textarea'
+            ? html`<textarea
+                id=${name}
+                name=${name}
+                part="input"
+                rows="4"
+                maxlength="10000"
+                ?required=${required}
+                aria-invalid=${invalid}
+                aria-describedby=${describedBy}
+                .value=${v}
+              ></textarea>`
+            : html`<input
+                id=${name}
+                name=${name}
+                part="input"
+                type=${type === 'telephone' ? 'tel' : type}
+                step=${type === 'number' ? 'any' : nothing}
+                maxlength=${f.key === undefined ? 100 : 1000}
+                autocomplete=${AUTOCOMPLETE[name] ?? (type === 'telephone' ? 'tel' : 'off')}
+                ?required=${required}
+                aria-invalid=${invalid}
+                aria-describedby=${describedBy}
+                .value=${v}
+              />`
+      }${after}
     </div>`;
   }
 
@@ -428,7 +409,7 @@ export class PodiumRegistration extends PodiumElement {
       <p>${text}</p>
       ${
         retry
-          ? html`<button class="button" type="button" @click=${() => this.#store?.reload()}>
+          ? html`<button class="button" type="button" @click=${() => this.#form?.store.reload()}>
               ${this.t('common.retry')}
             </button>`
           : nothing
@@ -439,11 +420,11 @@ export class PodiumRegistration extends PodiumElement {
   protected override content(): TemplateResult {
     const read = this.#form?.value;
     const def = read?.data;
-    if (this.resolveError) return this.#status(this.errorText(this.resolveError));
+    const r = this._result;
+    if (this._resolveError) return this.#status(this._errorText(this._resolveError));
     if (read?.status === 'locked') return this.#status(this.t('event.private'));
-    if (read?.status === 'error') return this.#status(this.errorText(read.error!), true);
+    if (read?.status === 'error') return this.#status(this._errorText(read.error!), true);
     if (!def) return this.#status(this.t('common.loading'));
-    const r = this.result;
     if (r) {
       const waiting = r.approved === '0';
       return html`<div class="panel" part="success" role="status" tabindex="-1">
@@ -455,20 +436,21 @@ export class PodiumRegistration extends PodiumElement {
             ${
               waiting
                 ? this.t('form.waitingListText')
-                : this.t('form.registeredText', { event: def.name, email: r.email as string })
+                : this.t('form.registeredText', { event: def.name as string, email: r.email as string })
             }
           </p>
         </slot>
       </div>`;
     }
-    if (!def.open) return this.#status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
-    const formError = this.errors[''];
+    if (def.acceptsRegistrations !== '1')
+      return this.#status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
+    const formError = this._errors[''];
     return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
-      ${def.inviteRequired && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
+      ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
       ${this.#fields().map((f) => this.#control(f))}
       ${formError ? html`<p class="error" part="error" role="alert" tabindex="-1">${formError}</p>` : nothing}
-      <button class="button" part="button" aria-disabled=${this.busy}>
-        ${this.t(this.busy ? 'form.submitting' : 'form.submit')}
+      <button class="button" part="button" aria-disabled=${this._busy}>
+        ${this.t(this._busy ? 'form.submitting' : 'form.submit')}
       </button>
     </form>`;
   }
