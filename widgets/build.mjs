@@ -14,7 +14,7 @@
 //   languages go to the locale files;
 // - message keys become short numbers, the same in every bundle and locale file (see messageIds);
 // - html`…` and css`…` templates lose their indentation (and CSS its comments);
-// - the widget classes' `_name` members get short names (see MANGLED);
+// - the widget classes' `_name` members and Lit's internal `_$…` ones get short names (see MANGLED);
 // - Lit's Trusted Types policy is shared by every Podium bundle on a page, and the parts of Lit the
 //   widgets never use are left out (see LIT_PATCHES).
 
@@ -246,9 +246,10 @@ const LIT_POLICY = 's.createPolicy("lit-html",{createHTML:t=>t})';
  *   violation of `trusted-types lit-html` (without 'allow-duplicates') that stops that bundle. The policy
  *   is kept in the page-wide registry (src/internal/registry.ts) and reused.
  * - Code for what the widgets never use, left out (smaller bundles): decorators and their metadata,
- *   reflecting properties to attributes, `useDefault`, Object/Array attribute types, directives, `svg`
- *   and `mathml` templates, compiled templates, SSR hydration, the polyfill hooks (the widgets need an
- *   ES2022 browser, which has custom elements and shadow DOM) and the version registries; long error
+ *   reflecting properties to attributes, `useDefault`, `noAccessor`, Object/Array attribute types,
+ *   directives, `svg` and `mathml` templates, compiled templates, iterables other than arrays in
+ *   templates, CSSStyleSheet objects in `static styles`, SSR hydration, the polyfill hooks (the widgets
+ *   need an ES2022 browser, which has custom elements and shadow DOM) and the version registries; long error
  *   messages for misuse become short ones. `litGuard` stops the build when a widget source starts using
  *   one of these.
  */
@@ -288,11 +289,23 @@ const LIT_PATCHES = {
       '',
     ],
     [',B=t.litHtmlPolyfillSupport;B?.(S,k),(t.litHtmlVersions??=[]).push("3.3.3");', ';'],
+    // No directives: parts need not tell where they are (parentNode, startNode, endNode, tagName).
+    ['get parentNode(){return this._$AM.parentNode}', ''],
+    [
+      'get parentNode(){let t=this._$AA.parentNode;const i=this._$AM;return void 0!==i&&11===t?.nodeType&&(t=i.parentNode),t}get startNode(){return this._$AA}get endNode(){return this._$AB}',
+      '',
+    ],
+    ['get tagName(){return this.element.tagName}', ''],
+    // Lists are arrays (a template never draws another iterable).
+    ['d=t=>u(t)||"function"==typeof t?.[Symbol.iterator]', 'd=u'],
   ],
   'lit-element/lit-element.js': [
     [',s.litElementHydrateSupport?.({LitElement:i});const o=s.litElementPolyfillSupport;o?.({LitElement:i});', ';'],
     [';(s.litElementVersions??=[]).push("4.2.2")', ''],
     ['this.hasUpdated||(this.renderOptions.isConnected=this.isConnected),', ''],
+    // Parts keep no connection state (see setConnected above).
+    ['connectedCallback(){super.connectedCallback(),this._$Do?.setConnected(!0)}', ''],
+    ['disconnectedCallback(){super.disconnectedCallback(),this._$Do?.setConnected(!1)}', ''],
   ],
   '@lit/reactive-element/reactive-element.js': [
     // Attributes are only read (no reflect), as strings, booleans or numbers.
@@ -335,9 +348,33 @@ const LIT_PATCHES = {
     [',p?.({ReactiveElement:y}),(a.reactiveElementVersions??=[]).push("2.1.2")', ''],
     ['c=a.trustedTypes,l=c?c.emptyScript:"",p=a.reactiveElementPolyfillSupport,', ''],
     ['reflect:!1,useDefault:!1,', ''],
+    // Attributes only set properties (nothing reflects back): no guard against a loop; keys are strings.
+    [
+      'if(void 0!==e&&this._$Em!==e){const t=i.getPropertyOptions(e),h=u;this._$Em=e;const r=h.fromAttribute(s,t.type);this[e]=r,this._$Em=null}',
+      'void 0!==e&&(this[e]=u.fromAttribute(s,i.getPropertyOptions(e).type))',
+    ],
+    ['this.hasUpdated=!1,this._$Em=null,', 'this.hasUpdated=!1,'],
+    ['"string"==typeof i?i:"string"==typeof t?t.toLowerCase():void 0', '"string"==typeof i?i:t.toLowerCase()'],
+    ['[...r(t),...o(t)]', 'r(t)'],
+    // Every reactive property has Lit's accessor (`noAccessor` is refused by litGuard).
+    [
+      ',!s.noAccessor){const i=Symbol(),h=this.getPropertyDescriptor(t,i,s);void 0!==h&&e(this.prototype,t,h)}',
+      '){e(this.prototype,t,this.getPropertyDescriptor(t,Symbol(),s))}',
+    ],
+    // `static styles` is a css`…` result or an array of them (nested arrays allowed; not de-duplicated).
+    [
+      'static finalizeStyles(s){const i=[];if(Array.isArray(s)){const e=new Set(s.flat(1/0).reverse());for(const s of e)i.unshift(t(s))}else void 0!==s&&i.push(t(s));return i}',
+      'static finalizeStyles(s){return[s??[]].flat(1/0)}',
+    ],
   ],
   '@lit/reactive-element/css-tag.js': [
     ['"CSSResult is not constructable. Use `unsafeCSS` or `css` instead."', '"css"'],
+    // No polyfills (ShadyCSS); styles are css`…` results, never CSSStyleSheet objects (litGuard checks).
+    ['t.ShadowRoot&&(void 0===t.ShadyCSS||t.ShadyCSS.nativeShadow)&&', ''],
+    [
+      'c=e?t=>t:t=>t instanceof CSSStyleSheet?(t=>{let e="";for(const s of t.cssRules)e+=s.cssText;return r(e)})(t):t',
+      'c=t=>t',
+    ],
     // No ${…} in css`…`.
     [
       `i=(t,...e)=>{const o=1===t.length?t[0]:e.reduce((e,s,o)=>e+(t=>{if(!0===t._$cssResult$)return t.cssText;if("number"==typeof t)return t;throw Error("Value passed to 'css' function must be a 'css' function result: "+t+". Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security.")})(s)+t[o+1],t[0]);return new n(o,t,s)}`,
@@ -372,11 +409,12 @@ export function litPlugin() {
 }
 
 /**
- * Property names the build shortens: `_name`, which only the widgets' own classes use (Lit's internals
- * are `_$…`, the DOM has none). A string naming one (`changed.has('_info')`) must say so with
- * `/* @__KEY__ *\/` so it is shortened too; `litGuard` checks.
+ * Property names the build shortens: `_name`, which only the widgets' own classes use (the DOM has
+ * none), and Lit's internal members (`_$AH`, `_$Ep`, …: each bundle carries its own Lit, which no other
+ * code on the page touches; the `_$litType$`-like markers are kept). A string naming a `_name`
+ * (`changed.has('_info')`) must say so with `/* @__KEY__ *\/` so it is shortened too; `litGuard` checks.
  */
-export const MANGLED = /^_[a-z]/;
+export const MANGLED = /^_[a-z]|^_\$[A-Z][A-Za-z_]$/;
 const UNMARKED_KEY = /(?<!@__KEY__ \*\/ )'_[a-z]\w*'/; // sources quote strings with ' (prettier)
 
 /** What LIT_PATCHES leaves out of Lit, as it would appear in a widget source. */
@@ -387,6 +425,7 @@ const LIT_UNSUPPORTED = new RegExp(
     /<(?:textarea|title|style|script)\b[^>]*>[^<]*\$\{/,
     /\b(?:reflect|converter|useDefault|noAccessor|creationScope)\s*:/,
     /\baddInitializer\b/,
+    /\bCSSStyleSheet\b/,
     /\btype\s*:\s*(?:Object|Array)\b/,
     /^\s*@[a-z]\w*\(/, // decorators
   ]

@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { ReadableAtom } from '../stores/atom.ts';
+import type { ReadableAtom } from 'nanostores';
 
 /**
  * Re-renders a host whenever a store changes, subscribed only while the host is connected (what

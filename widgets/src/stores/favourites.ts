@@ -1,4 +1,4 @@
-import { atom, type WritableAtom } from './atom.ts';
+import { atom, type WritableAtom } from 'nanostores';
 import {
   favouritesKey,
   loadFavourites,

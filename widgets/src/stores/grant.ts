@@ -1,4 +1,4 @@
-import { atom } from './atom.ts';
+import { atom } from 'nanostores';
 import { shared } from '../internal/registry.ts';
 import { readJson, writeJson } from '../internal/storage.ts';
 import { apiBase } from '../internal/api.ts';

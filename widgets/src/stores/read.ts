@@ -1,4 +1,4 @@
-import { atom, type ReadableAtom } from './atom.ts';
+import { atom, type ReadableAtom } from 'nanostores';
 import type { PodiumApiError } from '../internal/api.ts';
 import { shared } from '../internal/registry.ts';
 import { $grants, grantOf, setGrant } from './grant.ts';
