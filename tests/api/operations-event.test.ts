@@ -390,6 +390,26 @@ describe.each(STORES)('event operations on %s', (kind) => {
         // Its admins may try the code of an event they have not made visible yet.
         expect((await check(hidden.eventID, '1111', { token: w.adminA })).data[0].correct).toBe('1');
         expect((await check('999999', '1111')).status).toBe(404);
+      });
+
+      it('event.get shows a private event whole with the grant of a correct code, the gate without', async () => {
+        const [right] = (await check(locked.eventID, '4321')).data as Record<string, string>[];
+        const query = { eventID: locked.eventID };
+        const [gate] = await c.ok('event.get', { query });
+        expect(Object.keys(gate).sort()).toEqual([...GATE_FIELDS].sort());
+        const [whole] = await c.ok('event.get', { query: { ...query, grant: right.grant } });
+        expect(whole).toMatchObject({
+          eventID: locked.eventID,
+          description: expect.any(String),
+          dateBegin: expect.any(String),
+        });
+        expect('accessCode' in whole).toBe(false);
+        // Another event's grant, or a forged one, unlocks nothing.
+        const forged = right.grant.replace(/.$/, (ch) => (ch === 'A' ? 'B' : 'A'));
+        for (const grant of [forged, `${w.eventA.eventID}.${right.grant.split('.').slice(1).join('.')}`])
+          expect(Object.keys((await c.ok('event.get', { query: { ...query, grant } }))[0]).sort()).toEqual(
+            [...GATE_FIELDS].sort(),
+          );
         await c.fail('event.checkAccessCode', { method: 'GET', query: { eventID: locked.eventID } }, 405);
       });
 

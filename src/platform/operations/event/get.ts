@@ -4,6 +4,7 @@ import { defineOperation, qOpt, LEVEL } from '../../table.ts';
 import { hostname, id, slug, text } from '../../schemas.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { eventAccess } from '../../auth/access.ts';
+import { grantSchema, verifyGrant } from '../../auth/grant.ts';
 import { eventByCname, eventByID, eventByNickname, registration } from '../../domain/event/repository.ts';
 import { eventRecord, gateRecord, type Viewer } from '../../domain/event/service.ts';
 
@@ -36,6 +37,7 @@ export default defineOperation({
     nickname: qOpt(slug, 'Podium extension: event nickname, with namespace'),
     cname: qOpt(hostname, 'Podium extension: the custom domain of the event'),
     personID: qOpt(id, 'show the registration of this person (event admins only)'),
+    grant: qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode, to read a private event'),
   },
   variants: [['eventID'], ['namespace', 'nickname'], ['cname']],
   auth: { kind: 'public' },
@@ -57,7 +59,8 @@ export default defineOperation({
       if (!access.related) throw notFound('event');
       throw new ApiError(403, 'only event admins may read another person');
     }
-    if (!access.related && row.public !== 1) return [gateRecord(row)];
+    const unlocked = p.grant !== undefined && (await verifyGrant(ctx.db, p.grant, row.eventID, ctx.now));
+    if (!access.related && row.public !== 1 && !unlocked) return [gateRecord(row)];
 
     const personID = p.personID ?? ctx.caller?.personID;
     let viewer: Viewer | undefined;
