@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { migrate, openStore } from '../platform/db/connect.ts';
@@ -5,9 +6,55 @@ import { startPlatform } from '../platform/server.ts';
 import { isEmpty, seedDemo, type DemoSeed } from '../platform/seed/demo.ts';
 import { createPerson, findPersonByUsername } from '../platform/domain/person/repository.ts';
 import { hashPassword } from '../platform/auth/secrets.ts';
+import { ensureBuilt } from '../site/build.ts';
+import { startSite, type Site } from '../site/server.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * How the site reaches the platform. With PODIUM_API_URL, that platform (its own TRUST_PROXY must name
+ * the site). Otherwise this process's API: on Linux the site's connections leave from 127.0.0.42, an
+ * address only the site uses, and the API trusts X-Forwarded-For from it (the visitor's address, for the
+ * per-client limits such as access-code throttling); direct callers from 127.0.0.1 stay untrusted.
+ */
+function siteHop(config: Config): { apiUrl?: string; sourceAddress?: string; trust?: string } {
+  if (config.PODIUM_API_URL) return { apiUrl: config.PODIUM_API_URL };
+  const h = config.HOST;
+  const loopbackOrAny = ['0.0.0.0', '::', 'localhost'].includes(h) || h.startsWith('127.');
+  if (loopbackOrAny && process.platform === 'linux') return { sourceAddress: '127.0.0.42', trust: '127.0.0.42' };
+  return { trust: loopbackOrAny ? '127.0.0.1' : h };
+}
+
+function apiUrlOf(config: Config, platformUrl: string): string {
+  if (config.PODIUM_API_URL) return config.PODIUM_API_URL;
+  const port = new URL(platformUrl).port;
+  const h = config.HOST;
+  const loopbackOrAny = ['0.0.0.0', '::', 'localhost'].includes(h) || h.startsWith('127.');
+  return loopbackOrAny ? `http://127.0.0.1:${port}` : platformUrl;
+}
+
+async function serveSite(config: Config, platformUrl: string, hop: ReturnType<typeof siteHop>): Promise<Site> {
+  await ensureBuilt(ROOT, { log: (line) => console.log(line) });
+  const apiUrl = apiUrlOf(config, platformUrl);
+  return startSite({
+    root: ROOT,
+    apiUrl,
+    publicApiUrl: config.PUBLIC_API_URL ?? (config.PODIUM_API_URL || platformUrl),
+    siteUrl: config.SITE_URL,
+    siteHosts: config.SITE_HOSTS.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
+    host: config.HOST,
+    port: config.SITE_PORT,
+    trustProxy: config.TRUST_PROXY,
+    sourceAddress: hop.sourceAddress,
+    pageCache: config.SITE_PAGE_CACHE === '1',
+    dataFreshMs: config.SITE_DATA_FRESH_MS,
+  });
+}
 
 const USAGE = `Usage:
-  podium start                                         serve the platform API (and the site, once it exists)
+  podium start                                         serve the platform API and the public site (SITE=0: the API only)
   podium migrate                                       bring the store's schema up to date
   podium admin create --username U --password P        create (or reset) a platform operator
   podium seed demo                                     load the demo company and events
@@ -37,18 +84,39 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   switch (command) {
     case 'start': {
-      const platform = await startPlatform(config);
+      const withSite = config.SITE === '1';
+      const hop = withSite ? siteHop(config) : {};
+      // The API believes X-Forwarded-For from the site's hop (and from TRUST_PROXY, as configured).
+      const platformConfig =
+        hop.trust && !config.PODIUM_API_URL
+          ? { ...config, TRUST_PROXY: [config.TRUST_PROXY, hop.trust].filter(Boolean).join(',') }
+          : config;
+      const platform = await startPlatform(platformConfig);
       if (config.SEED_DEMO === '1' && (await isEmpty(platform.store.db))) {
         const seed = await seedDemo(platform.store.db);
         if (seed) printDemo(seed, platform.url);
       }
       console.log(`Podium API listening on ${platform.url} (store: ${platform.store.kind})`);
+      let site: Site | undefined;
+      let stopping = false;
       const stop = async () => {
+        stopping = true;
+        await site?.close();
         await platform.close();
         process.exit(0);
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (withSite) {
+        try {
+          site = await serveSite(config, platform.url, hop);
+          if (stopping) await site.close();
+          else console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
+        } catch (err) {
+          // The API keeps serving; the site's failure is reported, not hidden.
+          if (!stopping) console.error(`Podium site could not start: ${err instanceof Error ? err.message : err}`);
+        }
+      }
       return -1;
     }
     case 'migrate':

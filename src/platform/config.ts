@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+const httpUrl = z
+  .string()
+  .refine((v) => /^https?:\/\/[^/?#]+/i.test(v) && URL.canParse(v), 'must be an http:// or https:// address')
+  .transform((v) => v.replace(/\/+$/, ''));
 const perSecond = z.coerce.number().int().min(1);
 
 const schema = z.object({
@@ -34,6 +38,26 @@ const schema = z.object({
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The platform API the site reads (default: this process's API, http://127.0.0.1:API_PORT). */
+  PODIUM_API_URL: httpUrl.optional(),
+  /** The API's address as browsers reach it (the registration widget); default PODIUM_API_URL or the local API. */
+  PUBLIC_API_URL: httpUrl.optional(),
+  /** 1 serves the public website on SITE_PORT with `podium start`; 0 serves the API only. */
+  SITE: z.enum(['0', '1']).default('1'),
+  /** The public address of the platform's own site (canonical URLs, sitemaps); default http://HOST:SITE_PORT. */
+  SITE_URL: httpUrl.optional(),
+  /** More host names of the platform's own site (comma-separated); any other Host must be an event's cname. */
+  SITE_HOSTS: z
+    .string()
+    .default('localhost,127.0.0.1')
+    .refine(
+      (v) => v.split(',').every((h) => /^[a-z0-9.:-]*$/i.test(h.trim())),
+      'must be host names separated by commas',
+    ),
+  /** 0 renders every page (no page cache): for benchmarks and debugging. */
+  SITE_PAGE_CACHE: z.enum(['0', '1']).default('1'),
+  /** Milliseconds the site reuses a platform answer before asking again (0: ask for every page). */
+  SITE_DATA_FRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** 1 seeds the demo company and event when the store is empty at start. */
   SEED_DEMO: z.enum(['0', '1']).default('1'),
 });

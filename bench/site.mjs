@@ -1,0 +1,216 @@
+// bench/site.mjs — the public site against a bare node:http server, in one run (issue "Public event
+// website"). The site serves the hotsite and the schedule of a 300-activity event; the bare server
+// answers the very same bytes from memory (the limit). Server processes run on core 0, the load
+// generator on core 1. Three ways the site answers:
+// - cold render: no page cache (SITE_PAGE_CACHE=0): every request renders (platform answers reused for
+//   at most SITE_DATA_FRESH_MS, 1 s; a second run with 0 shows every render reading the platform);
+// - production: the page cache in front of the renderer (re-checked against the platform's answers);
+// - revalidation: If-None-Match with the page's ETag → 304 (the limit: a bare server answering 304).
+// Prints req/s, p50/p99 and each ratio to the limit with its goal.
+// Usage: npm run bench:site [-- --duration 5]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { pinSelf, report } from './lib.mjs';
+
+const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' } } });
+const duration = Number(values.duration);
+pinSelf(1);
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Starts `node args…` on core 0 and resolves with the ports of each line matching `patterns`. */
+function start(args, env, patterns) {
+  const cmd = hasTaskset ? 'taskset' : process.execPath;
+  const argv = hasTaskset ? ['-c', '0', process.execPath, ...args] : args;
+  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const ports = patterns.map((p) => p.exec(out)?.[1]);
+      if (ports.every(Boolean)) resolve({ child, ports: ports.map(Number) });
+    });
+  });
+}
+
+async function load(url, headers = {}, expect = 200, seconds = duration) {
+  const r = await autocannon({ url, duration: seconds, connections: 32, pipelining: 1, headers });
+  const ok = expect === 304 ? r['3xx'] : r['2xx'];
+  const bad = r.requests.total - ok + r.errors + r.timeouts;
+  if (bad > 32) {
+    const seen = `2xx ${r['2xx']}, 3xx ${r['3xx']}, 4xx ${r['4xx']}, 5xx ${r['5xx']}, errors ${r.errors}, timeouts ${r.timeouts}`;
+    throw new Error(`${url}: ${bad} unexpected answers of ${r.requests.total} (${seen})`);
+  }
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'podium-bench-site-'));
+const dbFile = join(dir, 'bench.db');
+const env = { ...process.env, DATABASE_URL: `file:${dbFile}` };
+execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
+const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
+// The 300-activity event gets the demo's hotsite sections and venue, so its hotsite is a full page.
+execFileSync(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `import { openStore } from './src/platform/db/connect.ts';
+     import { seedSections } from './src/platform/seed/program.ts';
+     const { db } = openStore(process.env.DATABASE_URL);
+     await seedSections(db, ${events.program});
+     await db.updateTable('event').set({
+       description: '<p>Three days, six rooms, three hundred sessions.</p>',
+       placeName: 'Podium Hall', address: 'Rua da Prata 80', city: 'Lisboa', latitude: 38.7101, longitude: -9.1366,
+     }).where('eventID', '=', ${events.program}).execute();
+     await db.destroy();`,
+  ],
+  { env, stdio: 'inherit' },
+);
+// Builds the site once, before anything is timed.
+execFileSync(
+  process.execPath,
+  ['--input-type=module', '-e', "await (await import('./src/site/build.ts')).ensureBuilt(process.cwd())"],
+  {
+    stdio: 'inherit',
+  },
+);
+
+const common = {
+  DATABASE_URL: `file:${dbFile}`,
+  API_PORT: '0',
+  SITE_PORT: '0',
+  LOG_LEVEL: 'warn',
+  SEED_DEMO: '0',
+  // The load generator is one address: the per-client limits would measure the limiter, not the site.
+  RATE_LIMIT_CLIENT: '100000000',
+  RATE_LIMIT_TOKEN: '100000000',
+  // Fixed addresses, so every site process renders the same bytes (ports are picked at random).
+  SITE_URL: 'http://site.bench.invalid',
+  PUBLIC_API_URL: 'http://api.bench.invalid',
+};
+const SITE_LINE = /Podium site listening on http:\/\/[^:]+:(\d+)/;
+const pages = [
+  { name: 'hotsite', path: '/demo/program-300' },
+  { name: 'schedule', path: '/demo/program-300/schedule' },
+];
+
+const processes = [];
+try {
+  const cold = await start(['bin/podium.js', 'start'], { ...common, SITE_PAGE_CACHE: '0' }, [SITE_LINE]);
+  processes.push(cold.child);
+  const coldUrl = `http://127.0.0.1:${cold.ports[0]}`;
+  // The bodies (and ETags) as the site serves them.
+  const bodies = {};
+  const etags = {};
+  for (const p of pages) {
+    const res = await fetch(coldUrl + p.path);
+    if (res.status !== 200) throw new Error(`${p.path}: ${res.status}`);
+    const headers = {};
+    for (const [k, v] of res.headers)
+      if (!['date', 'connection', 'keep-alive', 'content-length'].includes(k)) headers[k] = v;
+    bodies[p.path] = { body: await res.text(), headers };
+  }
+  const bodiesFile = join(dir, 'bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(bodies));
+  // The limit: the same bytes and headers from memory (Buffers), or a 304 when If-None-Match is sent.
+  const bare = await start(
+    [
+      '--input-type=module',
+      '-e',
+      `import { readFileSync } from 'node:fs';
+       import { createServer } from 'node:http';
+       const pages = JSON.parse(readFileSync(process.env.BODIES_FILE, 'utf8'));
+       const bytes = {};
+       for (const [path, p] of Object.entries(pages)) bytes[path] = { body: Buffer.from(p.body), headers: p.headers };
+       const s = createServer((req, res) => {
+         const p = bytes[req.url];
+         if (!p) { res.writeHead(404); res.end(); return; }
+         if (req.headers['if-none-match'] === p.headers.etag) {
+           res.writeHead(304, { etag: p.headers.etag, 'cache-control': p.headers['cache-control'], vary: p.headers.vary });
+           res.end();
+           return;
+         }
+         res.writeHead(200, { ...p.headers, 'content-length': p.body.length });
+         res.end(p.body);
+       });
+       s.listen(0, '127.0.0.1', () => console.log('listening ' + s.address().port));`,
+    ],
+    { BODIES_FILE: bodiesFile },
+    [/listening (\d+)/],
+  );
+  processes.push(bare.child);
+  const bareUrl = `http://127.0.0.1:${bare.ports[0]}`;
+
+  const rows = [];
+  const measure = async (name, url, goal, limitUrl, headers = {}, expect = 200) => {
+    await load(url, headers, expect, Math.max(5, duration)); // warm-up (the JIT needs a few seconds of a big page)
+    const before = await load(limitUrl, headers, expect);
+    const measured = await load(url, headers, expect);
+    const after = await load(limitUrl, headers, expect);
+    const limit = before.rps >= after.rps ? before : after;
+    rows.push({ name: `bare node:http, ${name.split(':')[0]} bytes`, ...limit });
+    rows.push({ name, ...measured, base: limit.rps, goal });
+  };
+
+  for (const p of pages) {
+    await measure(`${p.name}: cold render (no page cache)`, coldUrl + p.path, 0.05, bareUrl + p.path);
+  }
+  cold.child.kill();
+  // For the record: no page cache and no reuse of platform answers (each render reads the platform).
+  const raw = await start(['bin/podium.js', 'start'], { ...common, SITE_PAGE_CACHE: '0', SITE_DATA_FRESH_MS: '0' }, [
+    SITE_LINE,
+  ]);
+  processes.push(raw.child);
+  for (const p of pages) {
+    await measure(
+      `${p.name}: cold, every render reads the platform`,
+      `http://127.0.0.1:${raw.ports[0]}${p.path}`,
+      undefined,
+      bareUrl + p.path,
+    );
+  }
+  raw.child.kill();
+
+  const prod = await start(['bin/podium.js', 'start'], { ...common, SITE_PAGE_CACHE: '1' }, [SITE_LINE]);
+  processes.push(prod.child);
+  const prodUrl = `http://127.0.0.1:${prod.ports[0]}`;
+  for (const p of pages) {
+    const res = await fetch(prodUrl + p.path);
+    etags[p.path] = res.headers.get('etag');
+    if ((await res.text()) !== bodies[p.path].body)
+      throw new Error(`${p.path}: the cached page differs from the rendered one`);
+  }
+  for (const p of pages) {
+    await measure(`${p.name}: production (page cache)`, prodUrl + p.path, 0.5, bareUrl + p.path);
+  }
+  for (const p of pages) {
+    await measure(
+      `${p.name}: 304 revalidation`,
+      prodUrl + p.path,
+      0.8,
+      bareUrl + p.path,
+      { 'if-none-match': etags[p.path] },
+      304,
+    );
+  }
+  console.log(
+    `\nPages: hotsite ${Buffer.byteLength(bodies[pages[0].path].body)} bytes, schedule ${Buffer.byteLength(bodies[pages[1].path].body)} bytes (300 activities).`,
+  );
+  const met = report(rows);
+  process.exitCode = met ? 0 : 1;
+} finally {
+  for (const c of processes) c.kill();
+}

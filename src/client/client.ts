@@ -1,0 +1,345 @@
+// The typed client of the platform API for the site (server side only; the widgets use fetch). It speaks
+// the spec's HTTP interface and nothing else (RESTful style, form-encoded bodies, `{count,data}` answers
+// with string scalars, `NNN message` errors), so the site works against any server that implements the
+// spec. One keep-alive undici Pool per platform; identical GETs in flight are shared; answers whose bytes
+// did not change since the last call reuse the parsed value (the platform answers public reads from its
+// own cache, so most calls return the same bytes).
+
+import { createHash } from 'node:crypto';
+import { Pool } from 'undici';
+import type { z } from 'zod';
+import { PodiumError } from './errors.ts';
+import {
+  accessCodeSchema,
+  activitySchema,
+  companySchema,
+  envelopeOf,
+  eventListItemSchema,
+  eventSchema,
+  formSchema,
+  sectionSchema,
+  speakerSchema,
+  sponsorSchema,
+  tagSchema,
+  type AccessCodeAnswer,
+  type Activity,
+  type Company,
+  type EventListItem,
+  type HotsiteSectionRow,
+  type PodiumEvent,
+  type RegistrationForm,
+  type Speaker,
+  type Sponsor,
+  type Tag,
+} from './schemas.ts';
+
+export interface ClientOptions {
+  /** The platform's address, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
+  baseUrl: string;
+  /** Keep-alive connections to the platform (default 32). */
+  connections?: number;
+  /** Local address outgoing connections are bound to (the site→platform hop trusted for X-Forwarded-For). */
+  localAddress?: string;
+  /** Milliseconds to wait for headers and for the body (default 10000). */
+  timeoutMs?: number;
+  /**
+   * Milliseconds a GET's answer is reused without asking again (default 1000; 0 = always ask). The
+   * platform itself serves public reads from a cache that may be 10 s old; this only spares the site
+   * from re-reading a 300-activity program for every page it renders in the same second.
+   */
+  dataFreshMs?: number;
+}
+
+/** One platform answer a page was built from: the call and a fingerprint of its bytes. */
+export interface Dependency {
+  path: string;
+  hash: string;
+}
+
+/** Per-request options: the visitor's address (forwarded for the platform's per-client limits), and where to record what a page read. */
+export interface CallContext {
+  clientIp?: string;
+  deps?: Dependency[];
+}
+
+/** The grant of a private event (event.checkAccessCode), when the visitor has one. */
+export type Grant = string | undefined;
+
+interface Raw {
+  status: number;
+  body: string;
+  retryAfter?: number;
+}
+
+interface Parsed {
+  body: string;
+  value: unknown;
+}
+
+const MAX_MEMO = 1000;
+const MAX_PAGES = 20;
+
+export const fingerprint = (body: string): string => createHash('sha1').update(body).digest('base64url');
+
+const rawPrints = new WeakMap<Raw, string>();
+/** The fingerprint of an answer (status and bytes), computed once per answer object. */
+function printOf(raw: Raw): string {
+  let print = rawPrints.get(raw);
+  if (print === undefined) rawPrints.set(raw, (print = fingerprint(`${raw.status} ${raw.body}`)));
+  return print;
+}
+
+export class PodiumClient {
+  readonly baseUrl: string;
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+  readonly #inflight = new Map<string, Promise<Raw>>();
+  readonly #fresh = new Map<string, { raw: Raw; until: number }>();
+  readonly #dataFreshMs: number;
+  readonly #memo = new Map<string, Parsed>();
+  readonly #allMemo = new Map<string, { pages: unknown[][]; out: unknown[] }>();
+
+  constructor(options: ClientOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('the platform URL must be http(s)');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#dataFreshMs = options.dataFreshMs ?? 1000;
+    this.#pool = new Pool(url.origin, {
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 30_000,
+      headersTimeout: this.#timeoutMs,
+      bodyTimeout: this.#timeoutMs,
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  /** The path of an operation in the RESTful style (`event.get` → /event/get) with its query. */
+  pathOf(operation: string, query: Record<string, string | number | undefined>): string {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+    const qs = params.toString();
+    return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
+  }
+
+  async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string): Promise<Raw> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (clientIp) headers['x-forwarded-for'] = clientIp;
+    if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+    let res;
+    try {
+      res = await this.#pool.request({ path, method, headers, body });
+    } catch (err) {
+      const timeout = (err as { code?: string }).code?.includes('TIMEOUT');
+      throw new PodiumError(timeout ? 504 : 502, `platform unreachable: ${(err as Error).message}`, path);
+    }
+    const text = await res.body.text();
+    const ra = res.headers['retry-after'];
+    const retryAfter = typeof ra === 'string' && /^\d+$/.test(ra) ? Number(ra) : undefined;
+    return { status: res.statusCode, body: text, retryAfter };
+  }
+
+  /**
+   * A GET's raw answer: reused for dataFreshMs (successful answers only); concurrent identical GETs
+   * share one request. `fresh` asks the platform in any case.
+   */
+  raw(path: string, clientIp?: string, fresh = false): Raw | Promise<Raw> {
+    if (!fresh && this.#dataFreshMs > 0) {
+      const known = this.#fresh.get(path);
+      if (known && known.until > Date.now()) return known.raw;
+    }
+    let p = this.#inflight.get(path);
+    if (!p) {
+      p = this.#request(path, 'GET', clientIp).finally(() => this.#inflight.delete(path));
+      this.#inflight.set(path, p);
+      if (this.#dataFreshMs > 0) {
+        p.then(
+          (raw) => {
+            if (raw.status !== 200) return;
+            if (this.#fresh.size >= MAX_MEMO) this.#fresh.delete(this.#fresh.keys().next().value!);
+            this.#fresh.set(path, { raw, until: Date.now() + this.#dataFreshMs });
+          },
+          () => {},
+        );
+      }
+    }
+    return p;
+  }
+
+  /** The fingerprint of a GET's current answer, asked anew (page-cache revalidation); errors fingerprint as their line. */
+  async fingerprintOf(path: string): Promise<string> {
+    return printOf(await this.raw(path, undefined, true));
+  }
+
+  #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): z.infer<T>[] {
+    if (raw.status !== 200) {
+      const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
+      throw new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
+    }
+    const known = this.#memo.get(path);
+    if (known && known.body === raw.body) {
+      // refresh its place in the LRU order
+      this.#memo.delete(path);
+      this.#memo.set(path, known);
+      return known.value as z.infer<T>[];
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body);
+    } catch {
+      throw new PodiumError(502, 'the platform answered something that is not JSON', operation);
+    }
+    const result = envelopeOf(item).safeParse(json);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new PodiumError(
+        502,
+        `unexpected answer: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+        operation,
+      );
+    }
+    const value = result.data.data as z.infer<T>[];
+    if (this.#memo.size >= MAX_MEMO) this.#memo.delete(this.#memo.keys().next().value!);
+    this.#memo.set(path, { body: raw.body, value });
+    return value;
+  }
+
+  async #get<T extends z.ZodType>(
+    operation: string,
+    query: Record<string, string | number | undefined>,
+    item: T,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>[]> {
+    const path = this.pathOf(operation, query);
+    const raw = await this.raw(path, ctx?.clientIp);
+    if (ctx?.deps) ctx.deps.push({ path, hash: printOf(raw) });
+    return this.#parse(operation, path, raw, item);
+  }
+
+  /** Every page of a paginated find (limit 100), up to MAX_PAGES pages. */
+  async #all<T extends z.ZodType>(
+    operation: string,
+    query: Record<string, string | number | undefined>,
+    item: T,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>[]> {
+    const pages: z.infer<T>[][] = [];
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const rows = await this.#get(operation, { ...query, limit: 100, offset: page * 100 || undefined }, item, ctx);
+      pages.push(rows);
+      if (rows.length < 100) break;
+    }
+    // The same pages (the same bytes) give the same array, so what callers derive from it can be reused.
+    const key = this.pathOf(operation, query);
+    const known = this.#allMemo.get(key);
+    if (known && known.pages.length === pages.length && known.pages.every((p, i) => p === pages[i])) {
+      return known.out as z.infer<T>[];
+    }
+    const out = pages.flat();
+    if (this.#allMemo.size >= MAX_MEMO) this.#allMemo.delete(this.#allMemo.keys().next().value!);
+    this.#allMemo.set(key, { pages, out });
+    return out;
+  }
+
+  async #one<T extends z.ZodType>(
+    operation: string,
+    query: Record<string, string | number | undefined>,
+    item: T,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>> {
+    const rows = await this.#get(operation, query, item, ctx);
+    if (rows.length === 0) throw new PodiumError(404, 'not found', operation);
+    return rows[0];
+  }
+
+  // ---- one method per operation the site uses ----
+
+  /** company.get by namespace or companyID (public): the company's branding. */
+  companyGet(by: { namespace: string } | { companyID: number }, ctx?: CallContext): Promise<Company> {
+    return this.#one('company.get', by, companySchema, ctx);
+  }
+
+  /** company.event.find by namespace, public form: the visible public events (every page). */
+  companyEventFind(namespace: string, selection = 'all', ctx?: CallContext): Promise<EventListItem[]> {
+    return this.#all(
+      'company.event.find',
+      { namespace, selection, order: 'dateBegin', orderOrientation: 'ASC' },
+      eventListItemSchema,
+      ctx,
+    );
+  }
+
+  /** event.get by eventID, by namespace + nickname, or by cname (custom domain). */
+  eventGet(
+    by: { eventID: number } | { namespace: string; nickname: string } | { cname: string },
+    grant?: Grant,
+    ctx?: CallContext,
+  ): Promise<PodiumEvent> {
+    return this.#one('event.get', { ...by, grant }, eventSchema, ctx);
+  }
+
+  /** event.hotsite.find: the sections in position order (an event has at most 100). */
+  hotsiteFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<HotsiteSectionRow[]> {
+    return this.#get('event.hotsite.find', { eventID, grant, limit: 100 }, sectionSchema, ctx);
+  }
+
+  /** activity.find, public program: every activity of the event. */
+  activityFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Activity[]> {
+    return this.#get('activity.find', { eventID, grant }, activitySchema, ctx);
+  }
+
+  activityGet(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Activity> {
+    return this.#one('activity.get', { activityID, grant }, activitySchema, ctx);
+  }
+
+  speakerFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Speaker[]> {
+    return this.#all('speaker.find', { eventID, grant }, speakerSchema, ctx);
+  }
+
+  speakerGet(speakerID: number, grant?: Grant, ctx?: CallContext): Promise<Speaker> {
+    return this.#one('speaker.get', { speakerID, grant }, speakerSchema, ctx);
+  }
+
+  sponsorFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Sponsor[]> {
+    return this.#all('sponsor.find', { eventID, grant }, sponsorSchema, ctx);
+  }
+
+  /** tag.find kind=activity: the schedule's tracks and topics. */
+  tagFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Tag[]> {
+    return this.#all('tag.find', { eventID, kind: 'activity', grant }, tagSchema, ctx);
+  }
+
+  /** form.get: whether the event takes registrations now. */
+  formGet(eventID: number, grant?: Grant, ctx?: CallContext): Promise<RegistrationForm> {
+    return this.#one('form.get', { eventID, grant }, formSchema, ctx);
+  }
+
+  /** event.checkAccessCode (POST; never shared or cached): the visitor's address is forwarded for the throttle. */
+  async checkAccessCode(eventID: number, accessCode: string, ctx?: CallContext): Promise<AccessCodeAnswer> {
+    const path = this.pathOf('event.checkAccessCode', { eventID });
+    const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams({ accessCode }).toString());
+    if (raw.status !== 200) return this.#parse('event.checkAccessCode', path, raw, accessCodeSchema)[0];
+    const json = (() => {
+      try {
+        return JSON.parse(raw.body) as unknown;
+      } catch {
+        return undefined;
+      }
+    })();
+    const result = envelopeOf(accessCodeSchema).safeParse(json);
+    if (!result.success || result.data.data.length === 0) {
+      throw new PodiumError(502, 'unexpected answer to event.checkAccessCode', 'event.checkAccessCode');
+    }
+    return result.data.data[0];
+  }
+}
+
+export function createClient(options: ClientOptions): PodiumClient {
+  return new PodiumClient(options);
+}

@@ -1,0 +1,131 @@
+// The site's build (dist/, not committed): `podium start` and the tests build it when it is missing or
+// older than its sources. A signature of the sources (path, size, mtime) is stored next to the output;
+// a lock directory makes concurrent starts wait for one build instead of running two.
+
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Sources of the site build, relative to the repository root. The widgets are built first into
+ * public/widgets, which Astro copies into the site as is (the site serves /widgets/podium.js).
+ */
+const SOURCES = [
+  'widgets/src',
+  'widgets/build.mjs',
+  'astro.config.mjs',
+  'package.json',
+  'src/pages',
+  'src/layouts',
+  'src/components',
+  'src/middleware.ts',
+  'src/env.d.ts',
+  'src/site',
+  'src/client',
+  'src/shared',
+  'src/styles',
+];
+
+function walk(root: string, rel: string, out: string[]): void {
+  const abs = join(root, rel);
+  if (!existsSync(abs)) return;
+  const st = statSync(abs);
+  if (st.isDirectory()) {
+    for (const name of readdirSync(abs).sort()) walk(root, join(rel, name), out);
+  } else out.push(`${rel}:${st.size}:${Math.floor(st.mtimeMs)}`);
+}
+
+export function sourceSignature(root: string): string {
+  const lines: string[] = [];
+  for (const s of SOURCES) walk(root, s, lines);
+  return createHash('sha1').update(lines.join('\n')).digest('hex');
+}
+
+const STAMP = 'dist/.podium-build';
+
+export function isBuilt(root: string): boolean {
+  const stamp = join(root, STAMP);
+  if (!existsSync(join(root, 'dist/server/entry.mjs')) || !existsSync(stamp)) return false;
+  return readFileSync(stamp, 'utf8').trim() === sourceSignature(root);
+}
+
+let building: ReturnType<typeof spawn> | undefined;
+// A start stopped while building does not leave the build running on its own.
+process.once('exit', () => building?.kill());
+
+function runBuild(root: string, quiet: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const astro = join(root, 'node_modules/astro/bin/astro.mjs');
+    const child = spawn(process.execPath, [astro, 'build'], {
+      cwd: root,
+      env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    });
+    building = child;
+    let out = '';
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on(
+      'exit',
+      (code) => (
+        (building = undefined),
+        code === 0 ? resolve() : reject(new Error(`astro build failed (${code})\n${out}`))
+      ),
+    );
+  });
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds the site unless dist/ is current; waits while another process builds it. */
+export async function ensureBuilt(root: string, options: { quiet?: boolean; log?: (line: string) => void } = {}) {
+  if (isBuilt(root)) return;
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+  const lock = join(root, 'node_modules/.cache/podium-site-build.lock');
+  for (let waited = 0; ; waited += 200) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      // Another build is running; the lock of a process that is gone (or older than 5 minutes) is stale.
+      try {
+        const pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+        if (!alive(pid) || Date.now() - statSync(lock).mtimeMs > 300_000)
+          rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // being written or gone meanwhile
+        if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5000 && !existsSync(join(lock, 'pid'))) {
+          rmSync(lock, { recursive: true, force: true });
+        }
+      }
+      await sleep(200);
+      if (waited > 600_000) throw new Error('timed out waiting for another site build');
+    }
+  }
+  try {
+    if (isBuilt(root)) return;
+    options.log?.('Building the site (astro build)…');
+    const signature = sourceSignature(root);
+    const { buildWidgets } = (await import(join(root, 'widgets/build.mjs'))) as {
+      buildWidgets: (outdir?: string) => Promise<void>;
+    };
+    await buildWidgets(join(root, 'public/widgets'));
+    await runBuild(root, options.quiet ?? true);
+    writeFileSync(join(root, STAMP), `${signature}\n`);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,49 @@
+// What the front server (server.ts) hands to Astro for one request, as `Astro.locals.podium`: the
+// platform client, the resolved host, the visitor, and where the page records the platform answers it
+// was built from (for the page cache).
+
+import type { CallContext, PodiumClient } from '../client/index.ts';
+import type { Locale } from '../shared/i18n/messages.ts';
+import type { CnameSite } from './hosts.ts';
+import type { PageCache } from './pagecache.ts';
+
+/** Per-process settings and services of the site. */
+export interface SiteRuntime {
+  client: PodiumClient;
+  /** The platform API's origin as browsers reach it (CSP connect-src, the registration widget). */
+  publicApiUrl: string;
+  /** The platform's own site, e.g. https://events.example.com (canonical URLs on the platform's host). */
+  siteUrl: string;
+  pageCache: PageCache | undefined;
+  /** Milliseconds since epoch (tests may fix the clock). */
+  now: () => number;
+}
+
+export interface RequestContext {
+  runtime: SiteRuntime;
+  /** The platform's own site, or one event's site on its custom domain. */
+  site: { kind: 'platform' } | CnameSite;
+  /** The Host is neither the platform's nor a configured custom domain: only the error page is shown. */
+  unknownHost: boolean;
+  /** The request's host name (validated). */
+  hostname: string;
+  https: boolean;
+  clientIp: string;
+  cookies: Map<string, string>;
+  /** The language chosen with the switcher (cookie), if any. */
+  chosenLocale: Locale | undefined;
+  /** The best supported language of Accept-Language. */
+  acceptLocale: Locale;
+  /** The path the visitor asked for (on a custom domain, without the /{company}/{event} the page sees). */
+  publicPath: string;
+  /** Platform calls made for this page (forwarding the visitor's address; recording what was read when pages are cached). */
+  call: CallContext;
+  /** The page cache key, when this request may be stored. */
+  cacheKey: string | undefined;
+  /** Set by a page whose answer is public and may be stored and shared. */
+  cacheable: boolean;
+  /** The page's bytes, when the middleware already has them (the front writes them as they are). */
+  rendered?: Buffer;
+  /** Precomputed fragments this page placed markers for (fragments.ts). */
+  fragments?: Buffer[];
+}

@@ -1,0 +1,30 @@
+// The headers every page carries: a Content-Security-Policy that allows no inline script or style (all
+// of the site's code and CSS are files on its own origin; JSON-LD blocks are data, not script), and the
+// usual hardening headers.
+
+/** The policy: scripts and styles from this origin only; images from anywhere over https (organizer
+ * images, speaker photos, logos); the registration widget may call the platform's public API. */
+export function contentSecurityPolicy(publicApiOrigin: string): string {
+  const connect = publicApiOrigin ? `'self' ${publicApiOrigin}` : "'self'";
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' https: data:",
+    "font-src 'self' https:",
+    `connect-src ${connect}`,
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+export function securityHeaders(publicApiOrigin: string): Record<string, string> {
+  return {
+    'content-security-policy': contentSecurityPolicy(publicApiOrigin),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  };
+}

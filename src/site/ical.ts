@@ -1,0 +1,82 @@
+// The iCalendar answers (RFC 5545, built by src/shared/schedule/ical.ts): the schedule as filtered in
+// the URL (or only the sessions in `ids`, the visitor's favourites), or one session.
+
+import { parseProgram, type Session } from '../shared/schedule/program.ts';
+import { applyFilter, filterFromQuery } from '../shared/schedule/filter.ts';
+import { toICalendar } from '../shared/schedule/ical.ts';
+import { t } from '../shared/i18n/messages.ts';
+import type { RequestContext } from './context.ts';
+import { loadEvent } from './load.ts';
+
+const plain = (status: number, text: string) =>
+  new Response(`${status} ${text}`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+/** `ids=1,2,3` → those activity IDs (at most 1000), or undefined when absent. */
+export function idsOf(params: URLSearchParams): Set<number> | undefined {
+  const raw = params.get('ids');
+  if (raw === null) return undefined;
+  return new Set(
+    raw
+      .split(',')
+      .slice(0, 1000)
+      .filter((v) => /^\d{1,15}$/.test(v.trim()))
+      .map((v) => Number(v.trim()))
+      .filter((n) => n > 0),
+  );
+}
+
+export async function icsResponse(
+  ctx: RequestContext,
+  namespace: string,
+  nickname: string,
+  query: URLSearchParams,
+  activityID?: number,
+): Promise<Response> {
+  const load = await loadEvent(ctx, namespace, nickname);
+  if (load.kind === 'notFound') return plain(404, 'event not found');
+  if (load.kind === 'gate') return plain(403, 'this event is private: enter its access code on the event page');
+  const { event, grant, links, locale, timeZone } = load;
+  let activities;
+  try {
+    activities = await ctx.runtime.client.activityFind(Number(event.eventID), grant, ctx.call);
+  } catch (err) {
+    if ((err as { status?: number }).status === 403) return plain(403, 'this event is private');
+    throw err;
+  }
+  const program = parseProgram(activities as unknown as Record<string, unknown>[]);
+  let sessions: Session[];
+  if (activityID !== undefined) {
+    sessions = program.filter((s) => s.activityID === activityID);
+    if (sessions.length === 0) return plain(404, 'activity not found');
+  } else {
+    const ids = idsOf(query);
+    sessions = ids
+      ? program.filter((s) => ids.has(s.activityID))
+      : applyFilter(program, { ...filterFromQuery(query), mine: false }, timeZone);
+  }
+  const canonical = links.canonical('');
+  const uidDomain = new URL(canonical).hostname;
+  const hour = Math.floor(ctx.runtime.now() / 3_600_000) * 3600;
+  const body = toICalendar({
+    calendarName: activityID !== undefined ? `${sessions[0].name} · ${event.name}` : event.name,
+    timeZone,
+    sessions,
+    urlOf: (s) => links.canonical(`/schedule/${s.activityID}`),
+    uidDomain,
+    now: hour,
+    location: [event.placeName, event.address, event.city].filter(Boolean).join(', '),
+    speakersLabel: t(locale, 'schedule.speakers'),
+  });
+  const name = `${event.nickname || 'event'}${activityID !== undefined ? `-${activityID}` : ''}.ics`.replace(
+    /[^\w.-]/g,
+    '_',
+  );
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/calendar; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      ...(load.isPrivate ? { 'cache-control': 'private, no-store' } : {}),
+    },
+  });
+}

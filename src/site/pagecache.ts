@@ -1,0 +1,144 @@
+// Pages as served in production: the rendered bytes of public pages, in memory, keyed by host, path,
+// query and language. The site talks to the platform only over HTTP, so "invalidated when the event's
+// data changes" is done by revalidation: each page remembers the platform answers it was built from
+// (call + fingerprint of the bytes). A page is served as is for FRESH_MS; after that, the next request
+// re-reads those answers (the platform serves them from its own cache, which every write clears) and
+// compares fingerprints — the same bytes: the page stays, fresh again; anything different: the page is
+// dropped and rendered anew. So a change shows within FRESH_MS, and a re-check costs a few small reads,
+// not a render. Concurrent requests for a stale page share one re-check. Memory is bounded by bytes
+// (least recently used pages go first).
+
+import type { Dependency } from '../client/index.ts';
+
+export interface CachedPage {
+  status: number;
+  /** Response headers (ETag, Cache-Control, CSP, Vary, …) as written on a hit. */
+  headers: Record<string, string>;
+  /** The headers of a 304 for this page (ETag, Cache-Control, Vary). */
+  headers304: Record<string, string>;
+  body: Buffer;
+  etag: string;
+  deps: Dependency[];
+  /** Until when (ms since epoch) the page is served without a re-check. */
+  freshUntil: number;
+  /** After this (ms since epoch) the page is rendered again even if its sources did not change (time-dependent content). */
+  expires: number;
+}
+
+export interface PageCacheOptions {
+  /** Milliseconds a page is served before its sources are re-checked (default 2000). */
+  freshMs?: number;
+  /** Milliseconds after which a page is rendered again anyway (default 60000): pages show time-dependent
+   * things (upcoming vs past events) that no platform answer changes with. */
+  maxAgeMs?: number;
+  /** Upper bound of the bytes held (default 64 MiB). */
+  maxBytes?: number;
+  /** The current fingerprint of a platform answer (a GET of `path`). */
+  fingerprintOf: (path: string) => Promise<string>;
+}
+
+export const FRESH_MS = 2000;
+
+export class PageCache {
+  readonly #pages = new Map<string, CachedPage>();
+  readonly #checks = new Map<string, Promise<CachedPage | undefined>>();
+  readonly #freshMs: number;
+  readonly #maxAgeMs: number;
+  readonly #maxBytes: number;
+  readonly #fingerprintOf: (path: string) => Promise<string>;
+  #bytes = 0;
+  hits = 0;
+  misses = 0;
+  revalidations = 0;
+
+  constructor(options: PageCacheOptions) {
+    this.#freshMs = options.freshMs ?? FRESH_MS;
+    this.#maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#fingerprintOf = options.fingerprintOf;
+  }
+
+  get size(): number {
+    return this.#pages.size;
+  }
+
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** The page for `key` when it is fresh or its sources did not change; undefined → render it. */
+  lookup(key: string): CachedPage | undefined | Promise<CachedPage | undefined> {
+    const page = this.#pages.get(key);
+    if (!page) {
+      this.misses++;
+      return undefined;
+    }
+    const now = Date.now();
+    if (page.expires <= now) {
+      this.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    if (page.freshUntil > now) {
+      this.hits++;
+      return page;
+    }
+    let check = this.#checks.get(key);
+    if (!check) {
+      check = this.#revalidate(key, page).finally(() => this.#checks.delete(key));
+      this.#checks.set(key, check);
+    }
+    return check;
+  }
+
+  async #revalidate(key: string, page: CachedPage): Promise<CachedPage | undefined> {
+    this.revalidations++;
+    let same: boolean;
+    try {
+      const now = await Promise.all(page.deps.map((d) => this.#fingerprintOf(d.path)));
+      same = now.every((hash, i) => hash === page.deps[i].hash);
+    } catch {
+      same = false;
+    }
+    if (!same) {
+      if (this.#pages.get(key) === page) this.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    page.freshUntil = Date.now() + this.#freshMs;
+    this.hits++;
+    return page;
+  }
+
+  /** Stores a rendered page (its deps deduplicated by call). */
+  set(key: string, page: Omit<CachedPage, 'freshUntil' | 'expires' | 'headers304'>): void {
+    const seen = new Set<string>();
+    const deps = page.deps.filter((d) => !seen.has(d.path) && seen.add(d.path));
+    if (page.body.length > this.#maxBytes / 4) return;
+    this.delete(key);
+    const now = Date.now();
+    const headers304: Record<string, string> = { etag: page.etag };
+    for (const name of ['cache-control', 'vary']) {
+      if (page.headers[name]) headers304[name] = page.headers[name];
+    }
+    this.#pages.set(key, { ...page, headers304, deps, freshUntil: now + this.#freshMs, expires: now + this.#maxAgeMs });
+    this.#bytes += page.body.length;
+    while (this.#bytes > this.#maxBytes) {
+      const oldest = this.#pages.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+  }
+
+  delete(key: string): void {
+    const page = this.#pages.get(key);
+    if (!page) return;
+    this.#pages.delete(key);
+    this.#bytes -= page.body.length;
+  }
+
+  clear(): void {
+    this.#pages.clear();
+    this.#bytes = 0;
+  }
+}

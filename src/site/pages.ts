@@ -1,0 +1,59 @@
+// Small helpers the pages share: the status of an event page, the program's strings, the event's
+// date line.
+
+import { isPodiumError } from '../client/index.ts';
+import { t, type Locale } from '../shared/i18n/messages.ts';
+import { dayKey, formatDate, formatRange } from '../shared/schedule/time.ts';
+import type { PodiumEvent } from '../client/index.ts';
+import type { EventLoad } from './load.ts';
+import type { ProgramStrings } from './program.ts';
+
+/** 404 for an unknown event, 403 for a private event's access-code page. */
+export function statusOf(load: EventLoad): number {
+  return load.kind === 'notFound' ? 404 : load.kind === 'gate' ? 403 : 200;
+}
+
+/** A platform read of a private event was refused (the grant expired or the code changed): show the gate. */
+export function toGate(load: EventLoad, err: unknown): EventLoad {
+  if (load.kind === 'ok' && isPodiumError(err) && err.status === 403) {
+    return {
+      kind: 'gate',
+      company: load.company,
+      event: load.event,
+      links: load.links,
+      locale: load.locale,
+      expired: true,
+    };
+  }
+  throw err;
+}
+
+export function programStrings(locale: Locale): ProgramStrings {
+  return {
+    tracks: t(locale, 'schedule.track'),
+    noRoom: t(locale, 'schedule.noRoom'),
+    time: t(locale, 'schedule.time'),
+  };
+}
+
+const datesMemo = new WeakMap<PodiumEvent, Map<string, string>>();
+
+/** "21 December 2026" or "21 December 2026 – 23 December 2026", in the event's zone ('' without dates). */
+export function eventDates(event: PodiumEvent, timeZone: string, locale: Locale): string {
+  let byKey = datesMemo.get(event);
+  if (!byKey) datesMemo.set(event, (byKey = new Map()));
+  const key = `${timeZone}|${locale}`;
+  let text = byKey.get(key);
+  if (text === undefined) byKey.set(key, (text = formatEventDates(event, timeZone, locale)));
+  return text;
+}
+
+function formatEventDates(event: PodiumEvent, timeZone: string, locale: Locale): string {
+  const begin = Number(event.dateBegin);
+  const end = Number(event.dateEnd);
+  if (!(begin > 0)) return '';
+  const a = formatDate(begin, timeZone, locale);
+  if (!(end > begin)) return a;
+  if (dayKey(begin, timeZone) === dayKey(end, timeZone)) return `${a}, ${formatRange(begin, end, timeZone, locale)}`;
+  return t(locale, 'event.dates', { start: a, end: formatDate(end, timeZone, locale) });
+}

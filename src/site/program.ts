@@ -1,0 +1,195 @@
+// The program as the schedule pages show it. Formatting dates and escaping text for hundreds of
+// sessions is most of a render's cost, so each session's strings and HTML fragments are made once per
+// program (the client hands back the same array while the platform's answer has the same bytes), zone,
+// language and link base, and a render only joins the fragments of the sessions it shows.
+
+import type { Activity } from '../client/index.ts';
+import { parseProgram, type Session } from '../shared/schedule/program.ts';
+import { dayKey, formatRange, formatTime, offsetMinutes, zonedParts } from '../shared/schedule/time.ts';
+import { gridOf, rooms as roomsOf, days as daysOf } from '../shared/schedule/group.ts';
+import { escapeHtml } from './html.ts';
+
+export interface ProgramStrings {
+  tracks: string;
+  noRoom: string;
+  time: string;
+}
+
+export interface SessionView {
+  session: Session;
+  day: string;
+  range: string;
+  beginIso: string;
+  endIso: string;
+  /** <li> of the list view. */
+  listHtml: string;
+  /** Content of a grid cell. */
+  cellHtml: string;
+}
+
+export interface ProgramView {
+  sessions: Session[];
+  byID: Map<number, SessionView>;
+  days: string[];
+  rooms: string[];
+  tags: { tagID: number; name: string; color: string }[];
+}
+
+export interface ProgramOptions {
+  timeZone: string;
+  locale: string;
+  activityHref: (id: number) => string;
+  strings: ProgramStrings;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** ISO 8601 with the zone's offset: 2026-12-21T09:00:00+00:00 (schema.org, <time datetime>). */
+export function isoInZone(unix: number, timeZone: string): string {
+  const p = zonedParts(unix, timeZone);
+  const off = offsetMinutes(unix, timeZone);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
+
+function build(activities: Activity[], o: ProgramOptions): ProgramView {
+  const sessions = parseProgram(activities as unknown as Record<string, unknown>[]);
+  const byID = new Map<number, SessionView>();
+  const tagMap = new Map<number, { tagID: number; name: string; color: string }>();
+  for (const s of sessions) {
+    const id = s.activityID;
+    const range = formatRange(s.dateBegin, s.dateEnd, o.timeZone, o.locale);
+    const beginIso = isoInZone(s.dateBegin, o.timeZone);
+    const endIso = isoInZone(s.dateEnd, o.timeZone);
+    const name = escapeHtml(s.name);
+    const room = escapeHtml(s.location || o.strings.noRoom);
+    const href = escapeHtml(o.activityHref(id));
+    const speakers = s.speakers.map((p) => escapeHtml(p.name)).join(', ');
+    for (const tag of s.tags) tagMap.set(tag.tagID, tag);
+    const tags =
+      s.tags.length === 0
+        ? ''
+        : `<ul class="tags" aria-label="${escapeHtml(o.strings.tracks)}">${s.tags
+            .map((tag) => `<li class="tag tag-${tag.tagID}">${escapeHtml(tag.name)}</li>`)
+            .join('')}</ul>`;
+    // data-b/data-e (Unix seconds) let the page's script show other zones and mark now/next; it also
+    // adds the favourite buttons and the now/next badges (without a script they could not work).
+    const times = `data-b="${s.dateBegin}" data-e="${s.dateEnd}"`;
+    const time = `<time class="time" datetime="${beginIso}">${escapeHtml(range)}</time>`;
+    const listHtml =
+      `<li class="session${s.highlight ? ' is-highlight' : ''}" id="s${id}" data-id="${id}" ${times}>` +
+      `<p class="when">${time}<span class="room">${room}</span></p>` +
+      `<h3><a href="${href}">${name}</a></h3>` +
+      (speakers ? `<p class="session-speakers">${speakers}</p>` : '') +
+      tags +
+      `</li>`;
+    const cellHtml =
+      `<div class="cell${s.highlight ? ' is-highlight' : ''}${s.tags[0] ? ` tag-${s.tags[0].tagID}` : ''}" data-id="${id}" ${times}>` +
+      `${time}<a class="cell-title" href="${href}">${name}</a>` +
+      `<span class="cell-room">${room}</span>` +
+      (speakers ? `<span class="cell-speakers">${speakers}</span>` : '') +
+      `</div>`;
+    byID.set(id, { session: s, day: dayKey(s.dateBegin, o.timeZone), range, beginIso, endIso, listHtml, cellHtml });
+  }
+  return {
+    sessions,
+    byID,
+    days: daysOf(sessions, o.timeZone),
+    rooms: roomsOf(sessions),
+    tags: [...tagMap.values()].sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
+const views = new WeakMap<Activity[], Map<string, ProgramView>>();
+
+/** The prepared program (remembered while the platform answers the same bytes). */
+export function programView(activities: Activity[], o: ProgramOptions): ProgramView {
+  let forList = views.get(activities);
+  if (!forList) views.set(activities, (forList = new Map()));
+  const key = `${o.timeZone}|${o.locale}|${o.activityHref(0)}`;
+  let view = forList.get(key);
+  if (!view) forList.set(key, (view = build(activities, o)));
+  return view;
+}
+
+const fragments = new WeakMap<ProgramView, Map<string, Buffer>>();
+
+/**
+ * A fragment of a view (the list or a day's grid for one filter) as UTF-8 bytes, remembered per program
+ * view: the same program, zone, language and filter give the same HTML. At most 200 per view. Pages
+ * place it with fragmentMarker (fragments.ts).
+ */
+export function memoFragment(view: ProgramView, key: string, make: () => string): Buffer {
+  let byKey = fragments.get(view);
+  if (!byKey) fragments.set(view, (byKey = new Map()));
+  let bytes = byKey.get(key);
+  if (bytes === undefined) {
+    bytes = Buffer.from(make());
+    if (byKey.size >= 200) byKey.delete(byKey.keys().next().value!);
+    byKey.set(key, bytes);
+  }
+  return bytes;
+}
+
+/** The list view of these sessions, by day: <section>s with a heading and a list. */
+export function listHtml(
+  view: ProgramView,
+  sessions: Session[],
+  dayLabel: (day: string) => string,
+  headingLevel: 2 | 3 = 2,
+): string {
+  const out: string[] = [];
+  let day = '';
+  for (const s of sessions) {
+    const v = view.byID.get(s.activityID)!;
+    if (v.day !== day) {
+      if (day) out.push('</ul></section>');
+      day = v.day;
+      out.push(
+        `<section class="day-block" data-day="${day}" aria-labelledby="day-${day}">` +
+          `<h${headingLevel} class="day-heading" id="day-${day}">${escapeHtml(dayLabel(day))}</h${headingLevel}>` +
+          `<ul class="session-list">`,
+      );
+    }
+    out.push(v.listHtml);
+  }
+  if (day) out.push('</ul></section>');
+  return out.join('');
+}
+
+/** The grid of one day's sessions: a table of rooms (columns) × time (rows). */
+export function gridHtml(
+  view: ProgramView,
+  sessions: Session[],
+  o: { timeZone: string; locale: string; caption: string; strings: ProgramStrings; allRooms: string[] },
+): string {
+  const grid = gridOf(sessions, o.timeZone, { rooms: o.allRooms });
+  const head = grid.headers
+    .map(
+      (h) =>
+        `<th scope="col"${h.colSpan > 1 ? ` colspan="${h.colSpan}"` : ''}>${escapeHtml(h.room || o.strings.noRoom)}</th>`,
+    )
+    .join('');
+  const rows: string[] = [];
+  for (const slot of grid.slots) {
+    const cells: string[] = [];
+    for (const cell of slot.cells) {
+      if (cell === 'covered') continue;
+      if (cell === null) cells.push('<td class="free"></td>');
+      else {
+        const v = view.byID.get(cell.session.activityID)!;
+        cells.push(`<td${cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}>${v.cellHtml}</td>`);
+      }
+    }
+    const t = formatTime(slot.start, o.timeZone, o.locale);
+    rows.push(
+      `<tr><th scope="row"><time class="slot-time" data-b="${slot.start}">${escapeHtml(t)}</time></th>${cells.join('')}</tr>`,
+    );
+  }
+  return (
+    `<table class="grid"><caption>${escapeHtml(o.caption)}</caption>` +
+    `<thead><tr><th scope="col" class="time-col">${escapeHtml(o.strings.time)}</th>${head}</tr></thead>` +
+    `<tbody>${rows.join('')}</tbody></table>`
+  );
+}

@@ -1,0 +1,46 @@
+// The theme stylesheet of a page: the --podium-* custom properties (src/shared/theme.ts, the same
+// contract the widgets use) and the colors of the event's tags, served as a file so the
+// Content-Security-Policy needs no inline styles. Its address carries the inputs (validated here and
+// again by themeVars), so it is stateless and cacheable forever: /_podium/theme.css?p=4f46e5&b=ffffff&f=Inter&t=3-be185d.
+
+import { normalizeColor, themeCss, themeVars } from '../shared/theme.ts';
+
+export interface ThemeInput {
+  mainColor?: string;
+  backgroundColor?: string;
+  fontFamily?: string;
+  tags?: { tagID: string | number; color: string }[];
+}
+
+const hex = (c: string | undefined) => normalizeColor(c ?? '')?.slice(1) ?? '';
+
+/** The stylesheet's address for a look (the site's own path; the same inputs give the same address). */
+export function themeHref(input: ThemeInput): string {
+  const params = new URLSearchParams();
+  if (hex(input.mainColor)) params.set('p', hex(input.mainColor));
+  if (hex(input.backgroundColor)) params.set('b', hex(input.backgroundColor));
+  if (input.fontFamily) params.set('f', input.fontFamily.slice(0, 200));
+  const tags = (input.tags ?? [])
+    .filter((t) => hex(t.color) !== '')
+    .map((t) => `${t.tagID}-${hex(t.color)}`)
+    .slice(0, 200);
+  if (tags.length > 0) params.set('t', tags.join('.'));
+  params.set('v', '1');
+  return `/_podium/theme.css?${params.toString()}`;
+}
+
+/** The stylesheet for a theme.css query. */
+export function themeStylesheet(query: URLSearchParams): string {
+  const color = (v: string | null) => (v && /^[0-9a-f]{6}$/i.test(v) ? `#${v.toLowerCase()}` : undefined);
+  const vars = themeVars({
+    mainColor: color(query.get('p')),
+    backgroundColor: color(query.get('b')),
+    fontFamily: query.get('f')?.slice(0, 200),
+  });
+  const rules = [themeCss(vars, ':root')];
+  for (const item of (query.get('t') ?? '').split('.').slice(0, 200)) {
+    const m = /^(\d{1,15})-([0-9a-f]{6})$/i.exec(item);
+    if (m) rules.push(`.tag-${m[1]}{--tag-color:#${m[2].toLowerCase()}}`);
+  }
+  return `${rules.join('\n')}\n`;
+}

@@ -1,0 +1,268 @@
+// The site in a real browser (playwright-core with Debian's Chromium) against `podium start` with the
+// demo: axe on every page (0 violations), no CSP violations, screenshots of the hotsite and the
+// schedule at 360 and 1280 px (test-results/site/), both views of the schedule, filters in the URL, the
+// time-zone switch, favourites → "my schedule" → iCalendar, keyboard use of the grid, the private
+// event's gate, and a custom domain.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editEvent, ROOT, startPodium, type Podium } from './harness.ts';
+
+const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+const SHOTS = join(ROOT, 'test-results/site');
+
+let p: Podium;
+let browser: Browser;
+let context: BrowserContext;
+let sitePort: string;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [p, browser] = await Promise.all([
+    startPodium(),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-gpu',
+        // Custom domains of the tests resolve to this machine.
+        '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+      ],
+    }),
+  ]);
+  sitePort = new URL(p.site).port;
+  context = await newContext();
+});
+afterAll(async () => {
+  await browser?.close();
+  await p?.stop();
+});
+
+async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const c = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  // Demo images live on hosts that do not exist: answer them empty instead of waiting for DNS.
+  await c.route(/images\.podium\.test/, (route) => route.fulfill({ status: 404, body: '' }));
+  c.on('console', (m) => {
+    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
+  });
+  c.on('weberror', (e) => problems.push(String(e.error())));
+  return c;
+}
+
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(AXE); // evaluated by the test harness, not injected into the page (the CSP forbids that)
+  const result = await page.evaluate(() =>
+    (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }
+    ).axe.run(),
+  );
+  return result.violations.map(
+    (v) =>
+      `${v.id}: ${v.nodes
+        .map((n) => n.html)
+        .join(' | ')
+        .slice(0, 300)}`,
+  );
+}
+
+const PAGES = [
+  '/demo',
+  '/demo/summit',
+  '/demo/summit/schedule',
+  '/demo/summit/schedule?view=list',
+  '/demo/summit/schedule?view=list&tag=3&q=check',
+  '/demo/summit/schedule/1',
+  '/demo/summit/speakers',
+  '/demo/summit/speakers/1',
+  '/demo/summit/sponsors',
+  '/demo/partners',
+  '/demo/summit/schedule/99999',
+  '/nobody',
+  '/',
+];
+
+const NARROW = [
+  '/demo',
+  '/demo/summit',
+  '/demo/summit/schedule',
+  '/demo/summit/schedule/1',
+  '/demo/summit/speakers',
+  '/demo/partners',
+];
+
+describe('accessibility', () => {
+  it.each(PAGES)('axe finds nothing on %s', async (path) => {
+    const page = await context.newPage();
+    // Every page at 1280 px; the pages whose layout changes most also at 360 px.
+    const widths = NARROW.includes(path) ? [1280, 360] : [1280];
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${p.site}${path}`, { waitUntil: 'load' });
+      expect(await axe(page), `${path} at ${width}px`).toEqual([]);
+      // Nothing wider than the screen at 360 px (the grid turns into a list).
+      if (width === 360)
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('takes screenshots of the hotsite and the schedule at 360 and 1280 px', async () => {
+    const page = await context.newPage();
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const [name, path] of [
+        ['hotsite', '/demo/summit'],
+        ['schedule', '/demo/summit/schedule'],
+        ['schedule-list', '/demo/summit/schedule?view=list'],
+      ]) {
+        await page.goto(`${p.site}${path}`, { waitUntil: 'load' });
+        await page.screenshot({
+          path: join(SHOTS, `${name}-${width}.png`),
+          fullPage: name !== 'hotsite' ? false : true,
+        });
+      }
+    }
+    await page.close();
+  });
+});
+
+describe('schedule', () => {
+  it('switches between grid and list and keeps the filters in the URL', async () => {
+    const page = await context.newPage();
+    await page.goto(`${p.site}/demo/summit/schedule`);
+    expect(await page.locator('table.grid').count()).toBe(1);
+    await page.getByRole('link', { name: 'Tue 22 Dec' }).click();
+    await page.waitForURL(/day=2026-12-22/);
+    expect(await page.locator('table.grid caption').textContent()).toBe('Tuesday 22 December');
+    await page.getByRole('link', { name: 'List', exact: true }).click();
+    await page.waitForURL(/view=list/);
+    expect(page.url()).toContain('day=2026-12-22');
+    if (!(await page.locator('details.filters').getAttribute('open')))
+      await page.locator('details.filters summary').click();
+    await page.getByLabel('Search', { exact: true }).fill('accessible');
+    await page.getByRole('checkbox', { name: 'Engineering' }).check();
+    await page.locator('form[role=search] button[type=submit]').click();
+    await page.waitForURL(/q=accessible/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('tag')).toBe('2');
+    expect(url.searchParams.get('view')).toBe('list');
+    const shown = await page.locator('li.session').count();
+    expect(shown).toBeGreaterThan(0);
+    for (const text of await page.locator('li.session h3').allTextContents())
+      expect(text.toLowerCase()).toContain('accessible');
+    // The shared URL shows the same thing in a new page.
+    const other = await context.newPage();
+    await other.goto(page.url());
+    expect(await other.locator('li.session').count()).toBe(shown);
+    await other.close();
+    await page.close();
+  });
+
+  it("shows times in the event's zone or the visitor's, and remembers the choice", async () => {
+    const ny = await newContext({ timezoneId: 'America/New_York' });
+    const page = await ny.newPage();
+    await page.goto(`${p.site}/demo/summit/schedule?view=list`);
+    const first = page.locator('#s1 time.time');
+    expect(await first.textContent()).toBe('09:00–10:00');
+    await expect.poll(() => page.locator('.tz-switch').isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'My time' }).click();
+    expect(await first.textContent()).toBe('04:00–05:00');
+    expect(page.url()).toContain('tz=local');
+    expect(await page.locator('#tz-note').textContent()).toContain('New York (GMT-5)');
+    await page.goto(`${p.site}/demo/summit/schedule?view=list`); // remembered without the URL
+    expect(await page.locator('#s1 time.time').textContent()).toBe('04:00–05:00');
+    expect(await page.getByRole('button', { name: 'My time' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Event time' }).click();
+    expect(await page.locator('#s1 time.time').textContent()).toBe('09:00–10:00');
+    await ny.close();
+  });
+
+  it('keeps favourites in the browser, shows "my schedule" and exports it as iCalendar', async () => {
+    const page = await context.newPage();
+    await page.goto(`${p.site}/demo/summit/schedule?view=list`);
+    const star = page.locator('#s1 button.fav');
+    await expect.poll(() => star.getAttribute('aria-pressed')).toBe('false');
+    expect(await star.getAttribute('aria-label')).toBe('Add “Keynote: Event Check-in” to favourites');
+    await star.click();
+    expect(await star.getAttribute('aria-pressed')).toBe('true');
+    await page.locator('#s3 button.fav').press('Enter'); // keyboard works too
+    expect(await page.evaluate(() => localStorage.getItem('podium:favourites:1'))).toBe('[1,3]');
+    expect(await page.context().cookies()).toEqual([]); // nothing of it in a cookie
+    await page.getByRole('link', { name: 'My schedule' }).click();
+    await page.waitForURL(/mine=1/);
+    expect(await page.locator('li.session:visible').count()).toBe(2);
+    const ics = await page.locator('a.ics-link').getAttribute('href');
+    expect(ics).toBe('/demo/summit/schedule.ics?ids=1,3');
+    const calendar = await (await fetch(`${p.site}${ics}`)).text();
+    expect(calendar.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    // Removing both leaves the empty state.
+    await page.locator('#s1 button.fav').click();
+    await page.locator('#s3 button.fav').click();
+    expect(await page.locator('li.session:visible').count()).toBe(0);
+    expect(await page.locator('.mine-empty').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('can be used with the keyboard: skip link, then arrow keys between sessions of the grid', async () => {
+    const page = await context.newPage();
+    await page.goto(`${p.site}/demo/summit/schedule`);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    const firstLink = page.locator('table.grid .cell a').first();
+    await firstLink.focus();
+    const before = await firstLink.textContent();
+    await page.keyboard.press('ArrowRight');
+    const right = await page.evaluate(() => document.activeElement?.textContent);
+    expect(right).not.toBe(before);
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.closest('.cell') !== null)).toBe(true);
+    await page.close();
+  });
+});
+
+describe('private event', () => {
+  it('asks for the access code, then shows the event; the grant cookie is not readable by scripts', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/partners/schedule`);
+    expect(await page.locator('h1').textContent()).toBe('This event is private');
+    await page.getByLabel('Access code').fill(p.accessCode === '1' ? '2' : '1');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('Wrong code');
+    expect(await axe(page)).toEqual([]);
+    await page.getByLabel('Access code').fill(p.accessCode);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.waitForURL(/\/demo\/partners\/schedule$/);
+    expect(await page.locator('h1').textContent()).toBe('Schedule');
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    const [cookie] = await c.cookies();
+    expect(cookie).toMatchObject({ name: 'podium_grant', httpOnly: true, sameSite: 'Lax', path: '/demo/partners' });
+    await page.goto(`${p.site}/demo/partners`);
+    expect(await page.locator('h1').textContent()).toBe('Partner Day');
+    await c.close();
+  });
+});
+
+describe('custom domain', () => {
+  it("serves the event's site on its domain and an error page on an unknown one", async () => {
+    await editEvent(p, 1, 'cname', 'summit.example.test');
+    const page = await context.newPage();
+    await page.goto(`http://summit.example.test:${sitePort}/schedule?view=list`);
+    expect(await page.locator('h1').textContent()).toBe('Schedule');
+    await page.locator('li.session h3 a').first().click();
+    await page.waitForURL(new RegExp(`^http://summit\\.example\\.test:${sitePort}/schedule/\\d+$`));
+    expect(await axe(page)).toEqual([]);
+    await page.goto(`http://nowhere.example.test:${sitePort}/`);
+    expect(await page.locator('h1').textContent()).toBe('This domain is not set up');
+    expect(await axe(page)).toEqual([]);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});

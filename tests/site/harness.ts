@@ -1,0 +1,118 @@
+// Starts the real `podium start` (platform + site, demo data, fresh SQLite store, free ports) for the
+// site's end-to-end tests, and small HTTP helpers that can send any Host header.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from '../../src/site/build.ts';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Podium {
+  api: string;
+  site: string;
+  accessCode: string;
+  organizer: { username: string; password: string };
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Builds the site if needed, then starts `bin/podium.js start` and waits for both servers. */
+export async function startPodium(env: Record<string, string> = {}): Promise<Podium> {
+  await ensureBuilt(ROOT);
+  const dir = mkdtempSync(join(tmpdir(), 'podium-site-test-'));
+  const child = spawn(process.execPath, ['bin/podium.js', 'start'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: `file:${join(dir, 'podium.db')}`,
+      API_PORT: '0',
+      SITE_PORT: '0',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: '1',
+      // The tests stand in for a proxy in front of the site: their X-Forwarded-For names the visitor.
+      TRUST_PROXY: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`podium start did not start the site:\n${out}`)), 45_000);
+    const check = () => {
+      if (/Podium site listening on/.test(out)) {
+        clearTimeout(timer);
+        resolve();
+      } else if (/could not start/.test(out)) {
+        clearTimeout(timer);
+        reject(new Error(out));
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`podium start exited ${code}:\n${out}`)));
+  });
+  const api = /Podium API listening on (http:\/\/\S+)/.exec(out)![1];
+  const site = /Podium site listening on (http:\/\/\S+)/.exec(out)![1];
+  const accessCode = /access code (\d+)/.exec(out)![1];
+  const signIn = /username (\S+)\s+password (\S+)/.exec(out)!;
+  return {
+    api,
+    site,
+    accessCode,
+    organizer: { username: signIn[1], password: signIn[2] },
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** A request with full control of the headers (Host included, which fetch does not allow). */
+export function http(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Signs the demo organizer in and edits one event field through the platform API. */
+export async function editEvent(p: Podium, eventID: number, key: string, value: string): Promise<void> {
+  const signIn = await fetch(`${p.api}/?action=person.signIn&username=${encodeURIComponent(p.organizer.username)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password: p.organizer.password }),
+  });
+  const token = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+  const res = await fetch(`${p.api}/event/edit?eventID=${eventID}&key=${key}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },
+    body: new URLSearchParams({ value }),
+  });
+  if (res.status !== 200) throw new Error(`event.edit ${key}: ${res.status} ${await res.text()}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,371 @@
+// The site end to end over HTTP, against the real `podium start` with the demo: every page and its
+// status, headers (CSP, Cache-Control, ETag → 304, Vary), languages, the page cache following edits,
+// JSON-LD, iCalendar, sitemaps, the private event's gate and its throttle, custom domains and the
+// on-demand-TLS ask endpoint.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editEvent, http, sleep, startPodium, type Podium } from './harness.ts';
+
+let p: Podium;
+
+beforeAll(async () => {
+  p = await startPodium();
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => http(`${p.site}${path}`, { headers });
+const jsonLd = (html: string) =>
+  [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]));
+
+describe('pages', () => {
+  it.each([
+    ['/demo', 200, 'Podium Demo'],
+    ['/demo/summit', 200, 'Podium Summit'],
+    ['/demo/summit/schedule', 200, '<table class="grid">'],
+    ['/demo/summit/schedule?view=list', 200, 'class="session-list"'],
+    ['/demo/summit/schedule/1', 200, 'Keynote: Event Check-in'],
+    ['/demo/summit/speakers', 200, 'Ana Almeida'],
+    ['/demo/summit/speakers/1', 200, 'Staff Engineer at Lumen Labs'],
+    ['/demo/summit/sponsors', 200, 'Platinum'],
+    ['/demo/partners', 403, 'This event is private'],
+    ['/demo/partners/schedule', 403, 'This event is private'],
+    ['/nobody', 404, 'Page not found'],
+    ['/demo/nothing', 404, 'Back to the directory'],
+    ['/demo/summit/schedule/99999', 404, 'Back to the event'],
+    ['/demo/summit/speakers/abc', 404, 'Page not found'],
+    ['/demo/summit/no/such/page', 404, 'Page not found'],
+    ['/', 200, 'Podium'],
+  ])('%s → %i', async (path, status, text) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    expect(res.text).toContain(text);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    // No inline scripts or styles at all (JSON-LD is data, not script).
+    expect(res.text).not.toMatch(/<script(?![^>]*(?:src=|type="application\/ld\+json"))[^>]*>/);
+    expect(res.text).not.toMatch(/<style|\sstyle="/);
+    expect(res.headers.vary).toContain('Host');
+  });
+
+  it('the directory lists the public events only, upcoming first', async () => {
+    const res = await get('/demo');
+    expect(res.text).toContain('href="/demo/summit"');
+    expect(res.text).not.toContain('partners');
+    expect(res.text).toContain('Upcoming events');
+  });
+
+  it('the hotsite renders every section kind in position order, with dates in the event zone', async () => {
+    const { text } = await get('/demo/summit');
+    const order = ['About', 'Program', 'Speakers', 'Register', 'Sponsors', 'Venue', 'Questions'].map((h) =>
+      text.indexOf(`>${h}</h2>`),
+    );
+    expect(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]))).toBe(true);
+    expect(text).toContain('21 December 2026 – 23 December 2026');
+    expect(text).toMatch(/<podium-registration api="http:\/\/127\.0\.0\.1:\d+" event="1" locale="en">/);
+    expect(text).toContain('<script type="module" src="/widgets/podium.js"></script>');
+    expect(text).toContain('https://www.openstreetmap.org/?mlat=38.7101&amp;mlon=-9.1366');
+    expect(text).toContain('<h3>Is there Wi-Fi?</h3>'); // organizer headings under the section's h2
+  });
+});
+
+describe('SEO', () => {
+  it('the hotsite has schema.org Event JSON-LD with sessions, performers, organizer and venue', async () => {
+    const { text } = await get('/demo/summit');
+    const [ld] = jsonLd(text);
+    expect(ld['@context']).toBe('https://schema.org');
+    expect(ld['@type']).toBe('Event');
+    expect(ld.name).toBe('Podium Summit');
+    expect(ld.startDate).toBe('2026-12-21T09:00:00+00:00');
+    expect(ld.location).toMatchObject({
+      '@type': 'Place',
+      name: 'Podium Hall',
+      address: { addressLocality: 'Lisboa' },
+    });
+    expect(ld.organizer).toMatchObject({ '@type': 'Organization', name: 'Podium Demo' });
+    expect(ld.performer).toHaveLength(40);
+    expect(ld.subEvent).toHaveLength(120);
+    const keynote = ld.subEvent.find((s: { name: string }) => s.name === 'Keynote: Event Check-in');
+    expect(keynote).toMatchObject({
+      '@type': 'Event',
+      startDate: '2026-12-21T09:00:00+00:00',
+      location: { name: 'Main Hall' },
+    });
+    expect(keynote.url).toMatch(/\/demo\/summit\/schedule\/1$/);
+    expect(text).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/demo\/summit">/);
+    expect(text).toContain('<meta property="og:title" content="Podium Summit">');
+    expect(text).toContain('<meta name="twitter:card"');
+  });
+
+  it('a session page is an Event with its superEvent; a speaker page a Person', async () => {
+    const [session] = jsonLd((await get('/demo/summit/schedule/1')).text);
+    expect(session).toMatchObject({ '@type': 'Event', superEvent: { name: 'Podium Summit' } });
+    expect(session.performer.map((x: { name: string }) => x.name)).toContain('Ana Almeida');
+    const [person] = jsonLd((await get('/demo/summit/speakers/1')).text);
+    expect(person).toMatchObject({ '@type': 'Person', name: 'Ana Almeida' });
+  });
+
+  it('private events never show in JSON-LD, OpenGraph, the directory or the sitemap', async () => {
+    const gate = await get('/demo/partners');
+    expect(jsonLd(gate.text)).toHaveLength(0);
+    expect(gate.text).not.toContain('og:');
+    expect(gate.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    const sitemap = await get('/demo/sitemap.xml');
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.text).toContain('/demo/summit/schedule/1</loc>');
+    expect(sitemap.text).not.toContain('partners');
+    const robots = await get('/robots.txt');
+    expect(robots.text).toContain('Disallow: /_podium/');
+    expect(robots.text).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
+  });
+});
+
+describe('languages', () => {
+  it('follows the event language, then Accept-Language; ?lang= switches and is remembered', async () => {
+    expect((await get('/demo/summit', { 'accept-language': 'pt-BR' })).text).toContain('<html lang="en">');
+    expect((await get('/nobody', { 'accept-language': 'es-ES,es;q=0.9' })).text).toContain('Página no encontrada');
+    const switched = await get('/demo/summit/schedule?view=list&lang=pt');
+    expect(switched.status).toBe(303);
+    expect(switched.headers.location).toBe('/demo/summit/schedule?view=list');
+    const cookie = String(switched.headers['set-cookie']).split(';')[0];
+    expect(cookie).toBe('podium_lang=pt');
+    const pt = await get('/demo/summit/schedule?view=list', { cookie });
+    expect(pt.text).toContain('<html lang="pt">');
+    expect(pt.text).toContain('Programação');
+    expect(pt.text).toContain('21 de dezembro');
+  });
+});
+
+describe('caching', () => {
+  it('public pages carry an ETag and answer 304 to it; private ones are never stored', async () => {
+    const first = await get('/demo/summit/schedule');
+    expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const again = await get('/demo/summit/schedule', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    expect(again.headers.etag).toBe(etag);
+    const gate = await get('/demo/partners');
+    expect(gate.headers['cache-control']).toBe('private, no-store');
+    expect(gate.headers.etag).toBeUndefined();
+  });
+
+  it('a page in the page cache follows an edit of the event within seconds', async () => {
+    const before = await get('/demo/summit/speakers');
+    expect(before.text).toContain('<title>Speakers · Podium Summit</title>');
+    await editEvent(p, 1, 'name', 'Podium Summit 2026');
+    let after = before;
+    for (let i = 0; i < 30 && !after.text.includes('Podium Summit 2026'); i++) {
+      await sleep(200);
+      after = await get('/demo/summit/speakers', { 'if-none-match': String(before.headers.etag) });
+    }
+    expect(after.status).toBe(200);
+    expect(after.text).toContain('<title>Speakers · Podium Summit 2026</title>');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    await editEvent(p, 1, 'name', 'Podium Summit');
+  });
+});
+
+describe('iCalendar', () => {
+  const lines = (ics: string) => ics.split('\r\n');
+
+  it('the whole schedule is valid RFC 5545 in the event zone', async () => {
+    const res = await get('/demo/summit/schedule.ics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="summit.ics"');
+    const ics = res.text;
+    expect(ics.endsWith('\r\n')).toBe(true);
+    expect(ics.replaceAll('\r\n', '')).not.toContain('\n');
+    for (const line of lines(ics)) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    const unfolded = ics.replace(/\r\n /g, '');
+    expect(unfolded.match(/^BEGIN:VEVENT$/gm)).toHaveLength(120);
+    expect(unfolded.match(/^END:VEVENT$/gm)).toHaveLength(120);
+    expect(unfolded).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon');
+    expect(unfolded).toContain('DTSTART;TZID=Europe/Lisbon:20261221T090000');
+    const uids = unfolded.match(/^UID:.*$/gm)!;
+    expect(new Set(uids).size).toBe(120);
+    expect(unfolded).toContain('X-WR-CALNAME:Podium Summit');
+  });
+
+  it('follows the schedule filters, the favourites (ids) and one session', async () => {
+    const tagged = await get('/demo/summit/schedule.ics?tag=3&room=Main%20Hall');
+    const n = tagged.text.match(/BEGIN:VEVENT/g)?.length ?? 0;
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(120);
+    expect(tagged.text.match(/LOCATION:Main Hall/g)).toHaveLength(n);
+    const mine = await get('/demo/summit/schedule.ics?ids=3,1');
+    expect(mine.text.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    const one = await get('/demo/summit/schedule/3.ics');
+    expect(one.text.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+    expect(one.text).toContain('UID:activity-3@');
+    expect((await get('/demo/partners/schedule.ics')).status).toBe(403);
+    expect((await get('/demo/summit/schedule/99999.ics')).status).toBe(404);
+  });
+});
+
+describe('schedule filters in the URL', () => {
+  it('filters by track, room, day and text on the server', async () => {
+    const all = await get('/demo/summit/schedule?view=list');
+    const count = (html: string) => html.match(/<li class="session/g)?.length ?? 0;
+    expect(count(all.text)).toBe(120);
+    const day = await get('/demo/summit/schedule?view=list&day=2026-12-22');
+    expect(count(day.text)).toBe(40);
+    expect(day.text).toMatch(/aria-current="page">Tue 22 Dec</);
+    const q = await get('/demo/summit/schedule?view=list&q=keynote');
+    expect(count(q.text)).toBeGreaterThan(0);
+    expect(count(q.text)).toBeLessThan(120);
+    const none = await get('/demo/summit/schedule?view=list&q=zzzzzz');
+    expect(none.text).toContain('No sessions match these filters.');
+    const grid = await get('/demo/summit/schedule?day=2026-12-23&room=Studio&room=Main%20Hall');
+    expect(grid.text).toContain('<caption>Wednesday 23 December</caption>');
+    expect(grid.text).toMatch(/<th scope="col">Main Hall<\/th><th scope="col">Studio<\/th><\/tr>/);
+  });
+});
+
+describe('private event', () => {
+  const access = (code: string, visitor: string, next = '/demo/partners/schedule') =>
+    http(`${p.site}/demo/partners/access`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': visitor },
+      body: new URLSearchParams({ accessCode: code, next }).toString(),
+    });
+
+  it('unlocks with the right code: a signed, expiring, HttpOnly grant cookie scoped to the event', async () => {
+    const wrong = await access(p.accessCode === '1' ? '2' : '1', '198.51.100.20');
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).toContain('Wrong code');
+    const ok = await access(p.accessCode, '198.51.100.20', '//evil.example.com/');
+    expect(ok.status).toBe(303);
+    expect(ok.headers.location).toBe('/demo/partners'); // an outside "next" is not followed
+    const cookie = String(ok.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /^podium_grant=2\.\d+\.[\w-]+; Path=\/demo\/partners; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$/,
+    );
+    // It expires with the grant (7 days).
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)![1]);
+    expect(Math.abs(expires - (Date.now() + 7 * 86400_000))).toBeLessThan(120_000);
+    const grant = cookie.split(';')[0];
+    const unlocked = await get('/demo/partners/schedule', { cookie: grant });
+    expect(unlocked.status).toBe(200);
+    expect(unlocked.headers['cache-control']).toBe('private, no-store');
+    expect(unlocked.text).toContain('<h1>Schedule</h1>');
+    expect(unlocked.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    const ics = await get('/demo/partners/schedule.ics', { cookie: grant });
+    expect(ics.status).toBe(200);
+    expect(ics.text).toContain('BEGIN:VCALENDAR');
+    // A forged grant goes back to the gate.
+    const forged = await get('/demo/partners/schedule', {
+      cookie: grant.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('This event is private');
+  });
+
+  it('throttles wrong codes per visitor (the visitor address reaches the platform), not per site', async () => {
+    const wrongCode = String((Number(p.accessCode) % 9999) + 1);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await access(wrongCode, '203.0.113.77')).status);
+    expect(statuses.slice(0, 20).every((s) => s === 403)).toBe(true);
+    const blocked = await access(wrongCode, '203.0.113.77');
+    expect(blocked.status).toBe(429);
+    expect(blocked.text).toMatch(/Too many tries — try again in \d+ minutes?\./);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // The right code from the blocked visitor is refused too (the code cannot be walked to it).
+    expect((await access(p.accessCode, '203.0.113.77')).status).toBe(429);
+    // Another visitor is not blocked.
+    expect((await access(wrongCode, '203.0.113.78')).status).toBe(403);
+    expect((await access(p.accessCode, '203.0.113.78')).status).toBe(303);
+  });
+
+  it('refuses a cross-site form post and invalid codes', async () => {
+    const cross = await http(`${p.site}/demo/partners/access`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.com' },
+      body: `accessCode=${p.accessCode}`,
+    });
+    expect(cross.status).toBe(403);
+    expect(cross.headers['set-cookie']).toBeUndefined();
+    expect((await access('abc', '198.51.100.30')).status).toBe(400);
+    expect((await access('0', '198.51.100.30')).status).toBe(400);
+  });
+});
+
+describe('custom domains', () => {
+  it('answers the on-demand-TLS ask only for configured domains', async () => {
+    expect((await get('/_podium/domains/ask?domain=summit-soon.example.test')).status).toBe(404);
+    await editEvent(p, 1, 'cname', 'summit.example.test');
+    expect((await get('/_podium/domains/ask?domain=summit.example.test')).status).toBe(200);
+    expect((await get('/_podium/domains/ask?domain=SUMMIT.example.test.')).status).toBe(200);
+    expect((await get('/_podium/domains/ask?domain=other.example.test')).status).toBe(404);
+    expect((await get('/_podium/domains/ask?domain=a%20b')).status).toBe(400);
+    expect((await get('/_podium/domains/ask?domain=127.0.0.1')).status).toBe(200); // the platform's own
+  });
+
+  it("serves the event's site at / on its domain, with canonical URLs there", async () => {
+    const host = { host: 'summit.example.test' };
+    // Pages already rendered follow the edit within the page cache's re-check (2 s) and the reuse of
+    // platform answers (1 s).
+    let home = await get('/', host);
+    for (let i = 0; i < 40 && !home.text.includes('https://summit.example.test/"'); i++) {
+      await sleep(100);
+      home = await get('/', host);
+    }
+    expect(home.status).toBe(200);
+    expect(home.text).toContain('<h1 id="event-title">Podium Summit</h1>');
+    expect(home.text).toContain('<link rel="canonical" href="https://summit.example.test/">');
+    expect(home.text).toContain('href="/schedule"');
+    expect(home.headers.vary).toContain('Host');
+    const schedule = await get('/schedule?view=list', host);
+    expect(schedule.status).toBe(200);
+    expect(schedule.text).toContain('href="/schedule/1"');
+    expect((await get('/schedule/1', host)).status).toBe(200);
+    expect((await get('/speakers/1', host)).status).toBe(200);
+    expect((await get('/schedule.ics', host)).text).toContain('UID:activity-1@summit.example.test');
+    expect((await get('/demo/summit', host)).status).toBe(404); // no nickname prefix there
+    const sitemap = await get('/sitemap.xml', host);
+    expect(sitemap.text).toContain('<loc>https://summit.example.test/schedule/1</loc>');
+    expect((await get('/robots.txt', host)).text).toContain('Sitemap: https://summit.example.test/sitemap.xml');
+    // On the platform's host the canonical address is the custom domain.
+    let platform = await get('/demo/summit');
+    for (let i = 0; i < 40 && !platform.text.includes('https://summit.example.test/"'); i++) {
+      await sleep(100);
+      platform = await get('/demo/summit');
+    }
+    expect(platform.text).toContain('<link rel="canonical" href="https://summit.example.test/">');
+  });
+
+  it('an unknown host gets the error page: no event content, no address built from it', async () => {
+    const res = await get('/', { host: 'unknown.example.test' });
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('This domain is not set up');
+    expect(res.text).not.toContain('Podium Summit');
+    expect(res.text).not.toContain('unknown.example.test');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const sub = await get('/schedule', { host: 'unknown.example.test' });
+    expect(sub.status).toBe(404);
+    expect(sub.text).not.toContain('Keynote');
+    expect((await get('/', { host: 'bad host' })).status).toBe(400);
+  });
+});
+
+describe('files', () => {
+  it('serves the theme stylesheet, built assets and public files with cache headers', async () => {
+    const { text } = await get('/demo/summit');
+    const theme = /href="(\/_podium\/theme\.css\?[^"]+)"/.exec(text)![1].replaceAll('&amp;', '&');
+    const css = await get(theme);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.text).toContain('--podium-color-primary:#4f46e5');
+    const asset = /href="(\/_astro\/[^"]+\.css)"/.exec(text)![1];
+    const file = await get(asset);
+    expect(file.status).toBe(200);
+    expect(file.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(asset, { 'if-none-match': String(file.headers.etag) })).status).toBe(304);
+    const icon = await get('/favicon.svg');
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect((await get('/_podium/health')).text).toBe('ok');
+  });
+});
