@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', '.astro/', 'test-results/'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', '.astro/', 'test-results/', 'public/widgets/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -27,6 +27,7 @@ const platform = await startPinned(0, ['bin/podium.js', 'start'], {
   API_PORT: '0',
   LOG_LEVEL: 'warn',
   SEED_DEMO: '1',
+  SITE: '0', // the API alone: the site has its own benchmark (bench/site.mjs)
   RATE_LIMIT_CLIENT: '100000000',
   RATE_LIMIT_TOKEN: '100000000',
 });
