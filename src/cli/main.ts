@@ -93,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
           : config;
       const platform = await startPlatform(platformConfig);
       if (config.SEED_DEMO === '1' && (await isEmpty(platform.store.db))) {
-        const seed = await seedDemo(platform.store.db);
+        const seed = await seedDemo(platform.store.db, undefined, config.DEMO_START);
         if (seed) printDemo(seed, platform.url);
       }
       console.log(`Podium API listening on ${platform.url} (store: ${platform.store.kind})`);
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       if (sub !== 'demo') break;
       await withStore(config, async (db) => {
-        const seed = await seedDemo(db);
+        const seed = await seedDemo(db, undefined, config.DEMO_START);
         if (seed) printDemo(seed);
         else console.log('the demo company already exists');
       });

@@ -60,6 +60,11 @@ const schema = z.object({
   SITE_DATA_FRESH_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** 1 seeds the demo company and event when the store is empty at start. */
   SEED_DEMO: z.enum(['0', '1']).default('1'),
+  /** First day of the demo event, YYYY-MM-DD (default: 30 days from today); fixed dates make demos reproducible. */
+  DEMO_START: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date such as 2037-12-21')
+    .optional(),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

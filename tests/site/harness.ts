@@ -33,6 +33,8 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
       SITE_PORT: '0',
       LOG_LEVEL: 'warn',
       SEED_DEMO: '1',
+      // The demo's dates are fixed, so the pages' dates can be asserted whatever day the tests run.
+      DEMO_START: '2037-12-21',
       // The tests stand in for a proxy in front of the site: their X-Forwarded-For names the visitor.
       TRUST_PROXY: '127.0.0.1',
       ...env,

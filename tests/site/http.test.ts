@@ -28,6 +28,7 @@ describe('pages', () => {
     ['/demo/summit/speakers', 200, 'Ana Almeida'],
     ['/demo/summit/speakers/1', 200, 'Staff Engineer at Lumen Labs'],
     ['/demo/summit/sponsors', 200, 'Platinum'],
+    ['/demo/summit/embed', 200, '&lt;podium-registration api=&quot;http://127.0.0.1:'],
     ['/demo/partners', 403, 'This event is private'],
     ['/demo/partners/schedule', 403, 'This event is private'],
     ['/nobody', 404, 'Page not found'],
@@ -63,7 +64,7 @@ describe('pages', () => {
       text.indexOf(`>${h}</h2>`),
     );
     expect(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]))).toBe(true);
-    expect(text).toContain('21 December 2026 – 23 December 2026');
+    expect(text).toContain('21 December 2037 – 23 December 2037');
     expect(text).toMatch(/<podium-registration api="http:\/\/127\.0\.0\.1:\d+" event="1" locale="en">/);
     expect(text).toContain('<script type="module" src="/widgets/podium.js"></script>');
     expect(text).toContain('https://www.openstreetmap.org/?mlat=38.7101&amp;mlon=-9.1366');
@@ -78,7 +79,7 @@ describe('SEO', () => {
     expect(ld['@context']).toBe('https://schema.org');
     expect(ld['@type']).toBe('Event');
     expect(ld.name).toBe('Podium Summit');
-    expect(ld.startDate).toBe('2026-12-21T09:00:00+00:00');
+    expect(ld.startDate).toBe('2037-12-21T09:00:00+00:00');
     expect(ld.location).toMatchObject({
       '@type': 'Place',
       name: 'Podium Hall',
@@ -90,7 +91,7 @@ describe('SEO', () => {
     const keynote = ld.subEvent.find((s: { name: string }) => s.name === 'Keynote: Event Check-in');
     expect(keynote).toMatchObject({
       '@type': 'Event',
-      startDate: '2026-12-21T09:00:00+00:00',
+      startDate: '2037-12-21T09:00:00+00:00',
       location: { name: 'Main Hall' },
     });
     expect(keynote.url).toMatch(/\/demo\/summit\/schedule\/1$/);
@@ -185,7 +186,7 @@ describe('iCalendar', () => {
     expect(unfolded.match(/^BEGIN:VEVENT$/gm)).toHaveLength(120);
     expect(unfolded.match(/^END:VEVENT$/gm)).toHaveLength(120);
     expect(unfolded).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon');
-    expect(unfolded).toContain('DTSTART;TZID=Europe/Lisbon:20261221T090000');
+    expect(unfolded).toContain('DTSTART;TZID=Europe/Lisbon:20371221T090000');
     const uids = unfolded.match(/^UID:.*$/gm)!;
     expect(new Set(uids).size).toBe(120);
     expect(unfolded).toContain('X-WR-CALNAME:Podium Summit');
@@ -212,7 +213,7 @@ describe('schedule filters in the URL', () => {
     const all = await get('/demo/summit/schedule?view=list');
     const count = (html: string) => html.match(/<li class="session/g)?.length ?? 0;
     expect(count(all.text)).toBe(120);
-    const day = await get('/demo/summit/schedule?view=list&day=2026-12-22');
+    const day = await get('/demo/summit/schedule?view=list&day=2037-12-22');
     expect(count(day.text)).toBe(40);
     expect(day.text).toMatch(/aria-current="page">Tue 22 Dec</);
     const q = await get('/demo/summit/schedule?view=list&q=keynote');
@@ -220,7 +221,7 @@ describe('schedule filters in the URL', () => {
     expect(count(q.text)).toBeLessThan(120);
     const none = await get('/demo/summit/schedule?view=list&q=zzzzzz');
     expect(none.text).toContain('No sessions match these filters.');
-    const grid = await get('/demo/summit/schedule?day=2026-12-23&room=Studio&room=Main%20Hall');
+    const grid = await get('/demo/summit/schedule?day=2037-12-23&room=Studio&room=Main%20Hall');
     expect(grid.text).toContain('<caption>Wednesday 23 December</caption>');
     expect(grid.text).toMatch(/<th scope="col">Main Hall<\/th><th scope="col">Studio<\/th><\/tr>/);
   });

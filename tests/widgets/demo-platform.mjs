@@ -43,6 +43,8 @@ export async function startDemoPlatform(env = {}) {
       RATE_LIMIT_CLIENT: '100000',
       RATE_LIMIT_TOKEN: '100000',
       SEED_DEMO: '1',
+      // The demo's dates are fixed, so the pages' dates can be asserted whatever day the tests run.
+      DEMO_START: '2037-12-21',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

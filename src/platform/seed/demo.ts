@@ -32,7 +32,12 @@ const PARTNER_PROGRAM = { days: 1, activities: 12, speakers: 8 };
  * sponsors in 3 tiers, hotsite sections of every kind, a registration form) and a private partner
  * day behind an access code; does nothing if the demo company exists.
  */
-export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 1000)): Promise<DemoSeed | undefined> {
+export async function seedDemo(
+  db: Kysely<DB>,
+  now = Math.floor(Date.now() / 1000),
+  /** First day of the summit, YYYY-MM-DD (default: 30 days from now). */
+  firstDate?: string,
+): Promise<DemoSeed | undefined> {
   return db.transaction().execute(async (trx) => {
     if (
       await trx.selectFrom('company').select('companyID').where('namespace', '=', DEMO_NAMESPACE).executeTakeFirst()
@@ -66,7 +71,9 @@ export async function seedDemo(db: Kysely<DB>, now = Math.floor(Date.now() / 100
 
     // Next month, three days from 09:00 to 18:00 Lisbon time; the partner day follows.
     const timezone = 'Europe/Lisbon';
-    const firstDay = fromWallTime({ ...wallTime(now + 30 * DAY, timezone), hour: 0, minute: 0, second: 0 }, timezone);
+    const [year, month, day] = firstDate ? firstDate.split('-').map(Number) : [];
+    const date = firstDate ? { year, month, day } : wallTime(now + 30 * DAY, timezone);
+    const firstDay = fromWallTime({ ...date, hour: 0, minute: 0, second: 0 }, timezone);
     const first = wallTime(firstDay, timezone);
     const at = (day: number, hour: number) =>
       fromWallTime({ ...first, day: first.day + day, hour, minute: 0, second: 0 }, timezone);

@@ -116,6 +116,12 @@ const en = {
   // Sponsors
   'sponsors.title': 'Sponsors',
   'sponsors.empty': 'No sponsors yet.',
+  'embed.title': 'Embed this event',
+  'embed.intro':
+    'Copy a snippet into any web page: one script tag and an element. The widgets follow your page’s styles through the --podium-* custom properties.',
+  'embed.registration': 'Registration form',
+  'embed.agenda': 'Program',
+  'embed.gate': 'Access-code gate (private events)',
   'sponsors.visit': 'Visit {name}',
   'sponsors.become': 'Become a sponsor',
   'sponsors.tier.diamond': 'Diamond',
@@ -300,6 +306,12 @@ const pt: Messages = {
 
   'sponsors.title': 'Patrocinadores',
   'sponsors.empty': 'Ainda não há patrocinadores.',
+  'embed.title': 'Incorporar este evento',
+  'embed.intro':
+    'Copie um trecho para qualquer página: uma tag de script e um elemento. Os widgets seguem o estilo da sua página pelas propriedades --podium-*.',
+  'embed.registration': 'Formulário de inscrição',
+  'embed.agenda': 'Programação',
+  'embed.gate': 'Acesso por código (eventos privados)',
   'sponsors.visit': 'Visitar {name}',
   'sponsors.become': 'Seja um patrocinador',
   'sponsors.tier.diamond': 'Diamante',
@@ -477,6 +489,12 @@ const es: Messages = {
 
   'sponsors.title': 'Patrocinadores',
   'sponsors.empty': 'Todavía no hay patrocinadores.',
+  'embed.title': 'Insertar este evento',
+  'embed.intro':
+    'Copie un fragmento en cualquier página web: una etiqueta script y un elemento. Los widgets siguen el estilo de su página mediante las propiedades --podium-*.',
+  'embed.registration': 'Formulario de inscripción',
+  'embed.agenda': 'Programa',
+  'embed.gate': 'Acceso con código (eventos privados)',
   'sponsors.visit': 'Visitar {name}',
   'sponsors.become': 'Hazte patrocinador',
   'sponsors.tier.diamond': 'Diamante',
