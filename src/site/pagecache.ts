@@ -79,6 +79,9 @@ export class PageCache {
       this.misses++;
       return undefined;
     }
+    // Least recently used goes first when memory is short: a hit moves the page to the end.
+    this.#pages.delete(key);
+    this.#pages.set(key, page);
     if (page.freshUntil > now) {
       this.hits++;
       return page;

@@ -444,8 +444,10 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       if (lang !== null) {
         params.delete('lang');
         const rest = params.toString();
+        // Same-site path only: `//evil.com/?lang=en` (or `/\evil.com`) must not become a redirect elsewhere.
+        const samePath = `/${pathname.replace(/^[/\\\s]+/, '')}`;
         res.writeHead(303, {
-          location: `${pathname}${rest ? `?${rest}` : ''}`,
+          location: `${samePath}${rest ? `?${rest}` : ''}`,
           'set-cookie': serializeCookie(LANG_COOKIE, isLocale(lang) ? lang : '', {
             path: '/',
             secure,

@@ -227,6 +227,30 @@ describe('schedule filters in the URL', () => {
   });
 });
 
+describe('redirects stay on the site', () => {
+  it.each(['//evil.example.com/?lang=pt', '/%5Cevil.example.com/?lang=pt', '///evil.example.com?lang=es&x=1'])(
+    'the language switcher at %s comes back to a path of this site',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toMatch(/^\/(?![/\\])/);
+    },
+  );
+
+  it.each(['/\t/evil.example.com', '/\n/evil.example.com', '//evil.example.com', '/\\evil.example.com'])(
+    'the access form does not follow next=%j',
+    async (next) => {
+      const res = await http(`${p.site}/demo/summit/access`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ accessCode: '1', next }).toString(),
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.location).toBe('/demo/summit');
+    },
+  );
+});
+
 describe('private event', () => {
   const access = (code: string, visitor: string, next = '/demo/partners/schedule') =>
     http(`${p.site}/demo/partners/access`, {
