@@ -59,7 +59,7 @@ describe('the widgets manifest', () => {
   it('lists only public attributes', () => {
     const registration = elements.find((e) => e.tagName === 'podium-registration')!;
     expect(registration.attributes!.map((a) => a.name).sort()).toEqual(
-      ['api', 'email', 'event', 'first-name', 'invite', 'invite-param', 'last-name', 'locale', 'rsvp'].sort(),
+      ['api', 'email', 'event', 'first-name', 'grant', 'invite', 'invite-param', 'last-name', 'locale', 'rsvp'].sort(),
     );
   });
 

@@ -3,6 +3,7 @@ import { PodiumErrorEvent } from '../events/events.ts';
 import { PodiumApiError } from './api.ts';
 import { loadLocale, t, widgetLocale, type Locale, type MessageKey, type MessageVars } from './locale.ts';
 import { resolveEvent, type EventInfo } from '../stores/event.ts';
+import { setGrant } from '../stores/grant.ts';
 
 /**
  * The base of every Podium widget: the common attributes (`api`, `event`, `locale`), the event's ID
@@ -15,6 +16,7 @@ export class PodiumElement extends LitElement {
     api: {},
     event: {},
     locale: {},
+    grant: {},
     _info: { state: true },
     _resolveError: { state: true },
   };
@@ -25,6 +27,11 @@ export class PodiumElement extends LitElement {
   declare event: string;
   /** `en`, `pt` or `es`; by default the page's language (`lang`), else the event's, else the browser's. */
   declare locale: string;
+  /**
+   * The grant of a private event (event.checkAccessCode) when the page already has one, e.g. the
+   * Podium site after its access-code page; handed to every widget of the event like the gate's.
+   */
+  declare grant: string;
   /** The event as event.get describes it, once known (read once per page for every widget of the event). */
   declare protected _info: EventInfo | undefined;
   declare protected _resolveError: PodiumApiError | undefined;
@@ -65,6 +72,7 @@ export class PodiumElement extends LitElement {
     if (!this.api && !this.event) return;
     try {
       const info = await resolveEvent(this.api, this.event);
+      if (this.grant) setGrant(this.api, info.eventID, this.grant);
       if (n === this.#seq) this._info = info;
     } catch (err) {
       if (n === this.#seq) this._fail('event.get', err);

@@ -317,6 +317,17 @@ describe('<podium-registration>', () => {
     await formOf(el);
   });
 
+  it("takes a private event's grant from its grant attribute (the site after its access-code page)", async () => {
+    setGrant(info.api, info.privateEventID, ''); // no grant in the page's store
+    const res = await fetch(`${info.api}/event/checkAccessCode?eventID=${info.privateEventID}`, {
+      method: 'POST',
+      body: new URLSearchParams({ accessCode: info.accessCode }),
+    });
+    const grant = (await res.json()).data[0].grant as string;
+    const el = registration(`event="${info.privateEventID}" grant="${grant}"`);
+    await formOf(el);
+  });
+
   it('works as a single-page app uses it: created, attached, configured later, moved', async () => {
     const el = document.createElement('podium-registration');
     const host = mount<HTMLDivElement>('<div></div>');
