@@ -1,104 +1,10 @@
 import sanitizeHtml from 'sanitize-html';
+import { ORGANIZER_HTML_RULES } from '../../shared/organizer-html.ts';
 
 // Organizer HTML (event descriptions, section text, speaker descriptions, sponsor bios) is cleaned on
-// write with an allowlist; the site cleans it again on render. No script/style/iframe, no event
-// handlers, no style or id attributes; links only to http, https, mailto, tel or an in-page #anchor;
-// images only from http or https.
-
-const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'sub', 'sup',
-  'blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'a', 'img', 'figure', 'figcaption',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td', 'caption', 'span', 'div',
-]; // prettier-ignore
-
-const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
-  a: ['href', 'title', 'rel', 'target'],
-  img: ['src', 'alt', 'width', 'height', 'loading'],
-  th: ['colspan', 'rowspan', 'scope'],
-  td: ['colspan', 'rowspan'],
-};
-
-/**
- * Elements dropped with everything inside them (not only the tag): their content is code, or a
- * browser parses it as raw text where this parser sees markup (the classic mutation-XSS openings).
- */
-const DROPPED_WITH_CONTENT = [
-  'script', 'style', 'textarea', 'option', 'select', 'noscript', 'noembed', 'noframes', 'xmp', 'plaintext',
-  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'template', 'title', 'svg', 'math', 'head',
-]; // prettier-ignore
-
-const REL_WORDS = new Set(['nofollow', 'noopener', 'noreferrer', 'ugc', 'sponsored', 'external', 'author', 'help']);
-const NUMBER = /^\d{1,5}%?$/;
-
-/**
- * What a browser's URL parser does first (WHATWG URL: strip leading/trailing C0 controls and spaces,
- * remove tab and newlines anywhere), so the check below sees the URL the browser would follow.
- */
-function browserUrl(value: string): string {
-  return value.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ''); // eslint-disable-line no-control-regex
-}
-
-const CONTROL = /[\x00-\x1f\x7f]/; // eslint-disable-line no-control-regex
-const SAFE_HREF = /^(?:https?:\/\/[^/\\]|mailto:|tel:|#)/i;
-const SAFE_SRC = /^https?:\/\/[^/\\]/i;
-
-/** The cleaned link when it is http(s), mailto, tel or an in-page #anchor; otherwise undefined. */
-export function safeHref(value: string): string | undefined {
-  const url = browserUrl(value);
-  return SAFE_HREF.test(url) && !CONTROL.test(url) ? url : undefined;
-}
-
-/** The cleaned image address when it is absolute http(s); otherwise undefined. */
-export function safeImageSrc(value: string): string | undefined {
-  const url = browserUrl(value);
-  return SAFE_SRC.test(url) && !CONTROL.test(url) ? url : undefined;
-}
-
-function withOnly(attribs: Record<string, string>, name: string, value: string | undefined) {
-  const out = { ...attribs };
-  if (value === undefined) delete out[name];
-  else out[name] = value;
-  return out;
-}
-
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ALLOWED_TAGS,
-  allowedAttributes: ALLOWED_ATTRIBUTES,
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
-  allowProtocolRelative: false,
-  allowVulnerableTags: false,
-  disallowedTagsMode: 'discard',
-  nonTextTags: DROPPED_WITH_CONTENT,
-  parser: { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  transformTags: {
-    a(tagName, attribs) {
-      let out = withOnly(attribs, 'href', attribs.href === undefined ? undefined : safeHref(attribs.href));
-      // Only _blank as a target, and then never with access to this page (no reverse tabnabbing).
-      const blank = (out.target ?? '').trim().toLowerCase() === '_blank';
-      const rel = (out.rel ?? '')
-        .toLowerCase()
-        .split(/\s+/)
-        .filter((w) => REL_WORDS.has(w));
-      if (blank) rel.push('noopener', 'noreferrer');
-      out = withOnly(out, 'target', blank ? '_blank' : undefined);
-      out = withOnly(out, 'rel', rel.length > 0 ? [...new Set(rel)].join(' ') : undefined);
-      return { tagName, attribs: out };
-    },
-    img(tagName, attribs) {
-      let out = withOnly(attribs, 'src', attribs.src === undefined ? undefined : safeImageSrc(attribs.src));
-      for (const size of ['width', 'height'])
-        if (out[size] !== undefined && !NUMBER.test(out[size].trim())) out = withOnly(out, size, undefined);
-      if (out.loading !== undefined && !['lazy', 'eager'].includes(out.loading))
-        out = withOnly(out, 'loading', undefined);
-      return { tagName, attribs: out };
-    },
-  },
-  // An image without a (safe) address shows nothing: dropped.
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src,
-};
+// write with the allowlist of src/shared/organizer-html.ts; the site cleans it again on render with the
+// same rules.
 
 export function sanitizeOrganizerHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizeHtml(html, ORGANIZER_HTML_RULES);
 }
