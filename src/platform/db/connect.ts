@@ -29,11 +29,14 @@ export function openStore(url: string): Store {
   return { db: new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
 }
 
+/** Whether a store (or a transaction of it) is PostgreSQL: the few places whose SQL differs ask this. */
+export const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+
 /** Brings the store's schema to the latest migration; throws with the failing migration's name. */
 export async function migrate(db: Kysely<DB>): Promise<void> {
   // On PostgreSQL the bookkeeping tables live in the connection's current schema (search_path), so
   // several stores can share one database, one schema each.
-  const isPg = db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+  const isPg = isPostgres(db);
   const schema = isPg ? (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s : undefined;
   const migrator = new Migrator({
     db,

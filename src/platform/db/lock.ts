@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './schema.ts';
+import { isPostgres } from './connect.ts';
 
 type Owner = 'event' | 'activity';
 
@@ -11,8 +12,7 @@ type Owner = 'event' | 'activity';
  */
 export async function lockRow(trx: Kysely<DB>, table: Owner, id: number): Promise<boolean> {
   const column = table === 'event' ? 'eventID' : 'activityID';
-  const isPg = trx.getExecutor().adapter.constructor.name === 'PostgresAdapter';
-  const forUpdate = isPg ? sql` for no key update` : sql``;
+  const forUpdate = isPostgres(trx) ? sql` for no key update` : sql``;
   const { rows } =
     await sql`select 1 as x from ${sql.table(table)} where ${sql.ref(column)} = ${id}${forUpdate}`.execute(trx);
   return rows.length > 0;

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import { LEVEL, type Context } from '../../table.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
+import { isPostgres } from '../../db/connect.ts';
 import { eventAccess } from '../../auth/access.ts';
 import { verifyGrant } from '../../auth/grant.ts';
 import { verifyPassword } from '../../auth/secrets.ts';
@@ -32,8 +33,6 @@ export interface RegistrationInput {
   readonly consent?: number;
   readonly grant?: string;
 }
-
-const isPostgres = (db: Kysely<DB>) => db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
 
 /**
  * The event's enrollment settings and its form's fields in one query (one row per field; one row with
