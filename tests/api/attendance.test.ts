@@ -75,12 +75,11 @@ describe.each(STORES)('activity attendees on %s', (kind) => {
     /** A person enrolled in an event (default A), without a password. */
     async function attendee(eventID = eventA, name?: string) {
       const label = `person-${++n}`;
-      const personID = await createPerson(
-        p.db,
-        { username: `${label}@podium.test`, name: name ?? `Person ${label}` },
-        nowSeconds(),
-      );
-      await enrollInEvent(p.db, { eventID, personID, level: 1 }, nowSeconds());
+      const profile = { username: `${label}@podium.test`, name: name ?? `Person ${label}` };
+      const personID = await createPerson(p.db, profile, nowSeconds());
+      // The event's record of the attendee carries the name (and e-mail) it shows.
+      const email = profile.username;
+      await enrollInEvent(p.db, { eventID, personID, level: 1, ...profile, email }, nowSeconds());
       return String(personID);
     }
     async function people(count: number) {

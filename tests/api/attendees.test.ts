@@ -136,11 +136,22 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         expect(none.speakerID).toBe('');
       });
 
-      it('enrolls an existing person without overwriting the profile; an attendee already there → 409', async () => {
+      it('enrolls an existing person with what was sent, neither showing nor changing their own profile; an attendee already there → 409', async () => {
         // A person who exists already (e.g. known from another company) and is no attendee of event A.
-        await p.person('existing@example.com', PASSWORD);
+        const personID = await p.person('existing@example.com', PASSWORD);
+        await p.db.updateTable('person').set({ role: 'Their own role' }).where('personID', '=', personID).execute();
+        const before = await p.db.selectFrom('person').selectAll().where('personID', '=', personID).executeTakeFirst();
         const row = await bound({ name: 'Someone Else', username: 'EXISTING@example.com', role: 'Changed' });
-        expect(row).toMatchObject({ username: 'existing@example.com', name: 'existing', role: '' });
+        expect(row).toMatchObject({
+          personID: String(personID),
+          username: 'existing@example.com',
+          name: 'Someone Else',
+          role: 'Changed',
+        });
+        expect(row.email).toBe('existing@example.com');
+        expect(await p.db.selectFrom('person').selectAll().where('personID', '=', personID).executeTakeFirst()).toEqual(
+          before,
+        );
         await c.fail(
           'event.person.bind',
           { token: w.adminA, query: { eventID: eventA }, body: { name: 'Again', username: 'existing@example.com' } },
@@ -162,7 +173,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
           .selectFrom('person')
           .innerJoin('eventPerson', 'eventPerson.personID', 'person.personID')
           .select('person.personID')
-          .where('username', '=', 'racer@example.com')
+          .where('person.username', '=', 'racer@example.com')
           .execute();
         expect(rows).toHaveLength(1);
       });
@@ -352,7 +363,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
           );
       });
 
-      it('refuses an e-mail of another person and an NFC tag of another attendee (409)', async () => {
+      it('refuses the e-mail and the NFC tag of another attendee of the event (409)', async () => {
         await c.fail(
           'event.person.operate',
           {
@@ -442,24 +453,35 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         );
       });
 
-      it('a profile edit shows as an update in every event of the person', async () => {
+      it("a profile edit changes only this event's record: the person and their other events keep theirs", async () => {
         const person = await bound({ name: 'Two Events', username: 'two-events@example.com' });
         await bound({ name: 'Two Events', username: 'two-events@example.com' }, w.adminB, w.eventB.eventID);
+        const identity = () =>
+          p.db.selectFrom('person').selectAll().where('personID', '=', Number(person.personID)).executeTakeFirst();
+        const before = await identity();
         await p.db
           .updateTable('eventPerson')
           .set({ updatedDate: 5 })
           .where('personID', '=', Number(person.personID))
           .execute();
-        expect((await operate('city', 'Porto', person.personID)).status).toBe(200);
-        const rows = await p.db
-          .selectFrom('eventPerson')
-          .select(['eventID', 'updatedDate'])
-          .where('personID', '=', Number(person.personID))
-          .execute();
-        expect(rows).toHaveLength(2);
-        for (const r of rows) expect(Number(r.updatedDate)).toBeGreaterThan(5);
-        expect((await get(person.personID, w.adminB, w.eventB.eventID)).city).toBe('Porto');
-        // An event-only key changes only that registration.
+        for (const [key, value] of [
+          ['city', 'Porto'],
+          ['name', 'Renamed In A'],
+          ['email', 'new-a@example.com'],
+        ])
+          expect((await operate(key, value, person.personID)).status).toBe(200);
+        expect(await get(person.personID)).toMatchObject({
+          city: 'Porto',
+          name: 'Renamed In A',
+          email: 'new-a@example.com',
+        });
+        expect(await get(person.personID, w.adminB, w.eventB.eventID)).toMatchObject({
+          city: '',
+          name: 'Two Events',
+          email: 'two-events@example.com',
+        });
+        expect(await identity()).toEqual(before);
+        // Every key, profile or not, changes only that registration.
         await p.db
           .updateTable('eventPerson')
           .set({ updatedDate: 5 })
@@ -714,7 +736,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
             origin: 'web',
           })
         ).personID;
-        await p.person('bob', PASSWORD); // an existing person: name "bob", no e-mail
+        await p.person('bob', PASSWORD); // an existing person: name "bob" (their own, not this event's), no e-mail
         id.B = (await add({ name: 'Bob Collector', username: 'bob', level: 256, createSpeaker: 1 })).personID;
         id.C = (await add({ name: 'Carol Staff', username: 'carol@example.com', level: 64, company: 'Beta' })).personID;
         id.D = (await add({ name: 'Dave Plain', username: 'dave@example.com', level: 129, role: 'Dev' })).personID;
@@ -740,12 +762,8 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         await set(id.B, { rsvp: 0, private: 1, approved: -1, updatedDate: 2000 });
         await set(id.C, { approved: 0, updatedDate: 3000 });
         await set(id.D, { private: 1, updatedDate: 4000 });
-        await p.db
-          .updateTable('person')
-          .set({ image: 'https://cdn.example.com/a.png', telephone: '+1 555' })
-          .where('personID', '=', Number(id.A))
-          .execute();
-        await p.db.updateTable('person').set({ telephone: '+1 777' }).where('personID', '=', Number(id.D)).execute();
+        await set(id.A, { image: 'https://cdn.example.com/a.png', telephone: '+1 555' });
+        await set(id.D, { telephone: '+1 777' });
         const mkTag = async (name: string) =>
           (
             await p.db
@@ -1048,7 +1066,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         });
         expect(b).toMatchObject({
           personID: id.B,
-          name: 'bob',
+          name: 'Bob Collector',
           username: 'bob',
           email: '',
           downloaded: '1',
@@ -1152,10 +1170,10 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         const ids = people.map((r) => r.personID).sort((a, b) => a - b);
         await p.db
           .insertInto('eventPerson')
-          .values(ids.map((personID, i) => ({ eventID: big, personID, qrCode: `q${i}` })))
+          .values(ids.map((personID, i) => ({ eventID: big, personID, qrCode: `q${i}`, name: `Big ${1000 + i}` })))
           .execute();
         const collectorID = Number(id.B);
-        await p.db.insertInto('eventPerson').values({ eventID: big, personID: collectorID, level: 256 }).execute();
+        await p.enrol(big, collectorID, { level: 256 });
         const t = (
           await p.db
             .insertInto('tag')

@@ -442,7 +442,13 @@ describe.each(STORES)('company operations on %s', (kind) => {
         [newExternal] = await bind({ name: 'Ext', email: 'ext@podium.test', level: 0 });
         expect(newExternal.level).toBe('1');
         const [existing] = await bind({ name: 'Another Name', email: 'ATTENDEE@podium.test', level: 0 });
-        expect(existing).toMatchObject({ personID: String(w.attendeeID), name: 'attendee', level: '1' });
+        // The company's record of an existing person is what it sent, not their own profile.
+        expect(existing).toMatchObject({
+          personID: String(w.attendeeID),
+          name: 'Another Name',
+          email: 'attendee@podium.test',
+          level: '1',
+        });
         const listed = await people();
         expect(listed.find((r) => r.personID === newExternal.personID)).toMatchObject({
           level: '1',

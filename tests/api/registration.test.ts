@@ -529,10 +529,11 @@ describe.each(STORES)('registration on %s', (kind) => {
         });
         expect(row).toMatchObject({ username: 'fulluser', email: 'full@form.test', rsvp: '1', private: '1', approved: '1' }); // prettier-ignore
         expect(row.tokenID).toMatch(/^[A-Za-z0-9_-]{60}$/);
-        const person = await p.db.selectFrom('person').selectAll().where('personID', '=', Number(row.personID)).executeTakeFirstOrThrow(); // prettier-ignore
-        expect(person).toMatchObject({ image: 'https://cdn.example.com/ana.png', role: 'Editor', company: 'Daily News', telephone: '+351 912 345 678' }); // prettier-ignore
         const [stored] = await attendeesOf(eventID);
-        expect(stored).toMatchObject({ rsvp: 1, private: 1 });
+        // The profile is the event's own (eventPerson); the new person row holds the identity.
+        expect(stored).toMatchObject({ rsvp: 1, private: 1, image: 'https://cdn.example.com/ana.png', role: 'Editor', company: 'Daily News', telephone: '+351 912 345 678' }); // prettier-ignore
+        const person = await p.db.selectFrom('person').selectAll().where('personID', '=', Number(row.personID)).executeTakeFirstOrThrow(); // prettier-ignore
+        expect(person).toMatchObject({ username: 'fulluser', email: 'full@form.test', passwordHash: '' });
         expect(stored.passwordHash).toMatch(/^scrypt\$/);
         const tags = await p.db.selectFrom('eventPersonTag').select('tagID').where('personID', '=', Number(row.personID)).orderBy('tagID').execute(); // prettier-ignore
         expect(tags.map((t) => String(t.tagID))).toEqual([press, student]);
@@ -724,7 +725,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect((await attendeesOf(full)).map((r) => r.approved).sort()).toEqual([0, 1]);
       });
 
-      it('gives a double submit the same attendee back, unchanged', async () => {
+      it('answers a double submit as already registered, changing nothing and echoing only what was sent', async () => {
         const eventID = await newEvent();
         const diet = await field(eventID, { name: 'Diet', type: 'text', apiKey: 'diet' });
         const first = await registered(eventID, { email: 'twice@form.test', feedbackContent: '{"diet":"vegan"}', password: 'first password', login: 1 }); // prettier-ignore
@@ -736,27 +737,42 @@ describe.each(STORES)('registration on %s', (kind) => {
           rsvp: 1,
           password: 'second password',
         });
-        expect(again).toEqual({ ...first, qrCode: '', tokenID: '', duplicate: '1' });
+        expect(again).toEqual({
+          ...first,
+          firstName: 'Someone',
+          lastName: 'Else',
+          name: 'Someone Else',
+          qrCode: '',
+          tokenID: '',
+          duplicate: '1',
+        });
         expect(await answersOf(eventID, first.personID)).toEqual({ [diet.feedbackID]: 'vegan' });
         const stored = await attendeesOf(eventID);
         expect(stored).toHaveLength(1);
-        expect(stored[0]).toMatchObject({ rsvp: 0, qrCode: first.qrCode });
-        // A token for a double submit only with the event password of the first.
-        const wrong = await registered(eventID, { email: 'twice@form.test', password: 'second password', login: 1 });
-        expect(wrong.tokenID).toBe('');
-        const right = await registered(eventID, { email: 'twice@form.test', password: 'first password', login: 1 });
-        expect(right).toMatchObject({ personID: first.personID, duplicate: '1' });
-        expect((await c.ok('event.get', { token: right.tokenID, query: { eventID } }))[0].personID).toBe(
-          first.personID,
-        );
+        expect(stored[0]).toMatchObject({ rsvp: 0, qrCode: first.qrCode, name: first.name });
+        // No token for a double submit, even with the right event password: person.signIn is the way.
+        for (const password of ['second password', 'first password'])
+          expect(await registered(eventID, { email: 'twice@form.test', password, login: 1 })).toMatchObject({
+            personID: first.personID,
+            duplicate: '1',
+            tokenID: '',
+            qrCode: '',
+          });
+        const signed = await c.ok('person.signIn', {
+          query: { username: 'twice@form.test', eventID },
+          body: { password: 'first password' },
+        });
+        expect(signed[0].personID).toBe(first.personID);
       });
 
-      it('enrolls an existing person without rewriting their profile; a taken username is refused', async () => {
+      it('enrolls an existing person with what was sent, touching and echoing nothing of theirs; a taken username is refused', async () => {
         const eventID = await newEvent();
-        const row = await registered(eventID, { email: 'attendee@podium.test', firstName: 'Mallory', lastName: 'X', company: 'Evil' }); // prettier-ignore
-        expect(row).toMatchObject({ personID: String(w.attendeeID), name: 'attendee', duplicate: '0' });
-        const person = await p.db.selectFrom('person').selectAll().where('personID', '=', w.attendeeID).executeTakeFirstOrThrow(); // prettier-ignore
-        expect(person).toMatchObject({ name: 'attendee', company: '' });
+        const before = await p.db.selectFrom('person').selectAll().where('personID', '=', w.attendeeID).executeTakeFirstOrThrow(); // prettier-ignore
+        const row = await registered(eventID, { email: 'attendee@podium.test', firstName: 'Mallory', lastName: 'X', company: 'Evil', password: 'mallory password', login: 1 }); // prettier-ignore
+        expect(row).toMatchObject({ personID: String(w.attendeeID), name: 'Mallory X', duplicate: '0', tokenID: '', qrCode: '' }); // prettier-ignore
+        expect(await p.db.selectFrom('person').selectAll().where('personID', '=', w.attendeeID).executeTakeFirstOrThrow()).toEqual(before); // prettier-ignore
+        const [enrolled] = await attendeesOf(eventID);
+        expect(enrolled).toMatchObject({ name: 'Mallory X', company: 'Evil', passwordHash: '' });
         // Already in event A (by the world): a double submit there.
         expect(await registered(w.eventA.eventID, { email: 'attendee@podium.test' })).toMatchObject({ personID: String(w.attendeeID), duplicate: '1' }); // prettier-ignore
 
@@ -766,7 +782,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect((await register(eventID, { email: 'bob@form.test', username: 'bob' })).text).toBe('409 username is already taken'); // prettier-ignore
         // One e-mail, one attendee, whatever username a second submit names.
         const named = await registered(eventID, { email: 'named@form.test', username: 'named1' });
-        expect(await registered(eventID, { email: 'named@form.test', username: 'named2' })).toMatchObject({ personID: named.personID, username: 'named1', duplicate: '1' }); // prettier-ignore
+        expect(await registered(eventID, { email: 'named@form.test', username: 'named2' })).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
         expect(await registered(eventID, { email: 'named@form.test', username: 'named1' })).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
         expect((await attendeesOf(eventID)).length).toBe(2);
       });

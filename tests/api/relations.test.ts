@@ -97,7 +97,7 @@ describe.each(STORES)('activity relations on %s', (kind) => {
       tagB = await tag(w.companyB.companyID, B, 'B tag');
       outsiderID = await p.person('outsider@podium.test', 'a password that is long');
       memberBID = await p.person('member-b@podium.test', 'a password that is long');
-      await p.db.insertInto('eventPerson').values({ eventID: B, personID: memberBID }).execute();
+      await p.enrol(B, memberBID);
       staffID = (await p.db
         .selectFrom('person')
         .select('personID')

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import type { Insertable } from 'kysely';
+import type { EventPersonTable } from '../../src/platform/db/schema.ts';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform, type Platform } from '../../src/platform/server.ts';
@@ -160,6 +162,22 @@ export class TestPlatform {
     );
   }
 
+  /**
+   * Enrols a person straight in the store, with the event's profile copied from the person row (as
+   * migration 0003 did for existing attendees); `values` sets any other eventPerson column.
+   */
+  async enrol(eventID: number, personID: number, values: Partial<Insertable<EventPersonTable>> = {}): Promise<void> {
+    const person = await this.db
+      .selectFrom('person')
+      .select(['username', 'email', 'firstName', 'lastName', 'name'])
+      .where('personID', '=', personID)
+      .executeTakeFirstOrThrow();
+    await this.db
+      .insertInto('eventPerson')
+      .values({ ...person, ...values, eventID, personID })
+      .execute();
+  }
+
   async signIn(username: string, password: string, eventID?: number): Promise<string> {
     const rows = await this.ok('person.signIn', {
       query: { username, ...(eventID ? { eventID } : {}) },
@@ -252,15 +270,7 @@ export async function world(p: TestPlatform) {
   const { hashPassword } = await import('../../src/platform/auth/secrets.ts');
   const member = async (email: string, level: number) => {
     const personID = await p.person(email, PASSWORD);
-    await p.db
-      .insertInto('eventPerson')
-      .values({
-        eventID: Number(eventA.eventID),
-        personID,
-        level,
-        passwordHash: await hashPassword(`${PASSWORD} event`),
-      })
-      .execute();
+    await p.enrol(Number(eventA.eventID), personID, { level, passwordHash: await hashPassword(`${PASSWORD} event`) });
     return personID;
   };
   const attendeeID = await member('attendee@podium.test', 1);

@@ -78,6 +78,23 @@ export interface CompanyPersonTable {
   personID: number;
   level: number;
   dateCreated: number;
+  /** The name and e-mail the company gave when it added the person (its own view of them). */
+  name: D<string>;
+  email: D<string>;
+}
+
+/** A one-time link that proves the owner of an address (stored hashed; docs/api.md "Confirmations"). */
+export interface ConfirmationTable {
+  codeHash: string;
+  personID: number;
+  purpose: 'signin' | 'email';
+  /** The event a sign-in link is for (0: none). */
+  eventID: D<number>;
+  /** The new e-mail of an e-mail change. */
+  value: D<string>;
+  dateCreated: number;
+  expiresAt: number;
+  usedAt: D<number>;
 }
 
 export const TOOL_SWITCHES = [
@@ -140,6 +157,25 @@ export interface EventPersonTable {
   qrCode: D<string>;
   ticketID: D<number>;
   profileID: D<number>;
+  // The profile the person gave to this event (docs/api.md "People: identity and profiles"): what
+  // this event's admins see and edit; the person's identity and other events never change with it.
+  username: D<string>;
+  email: D<string>;
+  firstName: D<string>;
+  lastName: D<string>;
+  name: D<string>;
+  image: D<string>;
+  telephone: D<string>;
+  role: D<string>;
+  company: D<string>;
+  summary: D<string>;
+  headline: D<string>;
+  city: D<string>;
+  socialA: D<string>;
+  socialB: D<string>;
+  socialC: D<string>;
+  socialD: D<string>;
+  website: D<string>;
 }
 
 export interface TagTable {
@@ -321,6 +357,7 @@ export interface DB {
   feedback: FeedbackTable;
   feedbackAnswer: FeedbackAnswerTable;
   eventInvite: { eventID: number; email: string; dateCreated: D<number> };
+  confirmation: ConfirmationTable;
 }
 
 export type Person = Selectable<PersonTable>;

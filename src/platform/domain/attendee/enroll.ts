@@ -18,6 +18,13 @@ export async function enrollInEvent(db: Kysely<DB>, row: Enrollment, now: number
     .execute();
 }
 
+/** A full name as the three name fields of a profile: spaces folded, the first word the first name. */
+export function nameParts(full: string): { name: string; firstName: string; lastName: string } {
+  const name = full.trim().replace(/\s+/g, ' ');
+  const [firstName = '', ...rest] = name.split(' ');
+  return { name, firstName, lastName: rest.join(' ') };
+}
+
 /** Issues an access token (spec §2.1) for a person; nothing is stored for sandbox calls. */
 export async function issueToken(
   ctx: Pick<Context, 'db' | 'now' | 'sandbox' | 'config'>,

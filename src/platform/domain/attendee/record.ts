@@ -1,8 +1,9 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
-// The attendee record of spec §2.3. Profile fields live on the person (shared by every event the
-// person attends); the event-specific ones on eventPerson. Fields Podium has no data for are '' or 0.
+// The attendee record of spec §2.3. Every profile field is the event's own (eventPerson): what the
+// person gave to this event, or what its admins set; the person row is the identity and is not shown
+// (docs/api.md "People: identity and profiles"). Fields Podium has no data for are '' or 0.
 
 /** The joined rows every attendee read starts from, narrowed by the caller (where, order, limit). */
 export type AttendeeBase = SelectQueryBuilder<DB, 'eventPerson' | 'person', object>;
@@ -14,12 +15,17 @@ export function attendeeBase(db: Kysely<DB>, eventID: number): AttendeeBase {
     .where('eventPerson.eventID', '=', eventID);
 }
 
-const PERSON_COLUMNS = [
-  'person.personID', 'person.username', 'person.email', 'person.firstName', 'person.lastName', 'person.name',
-  'person.image', 'person.timezone', 'person.telephone', 'person.socialAID', 'person.socialBID', 'person.socialCID',
-  'person.role', 'person.company', 'person.summary', 'person.headline', 'person.city', 'person.socialA',
-  'person.socialB', 'person.socialC', 'person.socialD', 'person.website',
+// Of the person itself only what is theirs across events and never given to one (always '' today:
+// Podium has no social sign-in). Everything an event sees of the profile is what was given to it.
+const PERSON_COLUMNS = ['person.personID', 'person.timezone', 'person.socialAID', 'person.socialBID', 'person.socialCID'] as const; // prettier-ignore
+
+/** The profile columns of eventPerson (migration 0003): what the person gave to this event. */
+export const EVENT_PROFILE_FIELDS = [
+  'username', 'email', 'firstName', 'lastName', 'name', 'image', 'telephone', 'role', 'company', 'summary',
+  'headline', 'city', 'socialA', 'socialB', 'socialC', 'socialD', 'website',
 ] as const; // prettier-ignore
+export type EventProfileField = (typeof EVENT_PROFILE_FIELDS)[number];
+const PROFILE_COLUMNS = EVENT_PROFILE_FIELDS.map((f) => `eventPerson.${f}` as const);
 
 const MEMBER_COLUMNS = [
   'eventPerson.eventID', 'eventPerson.level', 'eventPerson.approved', 'eventPerson.rsvp', 'eventPerson.origin',
@@ -40,12 +46,13 @@ const speakerExpr = sql<
 >`(select min(sp.${sql.ref('speakerID')}) from ${sql.table('speaker')} as sp where sp.${sql.ref('eventID')} = ${sql.ref('eventPerson.eventID')} and sp.${sql.ref('personID')} = ${sql.ref('eventPerson.personID')})`;
 
 /** A sponsor of the event carries the person's e-mail. */
-const sponsorExpr = sql<number>`case when ${sql.ref('person.email')} <> '' and exists (select 1 from ${sql.table('sponsor')} as so where so.${sql.ref('eventID')} = ${sql.ref('eventPerson.eventID')} and lower(so.${sql.ref('email')}) = ${sql.ref('person.email')}) then 1 else 0 end`;
+const sponsorExpr = sql<number>`case when ${sql.ref('eventPerson.email')} <> '' and exists (select 1 from ${sql.table('sponsor')} as so where so.${sql.ref('eventID')} = ${sql.ref('eventPerson.eventID')} and lower(so.${sql.ref('email')}) = ${sql.ref('eventPerson.email')}) then 1 else 0 end`;
 
 /** The record's columns on a narrowed base query; computed ones are subqueries of the same statement. */
 export function selectAttendee<O>(query: SelectQueryBuilder<DB, 'eventPerson' | 'person', O>) {
   return query
     .select(PERSON_COLUMNS)
+    .select(PROFILE_COLUMNS)
     .select(MEMBER_COLUMNS)
     .select([downloadedExpr.as('downloaded'), speakerExpr.as('speakerID'), sponsorExpr.as('isSponsor')]);
 }

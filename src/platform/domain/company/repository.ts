@@ -75,12 +75,14 @@ export function getCompany(db: Kysely<DB>, by: { companyID?: number; namespace?:
   return q.executeTakeFirst();
 }
 
-/** Company admins as the spec's Company admin record: personID, name, email, level. */
+/**
+ * Company admins as the spec's Company admin record: personID, level, and the name and e-mail the
+ * company gave when it added them (its own view, not the person's other companies').
+ */
 export function companyPeople(db: Kysely<DB>, companyID: number) {
   return db
     .selectFrom('companyPerson')
-    .innerJoin('person', 'person.personID', 'companyPerson.personID')
-    .select(['person.personID', 'person.name', 'person.email', 'companyPerson.level'])
+    .select(['companyPerson.personID', 'companyPerson.name', 'companyPerson.email', 'companyPerson.level'])
     .where('companyPerson.companyID', '=', companyID);
 }
 

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { MAX_ID } from '../../schemas.ts';
 import { LEVEL, type Context } from '../../table.ts';
-import { enrollInEvent } from '../attendee/enroll.ts';
+import { enrollInEvent, nameParts } from '../attendee/enroll.ts';
 import { createPerson, findPersonByEmail } from '../person/repository.ts';
 import { isAttendee } from './rules.ts';
 
@@ -71,12 +71,15 @@ export async function attendeeByEmail(
   name: string,
   now: number,
 ): Promise<number> {
+  email = email.toLowerCase();
+  const names = nameParts(name.trim() || email.split('@')[0]);
   const existing = await findPersonByEmail(db, email);
-  const personID =
-    existing?.personID ??
-    (await createPerson(db, { username: email, email, name: name.trim() || email.split('@')[0] }, now));
-  if (!(await isAttendee(db, eventID, personID)))
-    await enrollInEvent(db, { eventID, personID, level: LEVEL.USER, origin: 'activity.person.bind' }, now);
+  const personID = existing?.personID ?? (await createPerson(db, { username: email, email, ...names }, now));
+  if (!(await isAttendee(db, eventID, personID))) {
+    // The event's profile of the new attendee is what the caller sent, whoever the person is elsewhere.
+    const profile = { username: email, email, ...names };
+    await enrollInEvent(db, { eventID, personID, level: LEVEL.USER, origin: 'activity.person.bind', ...profile }, now);
+  }
   return personID;
 }
 

@@ -3,19 +3,24 @@ import type { DB } from '../../db/schema.ts';
 
 /**
  * Activity attendee records (spec §2.5: personID, position, approved, paid, present, priori, rating,
- * enrollmentID) with the activity, the event, the person's name and e-mail and when they enrolled.
+ * enrollmentID) with the activity, the event, the attendee's name and e-mail as given to the event
+ * and when they enrolled.
  */
 export function attendeeQuery(db: Kysely<DB>) {
   return db
     .selectFrom('activityPerson')
-    .innerJoin('person', 'person.personID', 'activityPerson.personID')
+    .innerJoin('eventPerson', (j) =>
+      j
+        .onRef('eventPerson.eventID', '=', 'activityPerson.eventID')
+        .onRef('eventPerson.personID', '=', 'activityPerson.personID'),
+    )
     .select([
       'activityPerson.activityID',
       'activityPerson.eventID',
       'activityPerson.enrollmentID',
       'activityPerson.personID',
-      'person.name',
-      'person.email',
+      'eventPerson.name',
+      'eventPerson.email',
       'activityPerson.position',
       'activityPerson.approved',
       'activityPerson.paid',
@@ -35,11 +40,15 @@ export function attendeeRow(db: Kysely<DB>, activityID: number, personID: number
     .executeTakeFirst();
 }
 
-/** The record of a person who is not enrolled (spec §3: approved −1, not registered). */
+/**
+ * The record of a person who is not enrolled (spec §3: approved −1, not registered), with the name and
+ * e-mail the event has of them (none when they are not its attendee).
+ */
 export async function absentRow(db: Kysely<DB>, activityID: number, eventID: number, personID: number) {
   const person = await db
-    .selectFrom('person')
+    .selectFrom('eventPerson')
     .select(['name', 'email'])
+    .where('eventID', '=', eventID)
     .where('personID', '=', personID)
     .executeTakeFirst();
   return {

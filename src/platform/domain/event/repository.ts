@@ -49,14 +49,40 @@ export function eventByCname(db: Kysely<DB>, cname: string) {
   return eventRecordQuery(db).where('event.cname', '=', cname.toLowerCase()).executeTakeFirst();
 }
 
-/** A person's registration in an event, with the profile fields the event record repeats. */
-export function registration(db: Kysely<DB>, eventID: number, personID: number) {
-  return db
+/**
+ * A person as an event sees them: their registration (level, approved, and the role and company they
+ * gave to this event), their level in the event's company, and whether they are a platform operator.
+ * Undefined when the person is neither an attendee of the event nor in its company: the event then
+ * knows nothing of them (docs/api.md "People: identity and profiles").
+ */
+export async function personInEventView(db: Kysely<DB>, eventID: number, companyID: number, personID: number) {
+  const row = await db
     .selectFrom('person')
     .leftJoin('eventPerson', (j) =>
       j.onRef('eventPerson.personID', '=', 'person.personID').on('eventPerson.eventID', '=', eventID),
     )
-    .select(['person.personID', 'person.role', 'person.company', 'eventPerson.level', 'eventPerson.approved'])
+    .leftJoin('companyPerson', (j) =>
+      j.onRef('companyPerson.personID', '=', 'person.personID').on('companyPerson.companyID', '=', companyID),
+    )
+    .select([
+      'person.personID',
+      'person.operator',
+      'eventPerson.role',
+      'eventPerson.company',
+      'eventPerson.level',
+      'eventPerson.approved',
+      'companyPerson.level as companyLevel',
+    ])
     .where('person.personID', '=', personID)
     .executeTakeFirst();
+  if (!row || (row.level === null && row.companyLevel === null)) return undefined;
+  return {
+    personID: row.personID,
+    role: row.role ?? '',
+    company: row.company ?? '',
+    level: row.level ?? 0,
+    approved: row.approved ?? -1,
+    systemLevel: row.operator,
+    companyLevel: row.companyLevel ?? 0,
+  };
 }

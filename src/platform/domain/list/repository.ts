@@ -13,12 +13,18 @@ export function listQuery(db: Kysely<DB>) {
     );
 }
 
-/** Members of a list as list.person.find answers them: listID, personID, name, email. */
+/**
+ * Members of a list as list.person.find answers them: listID, personID, and the name and e-mail the
+ * list's event has of them.
+ */
 export function listMembers(db: Kysely<DB>, listID: number) {
   return db
     .selectFrom('listPerson')
-    .innerJoin('person', 'person.personID', 'listPerson.personID')
-    .select(['listPerson.listID', 'person.personID', 'person.name', 'person.email'])
+    .innerJoin('list', 'list.listID', 'listPerson.listID')
+    .innerJoin('eventPerson', (j) =>
+      j.onRef('eventPerson.eventID', '=', 'list.eventID').onRef('eventPerson.personID', '=', 'listPerson.personID'),
+    )
+    .select(['listPerson.listID', 'listPerson.personID', 'eventPerson.name', 'eventPerson.email'])
     .where('listPerson.listID', '=', listID);
 }
 

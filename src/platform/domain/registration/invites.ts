@@ -50,10 +50,9 @@ export function inviteQuery(db: Kysely<DB>, eventID: number) {
       'eventInvite.dateCreated',
       s
         .selectFrom('eventPerson')
-        .innerJoin('person', 'person.personID', 'eventPerson.personID')
         .select('eventPerson.personID')
         .whereRef('eventPerson.eventID', '=', 'eventInvite.eventID')
-        .whereRef('person.email', '=', 'eventInvite.email')
+        .whereRef('eventPerson.email', '=', 'eventInvite.email')
         .orderBy('eventPerson.personID')
         .limit(1)
         .as('personID'),
@@ -86,10 +85,9 @@ export async function findInvites(
       const registered = w.exists(
         w
           .selectFrom('eventPerson')
-          .innerJoin('person', 'person.personID', 'eventPerson.personID')
           .select('eventPerson.personID')
           .whereRef('eventPerson.eventID', '=', 'eventInvite.eventID')
-          .whereRef('person.email', '=', 'eventInvite.email'),
+          .whereRef('eventPerson.email', '=', 'eventInvite.email'),
       );
       return o.selection === 'registered' ? registered : w.not(registered);
     });

@@ -6,7 +6,7 @@ import { lockRow } from '../../db/lock.ts';
 import { isPostgres } from '../../db/connect.ts';
 import { eventAccess } from '../../auth/access.ts';
 import { verifyGrant } from '../../auth/grant.ts';
-import { verifyPassword } from '../../auth/secrets.ts';
+import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
@@ -131,6 +131,74 @@ export type RegistrationAnswer = {
   duplicate: number;
 };
 
+/** The event's own profile of the registrant: exactly what the form sent. */
+function eventProfile(p: RegistrationInput, username: string) {
+  return {
+    username,
+    email: p.email,
+    firstName: p.firstName,
+    lastName: p.lastName,
+    name: `${p.firstName} ${p.lastName}`.trim(),
+    image: p.image ?? '',
+    telephone: p.telephone ?? '',
+    role: p.role ?? '',
+    company: p.company ?? '',
+  };
+}
+
+/**
+ * The person behind the form's e-mail: an existing one (found by e-mail, or by the custom username
+ * when it is theirs), or a new one created by this call (isNew). Nothing of an existing person is
+ * changed. No duplicate person under concurrency: the insert is keyed by the unique username
+ * (on conflict do nothing, then read it, locking its row on PostgreSQL), so two submits of one
+ * e-mail meet on one person row.
+ */
+async function findOrCreatePerson(
+  ctx: Context,
+  p: RegistrationInput,
+  username: string,
+): Promise<{ person: { personID: number }; isNew: boolean }> {
+  const db = ctx.db;
+  // Locked on PostgreSQL, so two submits for one existing person meet here rather than on the insert.
+  let lookup = db
+    .selectFrom('person')
+    .select(['personID', 'username'])
+    .where((w) => w.or([w('email', '=', p.email), w('username', '=', p.email)]))
+    .orderBy('personID')
+    .limit(1);
+  if (isPostgres(db)) lookup = lookup.forUpdate();
+  const byEmail = await lookup.executeTakeFirst();
+  if (byEmail) {
+    // A login name is its owner's: a custom username registers only the person with that e-mail.
+    if (username !== p.email && byEmail.username !== username) {
+      const owner = await findPersonByUsername(db, username);
+      if (owner) throw conflict('username is already taken');
+    }
+    return { person: byEmail, isNew: false };
+  }
+  const created = await db
+    .insertInto('person')
+    .values({
+      username,
+      email: p.email,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      name: `${p.firstName} ${p.lastName}`.trim(),
+      dateCreated: ctx.now,
+    })
+    .onConflict((oc) => oc.column('username').doNothing())
+    .returning('personID')
+    .executeTakeFirst();
+  if (created) return { person: created, isNew: true };
+  let existing = db.selectFrom('person').select(['personID', 'email']).where('username', '=', username);
+  if (isPostgres(db)) existing = existing.forUpdate();
+  const found = await existing.executeTakeFirst();
+  // Gone between the two statements (removed meanwhile): the client may simply send again.
+  if (!found) throw conflict('registration conflicted with another change, send it again');
+  if (found.email !== p.email && username !== p.email) throw conflict('username is already taken');
+  return { person: found, isNew: false };
+}
+
 /**
  * Registers someone through the public form (spec §4.4), inside the call's write transaction.
  *
@@ -190,83 +258,26 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
   // e-mail's uniqueness. Both are serialized on the event's row.
   if (e.capacity > 0 || customUsername) await lockRow(db, 'event', p.eventID);
 
-  const profile = { firstName: p.firstName, lastName: p.lastName, name: `${p.firstName} ${p.lastName}` };
-  let person: { personID: number; username: string; email: string; firstName: string; lastName: string; name: string };
-  let isNew = false;
-  // The same e-mail already registered under another username (indexed: person_email) is the same attendee.
-  const sameEmail = await db
-    .selectFrom('eventPerson')
-    .innerJoin('person', 'person.personID', 'eventPerson.personID')
-    .select([
-      'person.personID',
-      'person.username',
-      'person.email',
-      'person.firstName',
-      'person.lastName',
-      'person.name',
-    ])
-    .where('eventPerson.eventID', '=', p.eventID)
-    .where('person.email', '=', p.email)
-    .executeTakeFirst();
-  if (sameEmail) person = sameEmail;
-  else {
-    const created = await db
-      .insertInto('person')
-      .values({
-        username,
-        email: p.email,
-        ...profile,
-        image: p.image ?? '',
-        telephone: p.telephone ?? '',
-        role: p.role ?? '',
-        company: p.company ?? '',
-        dateCreated: ctx.now,
-      })
-      .onConflict((oc) => oc.column('username').doNothing())
-      .returning('personID')
-      .executeTakeFirst();
-    if (created) {
-      isNew = true;
-      person = { personID: created.personID, username, email: p.email, ...profile };
-    } else {
-      // An existing person: their profile is theirs, an anonymous form does not rewrite it.
-      let existing = db
-        .selectFrom('person')
-        .select(['personID', 'username', 'email', 'firstName', 'lastName', 'name'])
-        .where('username', '=', username);
-      if (isPostgres(db)) existing = existing.forUpdate();
-      const found = await existing.executeTakeFirst();
-      // Gone between the two statements (removed meanwhile): the client may simply send again.
-      if (!found) throw conflict('registration conflicted with another change, send it again');
-      // A login name is its owner's: a custom username registers only the person with that e-mail.
-      if (customUsername && found.email !== p.email) throw conflict('username is already taken');
-      person = found;
-    }
-  }
-
-  const base = {
+  const { person, isNew } = await findOrCreatePerson(ctx, p, username);
+  // What the caller sent plus ids: never the stored profile of a person the caller has not proven to be.
+  const sent = {
     personID: person.personID,
     eventID: p.eventID,
-    username: person.username,
-    email: person.email,
-    firstName: person.firstName,
-    lastName: person.lastName,
-    name: person.name,
+    username,
+    email: p.email,
+    firstName: p.firstName,
+    lastName: p.lastName,
+    name: `${p.firstName} ${p.lastName}`.trim(),
   };
   if (!isNew) {
     const registered = await db
       .selectFrom('eventPerson')
-      .select(['approved', 'rsvp', 'private', 'enrollmentDate', 'passwordHash'])
+      .select(['approved', 'rsvp', 'private', 'enrollmentDate'])
       .where('eventID', '=', p.eventID)
       .where('personID', '=', person.personID)
       .executeTakeFirst();
-    if (registered) {
-      // A double submit: the same attendee back, unchanged. A token only for the event password.
-      const { passwordHash: stored, ...state } = registered;
-      const proven = p.login === 1 && p.password && stored && (await verifyPassword(p.password, stored));
-      const tokenID = proven ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
-      return { ...base, ...state, qrCode: '', tokenID, duplicate: 1 };
-    }
+    // Already registered: answered as such, unchanged, with no token (person.signIn is the way back).
+    if (registered) return { ...sent, ...registered, qrCode: '', tokenID: '', duplicate: 1 };
   }
 
   let approved = 1;
@@ -285,8 +296,10 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
       approved,
       rsvp,
       private: isPrivate,
-      passwordHash,
+      // The event password only for a person this call created: an existing person's is theirs.
+      passwordHash: isNew ? passwordHash : '',
       origin: 'form',
+      ...eventProfile(p, username),
     },
     ctx.now,
   );
@@ -306,12 +319,19 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
       .values(tagIDs.map((tagID) => ({ eventID: p.eventID, personID: person.personID, tagID })))
       .execute();
   }
-  const { qrCode } = await db
-    .selectFrom('eventPerson')
-    .select('qrCode')
-    .where('eventID', '=', p.eventID)
-    .where('personID', '=', person.personID)
-    .executeTakeFirstOrThrow();
-  const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
-  return { ...base, approved, rsvp, private: isPrivate, enrollmentDate: ctx.now, qrCode, tokenID, duplicate: 0 };
+  // The badge code and a token belong to whoever proves to be the person: here, only its creator.
+  let qrCode = '';
+  let tokenID = '';
+  if (isNew) {
+    qrCode = (
+      await db
+        .selectFrom('eventPerson')
+        .select('qrCode')
+        .where('eventID', '=', p.eventID)
+        .where('personID', '=', person.personID)
+        .executeTakeFirstOrThrow()
+    ).qrCode;
+    if (p.login === 1) tokenID = await issueToken(ctx, person.personID, 'event', p.eventID);
+  }
+  return { ...sent, approved, rsvp, private: isPrivate, enrollmentDate: ctx.now, qrCode, tokenID, duplicate: 0 };
 }

@@ -1,30 +1,16 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
 import { defineOperation, qOpt, LEVEL } from '../../table.ts';
 import { hostname, id, slug, text } from '../../schemas.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { eventAccess } from '../../auth/access.ts';
 import { grantSchema, verifyGrant } from '../../auth/grant.ts';
-import { eventByCname, eventByID, eventByNickname, registration } from '../../domain/event/repository.ts';
+import { eventByCname, eventByID, eventByNickname, personInEventView } from '../../domain/event/repository.ts';
 import { eventRecord, gateRecord, type Viewer } from '../../domain/event/service.ts';
-
-/** A person's platform and company levels, as another person's event record shows them. */
-async function levelsOf(db: Kysely<DB>, companyID: number, personID: number) {
-  const row = await db
-    .selectFrom('person')
-    .leftJoin('companyPerson', (j) =>
-      j.onRef('companyPerson.personID', '=', 'person.personID').on('companyPerson.companyID', '=', companyID),
-    )
-    .select(['person.operator', 'companyPerson.level'])
-    .where('person.personID', '=', personID)
-    .executeTakeFirst();
-  return { systemLevel: row?.operator ?? 0, companyLevel: row?.level ?? 0 };
-}
 
 /**
  * Spec §4.2. The public form (no token) shows a visible event without its admin-only fields; a
  * private event (public=0) shows only what its access-code gate needs. `approved`, `level`, … are
- * those of personID (admins only), else of the token's person, else -1/0. Podium extensions: the
+ * those of personID (admins only; a person who is neither an attendee nor in the event's company is
+ * 404), else of the token's person, else -1/0. Podium extensions: the
  * event by namespace + nickname, or by cname (custom domain).
  */
 export default defineOperation({
@@ -62,24 +48,25 @@ export default defineOperation({
     const unlocked = p.grant !== undefined && (await verifyGrant(ctx.db, p.grant, row.eventID, ctx.now));
     if (!access.related && row.public !== 1 && !unlocked) return [gateRecord(row)];
 
-    const personID = p.personID ?? ctx.caller?.personID;
     let viewer: Viewer | undefined;
-    if (personID !== undefined) {
-      const r = await registration(ctx.db, row.eventID, personID);
-      if (!r) throw notFound('person');
+    if (p.personID !== undefined) {
+      // Another person (admins only): shown only when they are this event's attendee or in its
+      // company; anyone else is unknown here, whatever they are elsewhere.
+      viewer = await personInEventView(ctx.db, row.eventID, row.companyID, p.personID);
+      if (!viewer) throw notFound('person');
+    } else if (ctx.caller) {
+      const own = await personInEventView(ctx.db, row.eventID, row.companyID, ctx.caller.personID);
       viewer = {
-        personID: r.personID,
-        role: r.role,
-        company: r.company,
+        personID: ctx.caller.personID,
+        role: own?.role ?? '',
+        company: own?.company ?? '',
         // An event-scope token has Admin downgraded to User (spec §5.3): its own record must show the
         // level the token acts with (access.level), not the stored one, or clients offer admin tools
         // every call then refuses.
-        level: p.personID === undefined && ctx.caller?.scope === 'event' ? access.level : (r.level ?? 0),
-        approved: r.approved ?? -1,
-        // Of the person shown: the caller's own, or (personID, admins only) that person's.
-        ...(p.personID === undefined
-          ? { systemLevel: ctx.caller?.operator ? 1 : 0, companyLevel: access.companyLevel }
-          : await levelsOf(ctx.db, row.companyID, personID)),
+        level: ctx.caller.scope === 'event' ? access.level : (own?.level ?? 0),
+        approved: own?.approved ?? -1,
+        systemLevel: ctx.caller.operator ? 1 : 0,
+        companyLevel: access.companyLevel,
       };
     }
     return [eventRecord(row, ctx.now, admin ? 'full' : 'public', viewer)];

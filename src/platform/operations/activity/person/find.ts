@@ -10,8 +10,8 @@ const SELECTIONS = ['all', 'approved', 'denied', 'paid', 'present'] as const;
 const ORDERS = {
   enrollmentID: 'activityPerson.enrollmentID',
   personID: 'activityPerson.personID',
-  name: 'person.name',
-  email: 'person.email',
+  name: 'eventPerson.name',
+  email: 'eventPerson.email',
   position: 'activityPerson.position',
   approved: 'activityPerson.approved',
   paid: 'activityPerson.paid',
@@ -56,7 +56,7 @@ export default defineOperation({
       // Contained as typed: % and _ are not wildcards.
       const like = `%${p.query.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
       base = base.where(
-        sql<boolean>`(lower(${sql.ref('person.name')}) like ${like} escape '\\' or lower(${sql.ref('person.email')}) like ${like} escape '\\')`,
+        sql<boolean>`(lower(${sql.ref('eventPerson.name')}) like ${like} escape '\\' or lower(${sql.ref('eventPerson.email')}) like ${like} escape '\\')`,
       );
     }
     const dir = p.orderOrientation === 'DESC' ? 'desc' : 'asc';

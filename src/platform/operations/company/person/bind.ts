@@ -6,7 +6,9 @@ import { companyPeople } from '../../../domain/company/repository.ts';
 import { createPerson, findPersonByEmail } from '../../../domain/person/repository.ts';
 
 /**
- * Spec §4.3. Adds a person (found by e-mail, or created with it as username) to the company.
+ * Spec §4.3. Adds a person (found by e-mail, or created with it as username) to the company. The
+ * company's record of them is the name and e-mail sent here: an existing person's profile elsewhere
+ * is neither shown nor changed.
  * Podium extensions: B level (1 Admin, 0 External user; default 1) and B password, the system
  * password of a person created here (otherwise they cannot sign in until one is set).
  */
@@ -27,10 +29,11 @@ export default defineOperation({
   auth: { kind: 'company', role: 'admin' },
   writes: true,
   async handler(ctx, p) {
-    const existing = await findPersonByEmail(ctx.db, p.email);
+    const mail = p.email.toLowerCase();
+    const existing = await findPersonByEmail(ctx.db, mail);
     const personID =
       existing?.personID ??
-      (await createPerson(ctx.db, { username: p.email, email: p.email, name: p.name, password: p.password }, ctx.now));
+      (await createPerson(ctx.db, { username: mail, email: mail, name: p.name, password: p.password }, ctx.now));
     const already = await ctx.db
       .selectFrom('companyPerson')
       .select('level')
@@ -41,8 +44,8 @@ export default defineOperation({
     const level = p.level === 0 ? COMPANY_LEVEL.EXTERNAL : COMPANY_LEVEL.ADMIN;
     await ctx.db
       .insertInto('companyPerson')
-      .values({ companyID: p.companyID, personID, level, dateCreated: ctx.now })
+      .values({ companyID: p.companyID, personID, level, dateCreated: ctx.now, name: p.name, email: mail })
       .execute();
-    return companyPeople(ctx.db, p.companyID).where('person.personID', '=', personID).execute();
+    return companyPeople(ctx.db, p.companyID).where('companyPerson.personID', '=', personID).execute();
   },
 });

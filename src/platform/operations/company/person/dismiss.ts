@@ -13,7 +13,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const member = await companyPeople(ctx.db, p.companyID)
-      .where('person.personID', '=', p.personID)
+      .where('companyPerson.personID', '=', p.personID)
       .executeTakeFirst();
     if (!member) throw notFound('company person');
     if (member.level === COMPANY_LEVEL.ADMIN && (await countAdmins(ctx.db, p.companyID)) <= 1) {

@@ -4,9 +4,9 @@ import { id, orientation } from '../../../schemas.ts';
 import { companyPeople } from '../../../domain/company/repository.ts';
 
 const ORDERS = {
-  personID: 'person.personID',
-  name: 'person.name',
-  email: 'person.email',
+  personID: 'companyPerson.personID',
+  name: 'companyPerson.name',
+  email: 'companyPerson.email',
   level: 'companyPerson.level',
 } as const;
 
@@ -32,7 +32,7 @@ export default defineOperation({
     const dir = p.orderOrientation === 'DESC' ? 'desc' : 'asc';
     const rows = await companyPeople(ctx.db, p.companyID)
       .orderBy(ORDERS[p.order ?? 'personID'], dir)
-      .orderBy('person.personID')
+      .orderBy('companyPerson.personID')
       .limit(page.limit)
       .offset(page.offset)
       .execute();

@@ -19,7 +19,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const member = await companyPeople(ctx.db, p.companyID)
-      .where('person.personID', '=', p.personID)
+      .where('companyPerson.personID', '=', p.personID)
       .executeTakeFirst();
     if (!member) throw notFound('company person');
     const level = p.value === 1 ? COMPANY_LEVEL.ADMIN : COMPANY_LEVEL.EXTERNAL;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { b, bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
 import { bit, email, id, text } from '../../../schemas.ts';
 import { conflict } from '../../../errors.ts';
-import { enrollInEvent } from '../../../domain/attendee/enroll.ts';
+import { enrollInEvent, nameParts } from '../../../domain/attendee/enroll.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
 import { levelSchema, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
 import { createPerson, findPersonByUsername } from '../../../domain/person/repository.ts';
@@ -10,10 +10,11 @@ import { createPerson, findPersonByUsername } from '../../../domain/person/repos
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * Spec §4.4. Adds an attendee to the event (admin scope). A person whose username exists already
- * is enrolled as is: their profile, shared with every other event and company they belong to, is
- * not overwritten by the name, e-mail, role, company or telephone given here. An attendee already
- * enrolled → 409. createSpeaker=1 also adds a speaker of the event linked to the person.
+ * Spec §4.4. Adds an attendee to the event (admin scope): a new person, or the person whose username
+ * exists already. Either way the event's profile of the attendee is what this call sent (name,
+ * e-mail, role, company, telephone) and the answer shows only that plus ids: what the person gave to
+ * other companies' events is neither shown nor changed. An attendee already enrolled → 409.
+ * createSpeaker=1 also adds a speaker of the event linked to the person.
  */
 export default defineOperation({
   name: 'event.person.bind',
@@ -45,32 +46,32 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const eventID = p.eventID;
-    let person = await findPersonByUsername(ctx.db, p.username);
-    if (person) {
+    const mail = (p.email ?? (EMAIL.test(p.username) && p.username.length <= 320 ? p.username : '')).toLowerCase();
+    const names = nameParts(p.name);
+    let personID = (await findPersonByUsername(ctx.db, p.username))?.personID;
+    if (personID !== undefined) {
       const enrolled = await ctx.db
         .selectFrom('eventPerson')
         .select('personID')
         .where('eventID', '=', eventID)
-        .where('personID', '=', person.personID)
+        .where('personID', '=', personID)
         .executeTakeFirst();
       if (enrolled) throw conflict('the person is already an attendee of this event');
     } else {
-      const mail = p.email ?? (EMAIL.test(p.username) && p.username.length <= 320 ? p.username : '');
-      const personID = await createPerson(
-        ctx.db,
-        { username: p.username, email: mail, name: p.name.trim().replace(/\s+/g, ' ') },
-        ctx.now,
-      );
-      await ctx.db
-        .updateTable('person')
-        .set({ role: p.role ?? '', company: p.company ?? '', telephone: p.telephone ?? '' })
-        .where('personID', '=', personID)
-        .execute();
-      person = (await findPersonByUsername(ctx.db, p.username))!;
+      personID = await createPerson(ctx.db, { username: p.username, email: mail, ...names }, ctx.now);
     }
+    // The event's profile of the attendee is what this call sent, whoever the person is elsewhere.
+    const profile = {
+      username: p.username,
+      email: mail,
+      ...names,
+      role: p.role ?? '',
+      company: p.company ?? '',
+      telephone: p.telephone ?? '',
+    };
     await enrollInEvent(
       ctx.db,
-      { eventID, personID: person.personID, level: p.level ?? LEVEL.USER, origin: p.origin ?? '' },
+      { eventID, personID, level: p.level ?? LEVEL.USER, origin: p.origin ?? '', ...profile },
       ctx.now,
     );
     if (p.createSpeaker === 1) {
@@ -78,28 +79,12 @@ export default defineOperation({
         .selectFrom('speaker')
         .select('speakerID')
         .where('eventID', '=', eventID)
-        .where('personID', '=', person.personID)
+        .where('personID', '=', personID)
         .executeTakeFirst();
       if (!speaker)
-        await ctx.db
-          .insertInto('speaker')
-          .values({
-            eventID,
-            personID: person.personID,
-            name: person.name,
-            email: person.email,
-            image: person.image,
-            headline: person.headline,
-          })
-          .execute();
+        await ctx.db.insertInto('speaker').values({ eventID, personID, name: names.name, email: mail }).execute();
     }
-    const record = await attendeeRecord(
-      ctx.db,
-      eventID,
-      person.personID,
-      viewerOf(ctx),
-      await recordOptions(ctx.db, eventID),
-    );
+    const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
     return [record!];
   },
 });

@@ -39,9 +39,9 @@ const FEEDBACK = /^feedback_[1-9]\d{0,9}$/;
 const feedbackValue: Param = qOpt(text(1000), 'the answer to custom field <feedbackID> equals this (any case)');
 
 const ORDERS = {
-  level: 'eventPerson.level', memberID: 'eventPerson.personID', name: 'person.name', firstName: 'person.firstName',
-  lastName: 'person.lastName', username: 'person.username', role: 'person.role', company: 'person.company',
-  email: 'person.email', assistantEmail: 'eventPerson.assistantEmail', private: 'eventPerson.private',
+  level: 'eventPerson.level', memberID: 'eventPerson.personID', name: 'eventPerson.name', firstName: 'eventPerson.firstName',
+  lastName: 'eventPerson.lastName', username: 'eventPerson.username', role: 'eventPerson.role', company: 'eventPerson.company',
+  email: 'eventPerson.email', assistantEmail: 'eventPerson.assistantEmail', private: 'eventPerson.private',
   rsvp: 'eventPerson.rsvp', present: 'eventPerson.present', origin: 'eventPerson.origin', ticket: 'eventPerson.ticketID',
   language: 'eventPerson.language', enrollmentDate: 'eventPerson.enrollmentDate',
   updatedDate: 'eventPerson.updatedDate', printed: 'eventPerson.prints', device: 'eventPerson.personID',
@@ -203,8 +203,8 @@ export default defineOperation({
           query = query.where('eventPerson.personID', 'in', (e) =>
             e.selectFrom('listPerson').select('listPerson.personID').where('listPerson.listID', '=', p.listID!));
           break;
-        case 'with-email': query = query.where('person.email', '<>', ''); break;
-        case 'without-email': query = query.where('person.email', '=', ''); break;
+        case 'with-email': query = query.where('eventPerson.email', '<>', ''); break;
+        case 'without-email': query = query.where('eventPerson.email', '=', ''); break;
         case 'approved': query = query.where('eventPerson.approved', '=', 1); break;
         case 'denied': query = query.where('eventPerson.approved', '=', -1); break;
         case 'nfc-synced': query = query.where('eventPerson.nfc', '<>', ''); break;
@@ -217,7 +217,7 @@ export default defineOperation({
         case 'downloaded': query = query.where(sql<SqlBool>`${downloadedExpr} = 1`); break;
         case 'not-downloaded': query = query.where(sql<SqlBool>`${downloadedExpr} = 0`); break;
         case 'incomplete-profile':
-          query = query.where((e) => e.or([e('person.role', '=', ''), e('person.company', '=', ''), e('person.image', '=', '')]));
+          query = query.where((e) => e.or([e('eventPerson.role', '=', ''), e('eventPerson.company', '=', ''), e('eventPerson.image', '=', '')]));
           break;
         case 'present': query = query.where('eventPerson.present', '=', 1); break;
         case 'not-present': query = query.where('eventPerson.present', '=', 0); break;
@@ -245,9 +245,9 @@ export default defineOperation({
     for (const [name, v] of filters) {
       switch (name) {
         case 'name': case 'username': case 'role': case 'company':
-          query = query.where(contains(`person.${name}`, v as string)); break;
+          query = query.where(contains(`eventPerson.${name}`, v as string)); break;
         case 'email':
-          query = query.where(contains('person.email', v as string));
+          query = query.where(contains('eventPerson.email', v as string));
           // An event-scope token does not see private attendees' e-mails, so it cannot find them by one.
           if (viewer.limited) query = query.where((e) => e.or([e('eventPerson.private', '=', 0), e('eventPerson.personID', '=', viewer.personID)]));
           break;

@@ -6,6 +6,7 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { sanitizeOrganizerHtml } from '../../../domain/html.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
+import { nameParts } from '../../../domain/attendee/enroll.ts';
 import {
   base64Schema,
   isAdmin,
@@ -19,8 +20,8 @@ const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cann
 const line = (max = 200) => editKey(text(max), { clear: '' });
 const link = editKey(url, { clear: '' });
 
-/** Keys of spec §2.3 stored on the person (the profile shared by every event of the person). */
-const PERSON_KEYS: Record<string, EditKey> = {
+/** Keys of spec §2.3 of the attendee's profile in this event (eventPerson; never the person row). */
+const PROFILE_KEYS: Record<string, EditKey> = {
   name: editKey(nonBlank(200)),
   firstName: editKey(nonBlank(100)),
   lastName: line(100),
@@ -62,14 +63,15 @@ const MEMBER_KEYS: Record<string, EditKey> = {
   tagIDs: editKey(ids, { clear: '' }),
 };
 
-const KEYS: Record<string, EditKey> = { ...PERSON_KEYS, ...MEMBER_KEYS };
+const KEYS: Record<string, EditKey> = { ...PROFILE_KEYS, ...MEMBER_KEYS };
 /** Keys only an event admin may set, on anyone (an attendee's own token cannot: spec §2.3). */
 const ADMIN_KEYS = new Set(['message', 'level', 'ticketID', 'profileID', 'assistantEmail']);
 
 /**
  * Spec §4.4, §2.3. Edits one field of an attendee: with personID (event admins) that attendee,
- * without it the caller's own record (any token of an attendee, system or event scope). Profile keys
- * change the person everywhere; the others only this registration. Sets updatedDate.
+ * without it the caller's own record (any token of an attendee, system or event scope). Every key
+ * changes only this event's record of the attendee (profile keys included: docs/api.md "People:
+ * identity and profiles"); the person's identity changes only through person.edit. Sets updatedDate.
  */
 export default defineOperation({
   name: 'event.person.operate',
@@ -102,36 +104,34 @@ export default defineOperation({
 
     const member = await ctx.db
       .selectFrom('eventPerson')
-      .innerJoin('person', 'person.personID', 'eventPerson.personID')
-      .select(['person.firstName', 'person.lastName'])
-      .where('eventPerson.eventID', '=', eventID)
-      .where('eventPerson.personID', '=', personID)
+      .select(['firstName', 'lastName'])
+      .where('eventID', '=', eventID)
+      .where('personID', '=', personID)
       .executeTakeFirst();
     if (!member) throw notFound('person');
 
     const touch = (set: Record<string, unknown> = {}) =>
       ctx.db.updateTable('eventPerson').set({ ...set, updatedDate: ctx.now });
-    if (Object.hasOwn(PERSON_KEYS, p.key)) {
+    if (Object.hasOwn(PROFILE_KEYS, p.key)) {
       let set: Record<string, unknown> = { [column]: value };
       if (p.key === 'name') {
-        const [first = '', ...rest] = (value as string).trim().split(/\s+/);
-        set = { name: (value as string).trim().replace(/\s+/g, ' '), firstName: first, lastName: rest.join(' ') };
+        set = nameParts(value as string);
       } else if (p.key === 'firstName' || p.key === 'lastName') {
         const first = p.key === 'firstName' ? (value as string).trim() : member.firstName;
         const last = p.key === 'lastName' ? (value as string).trim() : member.lastName;
         set = { firstName: first, lastName: last, name: [first, last].filter(Boolean).join(' ') };
       } else if (p.key === 'email' && value !== '') {
         const taken = await ctx.db
-          .selectFrom('person')
+          .selectFrom('eventPerson')
           .select('personID')
-          .where((w) => w.or([w('email', '=', value as string), w('username', '=', value as string)]))
+          .where('eventID', '=', eventID)
+          .where('email', '=', value as string)
           .where('personID', '!=', personID)
           .executeTakeFirst();
-        if (taken) throw conflict('email is already used by another person');
+        if (taken) throw conflict('email is already used by another attendee of this event');
       }
-      await ctx.db.updateTable('person').set(set).where('personID', '=', personID).execute();
-      // The profile is the same in every event of the person: each registration shows the change.
-      await touch().where('personID', '=', personID).execute();
+      // This event's view only: the person's identity and their other events are not touched.
+      await touch(set).where('eventID', '=', eventID).where('personID', '=', personID).execute();
     } else {
       let set: Record<string, unknown> = { [column]: value };
       if (p.key === 'password') set = { passwordHash: ctx.prepared.passwordHash as string };

@@ -25,6 +25,6 @@ export default defineOperation({
       .executeTakeFirst();
     if (!attendee) throw notFound('person');
     await bindPair(ctx.db, 'listPerson', { listID: p.listID, personID: p.personID });
-    return listMembers(ctx.db, p.listID).where('person.personID', '=', p.personID).execute();
+    return listMembers(ctx.db, p.listID).where('listPerson.personID', '=', p.personID).execute();
   },
 });

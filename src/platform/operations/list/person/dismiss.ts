@@ -16,29 +16,21 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const person = await ctx.db
-      .selectFrom('person')
+    // The event's record of the person (name and e-mail as given to it); a list member no longer an
+    // attendee answers with ids only.
+    const attendee = await ctx.db
+      .selectFrom('eventPerson')
       .select(['personID', 'name', 'email'])
+      .where('eventID', '=', eventOfCall(ctx))
       .where('personID', '=', p.personID)
-      .where((e) =>
-        e.or([
-          e.exists(
-            e
-              .selectFrom('eventPerson')
-              .select('eventPerson.personID')
-              .where('eventPerson.eventID', '=', eventOfCall(ctx))
-              .where('eventPerson.personID', '=', p.personID),
-          ),
-          e.exists(
-            e
-              .selectFrom('listPerson')
-              .select('listPerson.personID')
-              .where('listPerson.listID', '=', p.listID)
-              .where('listPerson.personID', '=', p.personID),
-          ),
-        ]),
-      )
       .executeTakeFirst();
+    const member = await ctx.db
+      .selectFrom('listPerson')
+      .select('personID')
+      .where('listID', '=', p.listID)
+      .where('personID', '=', p.personID)
+      .executeTakeFirst();
+    const person = attendee ?? (member ? { personID: member.personID, name: '', email: '' } : undefined);
     if (!person) throw notFound('person');
     await dismissPair(ctx.db, 'listPerson', { listID: p.listID, personID: p.personID });
     return [{ listID: p.listID, ...person }];

@@ -17,8 +17,8 @@ export default defineOperation({
       pageOf(p),
       (limit, offset) =>
         listMembers(ctx.db, p.listID)
-          .orderBy('person.name')
-          .orderBy('person.personID')
+          .orderBy('eventPerson.name')
+          .orderBy('listPerson.personID')
           .limit(limit)
           .offset(offset)
           .execute(),
