@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
@@ -12,17 +13,13 @@ import { startSite, type Site } from '../site/server.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * How the site reaches the platform. With PODIUM_API_URL, that platform (its own TRUST_PROXY must name
- * the site). Otherwise this process's API: on Linux the site's connections leave from 127.0.0.42, an
- * address only the site uses, and the API trusts X-Forwarded-For from it (the visitor's address, for the
- * per-client limits such as access-code throttling); direct callers from 127.0.0.1 stay untrusted.
+ * The key the site proves itself with when it names its visitor to the platform (so the platform's
+ * per-client limits count each visitor, not the site): SITE_API_KEY, or — when this process serves both
+ * and none is set — one made for this run. With PODIUM_API_URL it must be that platform's SITE_API_KEY.
  */
-function siteHop(config: Config): { apiUrl?: string; sourceAddress?: string; trust?: string } {
-  if (config.PODIUM_API_URL) return { apiUrl: config.PODIUM_API_URL };
-  const h = config.HOST;
-  const loopbackOrAny = ['0.0.0.0', '::', 'localhost'].includes(h) || h.startsWith('127.');
-  if (loopbackOrAny && process.platform === 'linux') return { sourceAddress: '127.0.0.42', trust: '127.0.0.42' };
-  return { trust: loopbackOrAny ? '127.0.0.1' : h };
+function siteKeyOf(config: Config, withSite: boolean): string | undefined {
+  if (config.SITE_API_KEY || !withSite || config.PODIUM_API_URL) return config.SITE_API_KEY;
+  return randomBytes(32).toString('base64url');
 }
 
 function apiUrlOf(config: Config, platformUrl: string): string {
@@ -33,7 +30,7 @@ function apiUrlOf(config: Config, platformUrl: string): string {
   return loopbackOrAny ? `http://127.0.0.1:${port}` : platformUrl;
 }
 
-async function serveSite(config: Config, platformUrl: string, hop: ReturnType<typeof siteHop>): Promise<Site> {
+async function serveSite(config: Config, platformUrl: string, siteKey: string | undefined): Promise<Site> {
   await ensureBuilt(ROOT, { log: (line) => console.log(line) });
   const apiUrl = apiUrlOf(config, platformUrl);
   return startSite({
@@ -47,7 +44,7 @@ async function serveSite(config: Config, platformUrl: string, hop: ReturnType<ty
     host: config.HOST,
     port: config.SITE_PORT,
     trustProxy: config.TRUST_PROXY,
-    sourceAddress: hop.sourceAddress,
+    siteKey,
     pageCache: config.SITE_PAGE_CACHE === '1',
     dataFreshMs: config.SITE_DATA_FRESH_MS,
   });
@@ -85,13 +82,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'start': {
       const withSite = config.SITE === '1';
-      const hop = withSite ? siteHop(config) : {};
-      // The API believes X-Forwarded-For from the site's hop (and from TRUST_PROXY, as configured).
-      const platformConfig =
-        hop.trust && !config.PODIUM_API_URL
-          ? { ...config, TRUST_PROXY: [config.TRUST_PROXY, hop.trust].filter(Boolean).join(',') }
-          : config;
-      const platform = await startPlatform(platformConfig);
+      const siteKey = siteKeyOf(config, withSite);
+      const platform = await startPlatform({ ...config, SITE_API_KEY: siteKey });
       if (config.SEED_DEMO === '1' && (await isEmpty(platform.store.db))) {
         const seed = await seedDemo(platform.store.db, undefined, config.DEMO_START);
         if (seed) printDemo(seed, platform.url);
@@ -109,9 +101,13 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGTERM', stop);
       if (withSite) {
         try {
-          site = await serveSite(config, platform.url, hop);
+          site = await serveSite(config, platform.url, siteKey);
           if (stopping) await site.close();
-          else console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
+          else {
+            // One process: an edit of an event's domain reaches the site's host lookups at once.
+            if (!config.PODIUM_API_URL) platform.onDomainChange((change) => site?.domainChanged(change));
+            console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
+          }
         } catch (err) {
           // The API keeps serving; the site's failure is reported, not hidden.
           if (!stopping) console.error(`Podium site could not start: ${err instanceof Error ? err.message : err}`);

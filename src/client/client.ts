@@ -38,8 +38,11 @@ export interface ClientOptions {
   baseUrl: string;
   /** Keep-alive connections to the platform (default 32). */
   connections?: number;
-  /** Local address outgoing connections are bound to (the site→platform hop trusted for X-Forwarded-For). */
-  localAddress?: string;
+  /**
+   * The platform's SITE_API_KEY: sent with every call, so the platform believes the visitor's address
+   * the site forwards (X-Podium-Client-IP) and counts its per-client limits per visitor, not per site.
+   */
+  siteKey?: string;
   /** Milliseconds to wait for headers and for the body (default 10000). */
   timeoutMs?: number;
   /**
@@ -60,6 +63,11 @@ export interface Dependency {
 export interface CallContext {
   clientIp?: string;
   deps?: Dependency[];
+  /**
+   * A request of its own: no answer of the last dataFreshMs reused, none in flight joined (one may have
+   * left before a write it must see). For custom-domain lookups, which the resolver shares and remembers.
+   */
+  fresh?: boolean;
 }
 
 /** The grant of a private event (event.checkAccessCode), when the visitor has one. */
@@ -97,6 +105,7 @@ export class PodiumClient {
   readonly #inflight = new Map<string, Promise<Raw>>();
   readonly #fresh = new Map<string, { raw: Raw; until: number }>();
   readonly #dataFreshMs: number;
+  readonly #siteKey: string | undefined;
   readonly #memo = new Map<string, Parsed>();
   readonly #allMemo = new Map<string, { pages: unknown[][]; out: unknown[] }>();
 
@@ -107,12 +116,12 @@ export class PodiumClient {
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#dataFreshMs = options.dataFreshMs ?? 1000;
+    this.#siteKey = options.siteKey;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 32,
       keepAliveTimeout: 30_000,
       headersTimeout: this.#timeoutMs,
       bodyTimeout: this.#timeoutMs,
-      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     });
   }
 
@@ -130,7 +139,13 @@ export class PodiumClient {
 
   async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string): Promise<Raw> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (clientIp) headers['x-forwarded-for'] = clientIp;
+    if (this.#siteKey) headers['x-podium-site-key'] = this.#siteKey;
+    if (clientIp) {
+      // Podium believes X-Podium-Client-IP with the key; other servers of the spec may trust the site's
+      // address for X-Forwarded-For (their TRUST_PROXY).
+      headers['x-podium-client-ip'] = clientIp;
+      headers['x-forwarded-for'] = clientIp;
+    }
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     let res;
     try {
@@ -172,9 +187,12 @@ export class PodiumClient {
     return p;
   }
 
-  /** The fingerprint of a GET's current answer, asked anew (page-cache revalidation); errors fingerprint as their line. */
-  async fingerprintOf(path: string): Promise<string> {
-    return printOf(await this.raw(path, undefined, true));
+  /**
+   * The fingerprint of a GET's current answer, asked anew (page-cache revalidation, for the visitor
+   * `clientIp` whose request found the page stale); errors fingerprint as their line.
+   */
+  async fingerprintOf(path: string, clientIp?: string): Promise<string> {
+    return printOf(await this.raw(path, clientIp, true));
   }
 
   #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): z.infer<T>[] {
@@ -217,7 +235,7 @@ export class PodiumClient {
     ctx?: CallContext,
   ): Promise<z.infer<T>[]> {
     const path = this.pathOf(operation, query);
-    const raw = await this.raw(path, ctx?.clientIp);
+    const raw = ctx?.fresh ? await this.#request(path, 'GET', ctx.clientIp) : await this.raw(path, ctx?.clientIp);
     if (ctx?.deps) ctx.deps.push({ path, hash: printOf(raw) });
     return this.#parse(operation, path, raw, item);
   }

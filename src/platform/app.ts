@@ -7,6 +7,7 @@ import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
 import { createDispatcher, errorAnswer, type Answer } from './dispatch.ts';
+import { forwardedClient } from './forwarded.ts';
 import { operations } from './operations/index.ts';
 import { openApiDocument } from './openapi.ts';
 
@@ -60,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const trusted = config.TRUST_PROXY
     ? proxyAddr.compile(config.TRUST_PROXY.split(',').map((s) => s.trim()))
     : undefined;
+  // The public site's calls name their visitor (SITE_API_KEY), so limits count per visitor.
+  const forwarded = forwardedClient(config.SITE_API_KEY);
   const app = Fastify({
     // GET and HEAD calls carry no body, so they need nothing of Fastify's request pipeline: they go
     // straight to the dispatcher (the same one, with the same query parser and client address as
@@ -125,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   async function fastGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const url = req.url ?? '/';
-    const ip = (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
+    const ip = forwarded(req.headers) ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
     let a: Answer;
     try {
       const q = url.indexOf('?');
@@ -182,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       query,
       body: req.body as Record<string, unknown> | undefined,
       authorization: req.headers.authorization,
-      clientIp: req.ip,
+      clientIp: forwarded(req.headers) ?? req.ip,
     });
     return send(reply, answer);
   };

@@ -26,6 +26,15 @@ const schema = z.object({
     .optional(),
   /** Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. */
   TRUST_PROXY: z.string().optional(),
+  /**
+   * Shared secret of the public site: a call carrying it in X-Podium-Site-Key is the site's, and its
+   * X-Podium-Client-IP (the visitor) is the address the per-client limits count. `podium start`
+   * generates one for its own site when unset.
+   */
+  SITE_API_KEY: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces')
+    .optional(),
   /** Calls per second allowed for one token (spec §8). */
   RATE_LIMIT_TOKEN: perSecond.default(10),
   /** Calls per second allowed from one client address (spec §8). */

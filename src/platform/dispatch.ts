@@ -40,6 +40,13 @@ export interface Deps {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
+export interface Committed {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly result: Result;
+}
+
 /**
  * Operations marked `cors` (the widgets' public calls) are readable from any origin, never with
  * credentials (no Allow-Credentials: the widgets send no cookies); a 429's Retry-After is readable.
@@ -89,6 +96,7 @@ export function createDispatcher(deps: Deps) {
   const { db, config, counter, log } = deps;
   const table = new Map(deps.operations.map((op) => [op.name, op]));
   const cache = new AnswerCache(5000, 10_000);
+  const committedListeners = new Set<(c: Committed) => void>();
 
   async function limit(key: string, perSecond: number, who: string): Promise<void> {
     let hit;
@@ -197,6 +205,14 @@ export function createDispatcher(deps: Deps) {
         return out;
       });
       cache.clear(); // every committed write may change a public answer
+      // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
+      for (const listener of committedListeners) {
+        try {
+          listener({ name: op.name, params, result });
+        } catch (err) {
+          log.error({ err, operation: op.name }, 'a commit listener failed');
+        }
+      }
       return result;
     } catch (err) {
       if (err instanceof SandboxRollback) return err.result;
@@ -288,6 +304,11 @@ export function createDispatcher(deps: Deps) {
   return {
     table,
     invalidate: () => cache.clear(),
+    /** Calls `listener` after each committed write of this process; returns its removal. */
+    onCommit(listener: (c: Committed) => void): () => void {
+      committedListeners.add(listener);
+      return () => committedListeners.delete(listener);
+    },
     /** The answer to a call; operations marked `cors` add the CORS headers and answer the preflight. */
     async answer(call: Call): Promise<Answer> {
       const op = call.name === undefined ? undefined : table.get(call.name);

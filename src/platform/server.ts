@@ -3,12 +3,16 @@ import type { Config } from './config.ts';
 import { migrate, openStore, type Store } from './db/connect.ts';
 import { createCounter } from './limits/counter.ts';
 import { buildApp } from './app.ts';
+import type { Dispatcher } from './dispatch.ts';
+import { domainChangeOf, type DomainChange } from './domains.ts';
 
 export interface Platform {
   readonly app: FastifyInstance;
   readonly store: Store;
   readonly databaseUrl: string;
   readonly url: string;
+  /** Tells `listener` (the site of this process) when a custom domain's event changed; returns its removal. */
+  onDomainChange(listener: (change: DomainChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,12 @@ export async function startPlatform(
     store,
     databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
+    onDomainChange(listener) {
+      return app.getDecorator<Dispatcher>('dispatcher').onCommit((committed) => {
+        const change = domainChangeOf(committed);
+        if (change) listener(change);
+      });
+    },
     async close() {
       await app.close();
       await counter.close();

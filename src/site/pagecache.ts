@@ -33,8 +33,8 @@ export interface PageCacheOptions {
   maxAgeMs?: number;
   /** Upper bound of the bytes held (default 64 MiB). */
   maxBytes?: number;
-  /** The current fingerprint of a platform answer (a GET of `path`). */
-  fingerprintOf: (path: string) => Promise<string>;
+  /** The current fingerprint of a platform answer (a GET of `path`, for the visitor who asked for the page). */
+  fingerprintOf: (path: string, visitor?: string) => Promise<string>;
 }
 
 export const FRESH_MS = 2000;
@@ -45,7 +45,7 @@ export class PageCache {
   readonly #freshMs: number;
   readonly #maxAgeMs: number;
   readonly #maxBytes: number;
-  readonly #fingerprintOf: (path: string) => Promise<string>;
+  readonly #fingerprintOf: (path: string, visitor?: string) => Promise<string>;
   #bytes = 0;
   hits = 0;
   misses = 0;
@@ -66,8 +66,11 @@ export class PageCache {
     return this.#bytes;
   }
 
-  /** The page for `key` when it is fresh or its sources did not change; undefined → render it. */
-  lookup(key: string): CachedPage | undefined | Promise<CachedPage | undefined> {
+  /**
+   * The page for `key` when it is fresh or its sources did not change; undefined → render it. `visitor`
+   * (asked only for a re-check) is whose address the re-check's platform reads are made for.
+   */
+  lookup(key: string, visitor?: () => string | undefined): CachedPage | undefined | Promise<CachedPage | undefined> {
     const page = this.#pages.get(key);
     if (!page) {
       this.misses++;
@@ -88,17 +91,17 @@ export class PageCache {
     }
     let check = this.#checks.get(key);
     if (!check) {
-      check = this.#revalidate(key, page).finally(() => this.#checks.delete(key));
+      check = this.#revalidate(key, page, visitor?.()).finally(() => this.#checks.delete(key));
       this.#checks.set(key, check);
     }
     return check;
   }
 
-  async #revalidate(key: string, page: CachedPage): Promise<CachedPage | undefined> {
+  async #revalidate(key: string, page: CachedPage, visitor: string | undefined): Promise<CachedPage | undefined> {
     this.revalidations++;
     let same: boolean;
     try {
-      const now = await Promise.all(page.deps.map((d) => this.#fingerprintOf(d.path)));
+      const now = await Promise.all(page.deps.map((d) => this.#fingerprintOf(d.path, visitor)));
       same = now.every((hash, i) => hash === page.deps[i].hash);
     } catch {
       same = false;

@@ -9,12 +9,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, type PodiumClient } from '../client/index.ts';
+import { createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
 import type { RequestContext, SiteRuntime } from './context.ts';
 import { etagOf, notModified } from './etag.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
-import { HostResolver, type HostSite } from './hosts.ts';
+import { HostResolver, type DomainChange, type HostSite } from './hosts.ts';
 import { clientIp, hostOf, isHttps, normalizeHostname, trustList } from './net.ts';
 import { PageCache, type CachedPage } from './pagecache.ts';
 import { themeStylesheet } from './theme.ts';
@@ -34,8 +34,11 @@ export interface SiteOptions {
   port: number;
   /** TRUST_PROXY: proxies whose X-Forwarded-For / -Proto are believed. */
   trustProxy?: string;
-  /** Local address of the site's connections to the platform (the hop the platform trusts). */
-  sourceAddress?: string;
+  /**
+   * The platform's SITE_API_KEY: the site's calls carry it with the visitor's address, so the platform
+   * counts its per-client limits per visitor rather than for the whole site.
+   */
+  siteKey?: string;
   /** false: render every page (benchmarks). */
   pageCache: boolean;
   /** Milliseconds a cached page is served before its sources are re-checked. */
@@ -53,6 +56,8 @@ export interface Site {
   server: Server;
   runtime: SiteRuntime;
   hosts: HostResolver;
+  /** An event's custom domain (or what it routes to) changed: forget what was looked up (`podium start`). */
+  domainChanged(change: DomainChange): void;
   close(): Promise<void>;
 }
 
@@ -120,9 +125,13 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   const trusted = trustList(options.trustProxy);
   const client =
     options.client ??
-    createClient({ baseUrl: options.apiUrl, localAddress: options.sourceAddress, dataFreshMs: options.dataFreshMs });
+    createClient({ baseUrl: options.apiUrl, siteKey: options.siteKey, dataFreshMs: options.dataFreshMs });
+  // A page's re-check reads the platform for the visitor whose request found the page stale.
   const pageCache = options.pageCache
-    ? new PageCache({ freshMs: options.pageFreshMs, fingerprintOf: (path) => client.fingerprintOf(path) })
+    ? new PageCache({
+        freshMs: options.pageFreshMs,
+        fingerprintOf: (path, visitor) => client.fingerprintOf(path, visitor),
+      })
     : undefined;
   const listenHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const siteUrl = new URL(options.siteUrl ?? `http://${listenHost}`);
@@ -268,15 +277,30 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     res.end(req.method === 'HEAD' ? undefined : page.body);
   }
 
-  /** GET /_podium/domains/ask?domain=… (Caddy's on_demand_tls ask): 200 only for configured domains. */
-  async function ask(url: URL, res: ServerResponse): Promise<void> {
+  /**
+   * A host lookup that failed: the visitor over their allowance at the platform gets its 429, too many
+   * lookups at once a 503 to retry, anything else the platform being unreachable.
+   */
+  function lookupFailed(res: ServerResponse, err: unknown, text: string): void {
+    const retry = { 'retry-after': String((isPodiumError(err) && err.retryAfter) || 5), vary: 'Host' };
+    if (isPodiumError(err) && err.status === 429)
+      return sendText(res, 429, 'too many requests, try again later', retry);
+    if (isPodiumError(err) && err.status === 503) return sendText(res, 503, 'busy, try again in a moment', retry);
+    return sendText(res, 503, text, retry);
+  }
+
+  /**
+   * GET /_podium/domains/ask?domain=… (Caddy's on_demand_tls ask): 200 only for configured domains. A
+   * lookup spends the allowance of the ask's caller (Caddy), never the visitors'.
+   */
+  async function ask(req: IncomingMessage, url: URL, res: ServerResponse): Promise<void> {
     const domain = normalizeHostname(url.searchParams.get('domain') ?? '');
     if (!domain) return sendText(res, 400, 'domain must be a host name');
     let site: HostSite;
     try {
-      site = await hosts.resolve(domain);
-    } catch {
-      return sendText(res, 503, 'the platform is not reachable');
+      site = await hosts.resolve(domain, clientIp(req, trusted));
+    } catch (err) {
+      return lookupFailed(res, err, 'the platform is not reachable');
     }
     if (site.kind === 'unknown') return sendText(res, 404, 'not a configured domain');
     return sendText(res, 200, 'ok');
@@ -331,7 +355,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     if (pageCache && (method === 'GET' || method === 'HEAD')) {
       const key = fastKeys.get(fastKeyOf(req));
       if (key !== undefined) {
-        const hit = pageCache.lookup(key);
+        const hit = pageCache.lookup(key, () => clientIp(req, trusted));
         if (hit !== undefined && !(hit instanceof Promise)) return sendCached(req, res, hit);
         // A miss or a page to re-check: the full path below (which re-checks or renders).
         if (hit instanceof Promise)
@@ -357,7 +381,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
 
     if (pathname.startsWith('/_podium/')) {
       const url = new URL(raw, 'http://site.invalid');
-      if (pathname === '/_podium/domains/ask') return ask(url, res);
+      if (pathname === '/_podium/domains/ask') return ask(req, url, res);
       if (pathname === '/_podium/health') return sendText(res, 200, 'ok');
       if (pathname === '/_podium/theme.css') {
         const body = Buffer.from(themeStylesheet(url.searchParams));
@@ -405,23 +429,20 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   ): void | Promise<void> {
     const hostname = hostnameOf(req.headers.host);
     if (!hostname) return sendText(res, 400, 'bad request: missing or malformed Host', { vary: 'Host' });
+    const visitor = clientIp(req, trusted);
     let site: HostSite | Promise<HostSite>;
     try {
-      site = hosts.resolve(hostname);
+      site = hosts.resolve(hostname, visitor);
     } catch (err) {
       site = Promise.reject(err);
     }
     if (site instanceof Promise) {
       return site.then(
-        (s) => page(req, res, method, pathname, search, hostname, s),
-        () =>
-          sendText(res, 503, 'The event platform is not reachable. Try again in a moment.', {
-            'retry-after': '5',
-            vary: 'Host',
-          }),
+        (s) => page(req, res, method, pathname, search, hostname, s, visitor),
+        (err: unknown) => lookupFailed(res, err, 'The event platform is not reachable. Try again in a moment.'),
       );
     }
-    return page(req, res, method, pathname, search, hostname, site);
+    return page(req, res, method, pathname, search, hostname, site, visitor);
   }
 
   function page(
@@ -432,6 +453,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     search: string,
     hostname: string,
     site: HostSite,
+    visitor: string,
   ): void | Promise<void> {
     const cookieHeader = req.headers.cookie;
     const cookies = cookieHeader ? parseCookies(cookieHeader) : new Map<string, string>();
@@ -486,20 +508,20 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         unknownHost: site.kind === 'unknown',
         hostname,
         https: secure,
-        clientIp: clientIp(req, trusted),
+        clientIp: visitor,
         cookies,
         chosenLocale,
         acceptLocale,
         publicPath: pathname,
-        call: { clientIp: undefined, deps: cacheKey ? [] : undefined },
+        // Every platform call for this page names the visitor (the platform's per-client limits).
+        call: { clientIp: visitor, deps: cacheKey ? [] : undefined },
         cacheKey,
         cacheable: false,
       };
-      ctx.call.clientIp = ctx.clientIp;
       return renderWithAstro(req, res, ctx, `${internal}${search}`);
     };
     if (cacheKey && pageCache) {
-      const hit = pageCache.lookup(cacheKey);
+      const hit = pageCache.lookup(cacheKey, () => visitor);
       if (hit === undefined) return render();
       if (hit instanceof Promise) return hit.then((h) => (h ? sendCached(req, res, h) : render()));
       return sendCached(req, res, hit);
@@ -533,6 +555,15 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     server,
     runtime,
     hosts,
+    domainChanged(change) {
+      hosts.forget(change);
+      // Requests mapped straight to a cached page skip the Host lookup: map them again.
+      fastKeys.clear();
+      // The new domain is looked up now, as the site's own call: Caddy's first ask for it (before any
+      // visitor can come over https) finds it known even while a flood of asks spends Caddy's allowance.
+      const cname = change.cname ? normalizeHostname(change.cname) : undefined;
+      if (cname) Promise.resolve(hosts.resolve(cname)).catch(() => {});
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
