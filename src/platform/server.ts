@@ -19,11 +19,12 @@ export interface Platform {
 /** Opens the store, migrates it, and serves the API on HOST:API_PORT (port 0 picks a free one). */
 export async function startPlatform(
   config: Config,
-  opts: { logStream?: NodeJS.WritableStream } = {},
+  /** `now`: the clock (ms) of the rate-limit windows without Redis; tests simulate hours with it. */
+  opts: { logStream?: NodeJS.WritableStream; now?: () => number } = {},
 ): Promise<Platform> {
   const store = openStore(config.DATABASE_URL);
   await migrate(store.db);
-  const counter = createCounter(config.REDIS_URL);
+  const counter = createCounter(config.REDIS_URL, opts.now);
   const app = await buildApp({ config, db: store.db, counter, logStream: opts.logStream });
   await app.listen({ host: config.HOST, port: config.API_PORT });
   const address = app.server.address();

@@ -103,6 +103,8 @@ const COLUMNS: readonly Column[] = [
   },
   { label: 'billC', op: 'billing.find', call: (t) => ({ query: { companyID: t.companyID } }) },
   { label: 'billE', op: 'billing.find', call: (t) => ({ query: { eventID: t.eventID } }) },
+  { label: 'codeCh', op: 'event.accessCode.challenge', call: (t) => ({ query: { eventID: t.eventID } }) },
+  { label: 'codeF', op: 'event.accessCode.find', call: (t) => ({ query: { eventID: t.eventID } }) },
 ];
 
 const CALLERS = [
@@ -124,36 +126,36 @@ type Matrix = Record<CallerName, string>;
 // prettier-ignore
 /** Company A, event A1 (the callers' own company and event, except adminB's). */
 const MATRIX_A: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF
+  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
   // A stale token is ignored by public operations (the caller is anonymous there), 401 elsewhere.
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200',
-  adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200',
-  externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403',
-  adminB:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  attendee:             '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403',
-  attendeeSystem:       '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403',
-  eventAdminEventScope: '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403',
-  eventAdminSystem:     '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  200   200   403   200',
-  staff:                '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403',
+  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
+  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
+  adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
+  externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403   200    403',
+  adminB:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  attendee:             '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
+  attendeeSystem:       '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
+  eventAdminEventScope: '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200   403',
+  eventAdminSystem:     '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  200   200   403   200   200    200',
+  staff:                '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
 };
 
 // prettier-ignore
 /** Company B, event B1: only the operator and adminB have any rights; for the rest B does not exist. */
 const MATRIX_B: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401',
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200',
-  adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  adminB:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200',
-  attendee:             '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  attendeeSystem:       '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  eventAdminEventScope: '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  eventAdminSystem:     '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
-  staff:                '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF
+  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
+  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
+  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
+  adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  adminB:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
+  attendee:             '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  attendeeSystem:       '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  eventAdminEventScope: '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  eventAdminSystem:     '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  staff:                '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
 };
 
 /** One matrix line as { column label: status }. */

@@ -8,6 +8,7 @@ import { operatorWithCompany, startTestPlatform, type TestPlatform } from '../he
 const WIDGET_OPERATIONS = [
   'activity.find',
   'activity.get',
+  'event.accessCode.challenge',
   'event.checkAccessCode',
   'event.get',
   'form.get',

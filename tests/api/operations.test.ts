@@ -19,6 +19,8 @@ const COVERED: Record<string, string> = {
   'api.describe': 'operations.test.ts',
   'api.ping': 'operations.test.ts',
   'billing.find': 'operations.test.ts',
+  'event.accessCode.challenge': '../security/access-gate.test.ts',
+  'event.accessCode.find': '../security/access-gate.test.ts',
 };
 
 const EVENT_PASSWORD = `${PASSWORD} event`;

@@ -10,30 +10,34 @@ import type { Context } from '../table.ts';
 /** How long an unlocked private event stays unlocked for a browser (the site and widgets keep the grant). */
 export const GRANT_TTL_SECONDS = 7 * 86400;
 
-const secrets = new WeakMap<Kysely<DB>, Promise<Buffer>>();
+const secrets = new WeakMap<Kysely<DB>, Map<string, Promise<Buffer>>>();
 
-/** The store's signing secret for grants: made once, kept in `setting`, shared by every process. */
-function secretOf(db: Kysely<DB>): Promise<Buffer> {
-  let s = secrets.get(db);
+/**
+ * A signing secret of the store (grants, the access-code challenges): made once under `key` in
+ * `setting`, shared by every process, never logged. The first process to ask writes it; the others
+ * read the same row.
+ */
+export function storedSecret(db: Kysely<DB>, key: string): Promise<Buffer> {
+  let ofStore = secrets.get(db);
+  if (!ofStore) secrets.set(db, (ofStore = new Map()));
+  let s = ofStore.get(key);
   if (!s) {
     s = (async () => {
       await db
         .insertInto('setting')
-        .values({ key: 'grantSecret', value: randomBytes(32).toString('base64url') })
+        .values({ key, value: randomBytes(32).toString('base64url') })
         .onConflict((oc) => oc.column('key').doNothing())
         .execute();
-      const row = await db
-        .selectFrom('setting')
-        .select('value')
-        .where('key', '=', 'grantSecret')
-        .executeTakeFirstOrThrow();
+      const row = await db.selectFrom('setting').select('value').where('key', '=', key).executeTakeFirstOrThrow();
       return Buffer.from(row.value, 'base64url');
     })();
-    s.catch(() => secrets.delete(db));
-    secrets.set(db, s);
+    s.catch(() => ofStore.delete(key));
+    ofStore.set(key, s);
   }
   return s;
 }
+
+const secretOf = (db: Kysely<DB>) => storedSecret(db, 'grantSecret');
 
 const sign = (secret: Buffer, payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
 

@@ -156,7 +156,10 @@ export function redisCounter(url: string, prefix = 'podium:rl:'): Counter {
   };
 }
 
-/** Builds the store the config asks for: Redis when a URL is given, memory otherwise. */
-export function createCounter(redisUrl?: string): Counter {
-  return redisUrl ? redisCounter(redisUrl) : memoryCounter();
+/**
+ * Builds the store the config asks for: Redis when a URL is given, memory otherwise. `now` is the
+ * clock of the in-memory windows (tests simulate hours with it); Redis keeps time itself.
+ */
+export function createCounter(redisUrl?: string, now: () => number = Date.now): Counter {
+  return redisUrl ? redisCounter(redisUrl) : memoryCounter(now);
 }

@@ -18,6 +18,8 @@ import companyEventFind from './company/event/find.ts';
 import eventGet from './event/get.ts';
 import eventEdit from './event/edit.ts';
 import eventCheckAccessCode from './event/checkAccessCode.ts';
+import eventAccessCodeChallenge from './event/accessCode/challenge.ts';
+import eventAccessCodeFind from './event/accessCode/find.ts';
 import billingFind from './billing/find.ts';
 import { activitiesOperations } from './groups/activities.ts';
 import { relationsOperations } from './groups/relations.ts';
@@ -57,6 +59,8 @@ export const operations: readonly AnyOperation[] = [
   eventGet,
   eventEdit,
   eventCheckAccessCode,
+  eventAccessCodeChallenge,
+  eventAccessCodeFind,
   billingFind,
   ...contentOperations,
 ];
