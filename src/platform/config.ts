@@ -41,6 +41,13 @@ const schema = z.object({
   RATE_LIMIT_CLIENT: perSecond.default(100),
   /** Days a token from person.signIn stays valid. */
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Where messages are written as .eml files while no mail transport is configured: every e-mail the
+   * platform would send (password links today) lands here, its path in the log.
+   */
+  MAIL_DIR: z.string().min(1).default('./data/mail'),
+  /** The platform's sender address. */
+  MAIL_FROM: z.string().min(3).default('Podium <no-reply@podium.localhost>'),
   /** Folder that bulk operations (B path) may read files from. */
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */

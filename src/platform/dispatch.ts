@@ -10,6 +10,7 @@ import { hashToken } from './auth/secrets.ts';
 import { envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from './excel.ts';
 import { AnswerCache } from './cache.ts';
+import { fileOutbox } from './mail/outbox.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
 export interface Call {
@@ -35,7 +36,11 @@ export interface Deps {
   readonly config: Config;
   readonly counter: Counter;
   readonly operations: readonly AnyOperation[];
-  readonly log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  readonly log: {
+    error(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+  };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -96,6 +101,7 @@ export function createDispatcher(deps: Deps) {
   const { db, config, counter, log } = deps;
   const table = new Map(deps.operations.map((op) => [op.name, op]));
   const cache = new AnswerCache(5000, 10_000);
+  const mail = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => log.info({ path }, 'mail written'));
   const committedListeners = new Set<(c: Committed) => void>();
 
   async function limit(key: string, perSecond: number, who: string): Promise<void> {
@@ -265,6 +271,7 @@ export function createDispatcher(deps: Deps) {
       extra,
       config,
       counter,
+      mail,
     };
     // Company and event rules name their target by the companyID / eventID parameter.
     if (op.auth.kind === 'company') {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Caller } from './auth/caller.ts';
+import type { Outbox } from './mail/outbox.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
 import { MAX_ID } from './schemas.ts';
@@ -113,6 +114,8 @@ export interface Context {
   readonly extra: Readonly<Record<string, unknown>>;
   readonly config: Config;
   readonly counter: Counter;
+  /** Where the platform's e-mails go (an .eml file per message until a mail transport exists). */
+  readonly mail: Outbox;
 }
 
 export interface Operation<P extends Params = Params> {

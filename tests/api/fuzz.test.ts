@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/platform/operations/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { paramJsonSchema } from '../../src/platform/describe.ts';
+import { createConfirmation } from '../../src/platform/domain/person/identity.ts';
 import type { AnyOperation, Param } from '../../src/platform/table.ts';
 import {
   PASSWORD,
@@ -258,6 +259,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const sectionID = await one('hotsite', { eventID, section: 'text', position: 1, name: 'Fuzz' }, 'sectionID');
     const feedbackID = await one('feedback', { eventID, name: 'Fuzz field', type: 'text', options: '[]', apiKey: 'fuzz' }, 'feedbackID'); // prettier-ignore
     await p.db.insertInto('eventInvite').values({ eventID, email: 'fuzz@podium.test' }).execute();
+    // A live person.recover code: writes run with sandbox=1, so spending it is rolled back every time.
+    const code = await createConfirmation(p.db, w.attendeeID, 'password', Math.floor(Date.now() / 1000));
     await p.db.insertInto('activityPerson').values({ activityID: Number(activityID), eventID, personID: w.attendeeID, approved: 1 }).execute(); // prettier-ignore
     await p.db
       .insertInto('listPerson')
@@ -272,6 +275,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       tagID: [tagID, '999999'],
       sectionID: [sectionID, '999999'],
       feedbackID: [feedbackID, '999999'],
+      code: [code, 'x'.repeat(60)],
+      currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
       subsequent: ['0', '1'],
       section: ['text', 'faq'],
@@ -358,6 +363,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'feedback.edit': { key: 'name', value: 'Fuzzed' },
       'event.invite.dismiss': { email: 'fuzz@podium.test' },
       'event.person.bind': { username: 'nobody@podium.test' },
+      'person.edit': { key: 'name', value: 'Fuzzed' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

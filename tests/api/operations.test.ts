@@ -21,6 +21,9 @@ const COVERED: Record<string, string> = {
   'billing.find': 'operations.test.ts',
   'event.accessCode.challenge': '../security/access-gate.test.ts',
   'event.accessCode.find': '../security/access-gate.test.ts',
+  'person.edit': '../security/identity.test.ts',
+  'person.recover': '../security/identity.test.ts',
+  'person.confirm': '../security/identity.test.ts',
 };
 
 const EVENT_PASSWORD = `${PASSWORD} event`;

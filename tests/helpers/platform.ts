@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -100,12 +100,14 @@ export function checkAnswer(status: number, type: string, text: string): Omit<Re
 export class TestPlatform {
   readonly platform: Platform;
   readonly logs: string[];
+  readonly mailDir: string;
   readonly #drop: () => Promise<void>;
 
-  constructor(platform: Platform, logs: string[], drop: () => Promise<void>) {
+  constructor(platform: Platform, logs: string[], drop: () => Promise<void>, mailDir = '') {
     this.platform = platform;
     this.logs = logs;
     this.#drop = drop;
+    this.mailDir = mailDir;
   }
 
   get url() {
@@ -113,6 +115,22 @@ export class TestPlatform {
   }
   get db() {
     return this.platform.store.db;
+  }
+
+  /** The e-mails the platform has written (MAIL_DIR), oldest first, as RFC 5322 text. */
+  mails(): string[] {
+    const dir = this.mailDir;
+    if (!existsSync(dir)) return [];
+    return (
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        // Bodies are quoted-printable (long lines wrap with `=`): decoded here, so tests read the text.
+        .map((m) =>
+          m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+        )
+    );
   }
 
   async call(name: string, o: CallOptions = {}): Promise<Reply> {
@@ -197,6 +215,8 @@ export async function startTestPlatform(kind: StoreKind, env: Record<string, str
   const store = await freshStore(kind);
   const config = loadConfig({
     DATABASE_URL: store.url,
+    // Each platform writes its e-mails (.eml files) in a folder of its own; tests read them there.
+    MAIL_DIR: mkdtempSync(join(tmpdir(), 'podium-mail-')),
     API_PORT: '0',
     LOG_LEVEL: 'info',
     // High by default so suites that make many calls are not limited; the limit suite lowers them.
@@ -212,7 +232,7 @@ export async function startTestPlatform(kind: StoreKind, env: Record<string, str
       done();
     },
   });
-  return new TestPlatform(await startPlatform(config, { logStream }), logs, store.drop);
+  return new TestPlatform(await startPlatform(config, { logStream }), logs, store.drop, config.MAIL_DIR);
 }
 
 export const PASSWORD = 'correct horse battery';

@@ -87,10 +87,10 @@ export interface CompanyPersonTable {
 export interface ConfirmationTable {
   codeHash: string;
   personID: number;
-  purpose: 'signin' | 'email';
-  /** The event a sign-in link is for (0: none). */
+  purpose: 'password';
+  /** The event the link is for (0: none; no purpose uses one yet). */
   eventID: D<number>;
-  /** The new e-mail of an e-mail change. */
+  /** What the confirmation carries beyond the person ('' today). */
   value: D<string>;
   dateCreated: number;
   expiresAt: number;

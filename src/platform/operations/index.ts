@@ -27,6 +27,7 @@ import { attendanceOperations } from './groups/attendance.ts';
 import { siteOperations } from './groups/site.ts';
 import { attendeesOperations } from './groups/attendees.ts';
 import { registrationOperations } from './groups/registration.ts';
+import { peopleOperations } from './groups/people.ts';
 
 /** Event content and registration (issue 3), one group per area. */
 export const contentOperations: readonly AnyOperation[] = [
@@ -41,6 +42,7 @@ export const contentOperations: readonly AnyOperation[] = [
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
 export const operations: readonly AnyOperation[] = [
   personSignIn,
+  ...peopleOperations,
   apiDescribe,
   apiPing,
   companyCreate,

@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.ts';
 import { hashToken, verifyPassword } from '../../auth/secrets.ts';
 import { issueToken } from '../../domain/attendee/enroll.ts';
 import { findPersonByUsername } from '../../domain/person/repository.ts';
+import { tokenRecord } from '../../domain/person/identity.ts';
 
 const WRONG_TRIES_PER_WINDOW = 10;
 const WRONG_WINDOW_MS = 15 * 60_000;
@@ -55,13 +56,6 @@ export default defineOperation({
     }
 
     const tokenID = await issueToken(ctx, person.personID, scope, targetID);
-    const { personID, firstName, lastName, name, username, email, image, timezone, telephone } = person;
-    const { socialAID, socialBID, socialCID } = person;
-    return [
-      {
-        personID, firstName, lastName, name, username, email, image, timezone, telephone,
-        socialAID, socialBID, socialCID, date: ctx.now, tokenID, scope, targetID,
-      }, // prettier-ignore
-    ];
+    return [tokenRecord(person, { tokenID, scope, targetID }, ctx.now)];
   },
 });

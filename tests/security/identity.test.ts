@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { client } from '../helpers/operations.ts';
+
+// The identity (the person row: login, e-mail, system password, account names) changes only with
+// proof: the person's own system-scope token (person.edit, with the current password for e-mail and
+// password), or the one-time link person.recover sends to the address (person.confirm).
+
+/** The code of the newest link written to MAIL_DIR for `to`. */
+function codeSentTo(p: TestPlatform, to: string): string | undefined {
+  const mail = p
+    .mails()
+    .filter((m) => m.includes(`To: ${to}`))
+    .at(-1);
+  return mail?.match(/person\.confirm: ([A-Za-z0-9_-]{60})/)?.[1];
+}
+
+describe.each(STORES)('identity on %s', (store) => {
+  let p: TestPlatform;
+  let w: World;
+  let c: ReturnType<typeof client>;
+  beforeAll(async () => {
+    p = await startTestPlatform(store);
+    w = await world(p);
+    c = client(p, 'rpc');
+  });
+  afterAll(() => p?.close());
+
+  const identity = (username: string) =>
+    p.db.selectFrom('person').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+
+  describe('person.edit', () => {
+    it('edits the account names with a system-scope token of the person, and nothing of any event', async () => {
+      const token = await p.signIn('attendee@podium.test', PASSWORD);
+      const [row] = await c.ok('person.edit', {
+        token,
+        query: { key: 'name' },
+        body: { value: '  Ana   Maria Lima ' },
+      });
+      expect(row).toMatchObject({ name: 'Ana Maria Lima', firstName: 'Ana', lastName: 'Maria Lima' });
+      expect(row).not.toHaveProperty('tokenID');
+      const seen = await c.ok('event.person.get', {
+        token: w.adminA,
+        query: { eventID: w.eventA.eventID, personID: w.attendeeID },
+      });
+      expect(seen[0].name).toBe('attendee');
+    });
+
+    it.each([
+      ['an event-scope token of the person', () => w.attendee, 403, /system-scope token/],
+      ['no token', () => '', 401, /tokenID/],
+    ])('is refused with %s', async (_label, token, status, message) => {
+      await c.fail('person.edit', { token: token(), query: { key: 'name' }, body: { value: 'X' } }, status, message);
+    });
+
+    it('changes the e-mail and the password only with the current password', async () => {
+      const token = await p.signIn('staff@podium.test', PASSWORD);
+      for (const currentPassword of [undefined, 'not it'])
+        await c.fail(
+          'person.edit',
+          {
+            token,
+            query: { key: 'password' },
+            body: { value: 'a brand new one', ...(currentPassword ? { currentPassword } : {}) },
+          },
+          403,
+          /currentPassword/,
+        );
+      await c.fail(
+        'person.edit',
+        { token, query: { key: 'email' }, body: { value: 'admin-a@podium.test', currentPassword: PASSWORD } },
+        409,
+      );
+      const [row] = await c.ok('person.edit', {
+        token,
+        query: { key: 'email' },
+        body: { value: 'Staff.New@podium.test', currentPassword: PASSWORD },
+      });
+      expect(row.email).toBe('staff.new@podium.test');
+      await c.ok('person.edit', {
+        token,
+        query: { key: 'password' },
+        body: { value: 'a brand new one', currentPassword: PASSWORD },
+      });
+      expect(await p.signIn('staff@podium.test', 'a brand new one')).toMatch(/^[A-Za-z0-9_-]{60}$/);
+      await c.fail('person.signIn', { query: { username: 'staff@podium.test' }, body: { password: PASSWORD } }, 401);
+    });
+  });
+
+  describe('person.recover and person.confirm', () => {
+    it('sends a one-time link to the address that sets the password and revokes every old token', async () => {
+      const old = await p.signIn('event-admin@podium.test', PASSWORD);
+      const before = p.mails().length;
+      const [sent] = await c.ok('person.recover', { body: { email: 'Event-Admin@podium.test' } });
+      expect(sent).toEqual({ email: 'event-admin@podium.test', sent: '1' });
+      expect(p.mails().length).toBe(before + 1);
+      const code = codeSentTo(p, 'event-admin@podium.test')!;
+      expect(code).toBeDefined();
+      expect(p.logs.join('')).not.toContain(code); // the log names the file, never the link
+      const [token] = await c.ok('person.confirm', { body: { code, password: 'recovered password' } });
+      expect(token).toMatchObject({ scope: 'system', username: 'event-admin@podium.test' });
+      await c.ok('api.describe', { token: token.tokenID });
+      await c.fail('api.describe', { token: old }, 401);
+      expect(await p.signIn('event-admin@podium.test', 'recovered password')).toMatch(/^[A-Za-z0-9_-]{60}$/);
+      // Used once.
+      await c.fail('person.confirm', { body: { code, password: 'another password' } }, 400, /code is not valid/);
+    });
+
+    it('answers the same for an unknown address and writes nothing', async () => {
+      const before = p.mails().length;
+      const [sent] = await c.ok('person.recover', { body: { email: 'nobody@podium.test' } });
+      expect(sent).toEqual({ email: 'nobody@podium.test', sent: '1' });
+      expect(p.mails().length).toBe(before);
+    });
+
+    it('refuses unknown, expired and short-password confirmations without changing the password', async () => {
+      const stored = (await identity('admin-b@podium.test')).passwordHash;
+      await c.ok('person.recover', { body: { email: 'admin-b@podium.test' } });
+      const code = codeSentTo(p, 'admin-b@podium.test')!;
+      await c.fail('person.confirm', { body: { code: 'x'.repeat(60), password: 'whatever password' } }, 400);
+      await c.fail('person.confirm', { body: { code, password: 'short' } }, 400, /password/);
+      await p.db.updateTable('confirmation').set({ expiresAt: 1 }).execute();
+      await c.fail('person.confirm', { body: { code, password: 'whatever password' } }, 400, /expired/);
+      expect((await identity('admin-b@podium.test')).passwordHash).toBe(stored);
+    });
+
+    it('limits links per address', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await c.call('person.recover', { body: { email: 'external-a@podium.test' } })).status);
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    });
+  });
+});
