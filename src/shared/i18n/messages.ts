@@ -181,6 +181,11 @@ const en = {
   'gate.invalidCode': 'The access code is a number from 1 to 9999.',
   'gate.tooManyTries': 'Too many tries — try again in {minutes} minutes.',
   'gate.tooManyTries.one': 'Too many tries — try again in 1 minute.',
+  'gate.robotCheck': 'Checking you are not a robot…',
+  'gate.robotWhy':
+    'Many wrong codes were tried for this event, so your browser first solves a short puzzle (about a second) before your code is checked.',
+  'gate.robotNoScript': 'This check needs JavaScript: turn it on, or try again in an hour.',
+  'gate.robotFailed': 'The check could not be completed. Try again.',
 
   // Errors and 404
   'error.notFound': 'Page not found',
@@ -369,6 +374,11 @@ const pt: Messages = {
   'gate.invalidCode': 'O código de acesso é um número de 1 a 9999.',
   'gate.tooManyTries': 'Muitas tentativas — tente novamente em {minutes} minutos.',
   'gate.tooManyTries.one': 'Muitas tentativas — tente novamente em 1 minuto.',
+  'gate.robotCheck': 'Verificando que você não é um robô…',
+  'gate.robotWhy':
+    'Muitos códigos errados foram tentados neste evento, então seu navegador primeiro resolve um pequeno desafio (cerca de um segundo) antes de verificar seu código.',
+  'gate.robotNoScript': 'Esta verificação precisa de JavaScript: ative-o ou tente novamente em uma hora.',
+  'gate.robotFailed': 'Não foi possível concluir a verificação. Tente novamente.',
 
   'error.notFound': 'Página não encontrada',
   'error.notFoundText': 'A página que você procura não existe ou foi movida.',
@@ -552,6 +562,11 @@ const es: Messages = {
   'gate.invalidCode': 'El código de acceso es un número del 1 al 9999.',
   'gate.tooManyTries': 'Demasiados intentos: vuelve a intentarlo dentro de {minutes} minutos.',
   'gate.tooManyTries.one': 'Demasiados intentos: vuelve a intentarlo dentro de 1 minuto.',
+  'gate.robotCheck': 'Comprobando que no eres un robot…',
+  'gate.robotWhy':
+    'Se probaron muchos códigos incorrectos para este evento, así que tu navegador primero resuelve un pequeño desafío (alrededor de un segundo) antes de comprobar tu código.',
+  'gate.robotNoScript': 'Esta comprobación necesita JavaScript: actívalo o vuelve a intentarlo dentro de una hora.',
+  'gate.robotFailed': 'No se pudo completar la comprobación. Inténtalo de nuevo.',
 
   'error.notFound': 'Página no encontrada',
   'error.notFoundText': 'La página que buscas no existe o se ha movido.',

@@ -19,4 +19,10 @@ export const styles = css`
   #message:empty {
     display: none;
   }
+  #robot {
+    margin: 0;
+  }
+  #robot:not(:empty) {
+    margin-top: 0.5em;
+  }
 `;

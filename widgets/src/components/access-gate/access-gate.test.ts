@@ -124,4 +124,70 @@ describe('<podium-access-gate>', () => {
     equal($(el, 'button')!.getAttribute('aria-disabled'), 'true', 'no tries while waiting');
     assert(!revealed(el), 'still hidden');
   });
+
+  /**
+   * Answers `428` to event.checkAccessCode calls without `altcha` (`always`: to every call), as the platform
+   * does once an event's budget of wrong codes is spent — from one test address that budget cannot be
+   * spent without first hitting the address's own limit (the real thing: tests/security/access-gate-browser.test.ts).
+   * Everything else reaches the real platform. Answers the bodies sent to event.checkAccessCode.
+   */
+  function platformAsksForChallenge(always = false) {
+    const real = window.fetch;
+    const sent: URLSearchParams[] = [];
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/event/checkAccessCode')) {
+        const body = new URLSearchParams(String(init?.body));
+        sent.push(body);
+        if (always || !body.has('altcha'))
+          return new Response('428 too many wrong codes for this event: solve event.accessCode.challenge', {
+            status: 428,
+          });
+      }
+      return real(input, init);
+    };
+    return { sent, restore: () => (window.fetch = real) };
+  }
+
+  it('solves the challenge the platform asks for (428), saying so, and keeps the code', async () => {
+    const eventID = await privateEvent('4321');
+    const platform = platformAsksForChallenge();
+    try {
+      const el = gate(eventID);
+      await enter(el, '4321');
+      const status = await until(() => $(el, '#robot:not(:empty)'), 'the robot check');
+      equal(status.textContent!.trim(), 'Checking you are not a robot…');
+      equal(status.getAttribute('role'), 'status');
+      equal($<HTMLInputElement>(el, 'input')!.value, '4321');
+      await until(() => revealed(el), 'the content');
+      equal(platform.sent.length, 2);
+      equal(platform.sent[1].get('accessCode'), '4321');
+      // ALTCHA's payload for a challenge of this very event, with the solution found.
+      const payload = JSON.parse(atob(platform.sent[1].get('altcha')!));
+      equal(payload.challenge.parameters.data.eventID, eventID);
+      assert(Number.isInteger(payload.solution.counter) && /^[0-9a-f]{64}$/.test(payload.solution.derivedKey));
+    } finally {
+      platform.restore();
+    }
+  });
+
+  it('says so when the check does not work out, keeping the code for another try', async () => {
+    const eventID = await privateEvent('4321');
+    const platform = platformAsksForChallenge(true);
+    try {
+      const el = gate(eventID);
+      const errors: CustomEvent[] = [];
+      el.addEventListener('podium-error', (e) => errors.push(e));
+      await enter(el, '4321');
+      const message = await until(() => $(el, '[part="error"]:not(:empty)'), 'the message');
+      equal(message.textContent!.trim(), 'The check could not be completed. Try again.');
+      equal(errors[0].detail.status, 428);
+      equal(platform.sent.length, 2, 'one challenge, then it gives up');
+      equal($<HTMLInputElement>(el, 'input')!.value, '4321');
+      equal($(el, '#robot')!.textContent!.trim(), '');
+      assert(!revealed(el), 'still hidden');
+      await expectAccessible(el);
+    } finally {
+      platform.restore();
+    }
+  });
 });

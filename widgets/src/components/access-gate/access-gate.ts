@@ -1,7 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp } from '../../internal/locale.ts';
-import { call, type PodiumApiError } from '../../internal/api.ts';
+import { PodiumApiError, call } from '../../internal/api.ts';
+import { solveAltcha } from '../../../../src/shared/altcha.ts';
 import { StoreController } from '../../internal/store-controller.ts';
 import { $grants, grantOf, setGrant } from '../../stores/grant.ts';
 import { PodiumUnlockedEvent } from '../../events/events.ts';
@@ -19,13 +20,17 @@ import { styles } from './access-gate.styles.ts';
  * @event podium-error - Reading the event or checking the code failed (a wrong code is not an error).
  * `detail`: `{ operation, status, message }`.
  *
+ * Once an event's budget of wrong codes is spent, the platform checks a code only with a solved
+ * proof-of-work challenge (event.checkAccessCode answers 428): the gate then fetches one, solves it in
+ * the browser (about a second, Web Crypto, nothing else contacted) saying so, and sends the code again.
+ *
  * @csspart form - The access code form.
  * @csspart title - The heading above the form.
  * @csspart label - The field's label.
  * @csspart input - The access code field.
  * @csspart button - The unlock button.
  * @csspart error - The message of a wrong code or of a wait.
- * @csspart status - The loading and error messages.
+ * @csspart status - The loading and error messages, and the "not a robot" check.
  *
  * @cssproperty --podium-color-primary - Button background.
  * @cssproperty --podium-color-on-primary - Text on the button.
@@ -45,12 +50,15 @@ export class PodiumAccessGate extends PodiumElement {
     _message: { state: true },
     _checking: { state: true },
     _waitUntil: { state: true },
+    _robot: { state: true },
   };
 
   declare private _message: string;
   declare private _checking: boolean;
   /** While a 429 lasts: the time (ms) the platform accepts codes again. */
   declare private _waitUntil: number;
+  /** Solving the platform's challenge before the code is checked. */
+  declare private _robot: boolean;
 
   #grants = new StoreController(this, $grants);
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,6 +68,7 @@ export class PodiumAccessGate extends PodiumElement {
     this._message = '';
     this._checking = false;
     this._waitUntil = 0;
+    this._robot = false;
   }
 
   override disconnectedCallback(): void {
@@ -87,7 +96,7 @@ export class PodiumAccessGate extends PodiumElement {
     const { api } = this;
     const { eventID } = this._info;
     try {
-      const [row] = await call(api, 'event.checkAccessCode', { eventID }, { accessCode: input.value.trim() });
+      const row = await this.#check(eventID, input.value.trim());
       if (row.correct === '1' && row.grant) {
         setGrant(api, eventID, String(row.grant));
         this.dispatchEvent(new PodiumUnlockedEvent({ eventID }));
@@ -97,6 +106,7 @@ export class PodiumAccessGate extends PodiumElement {
       this._message = this.#errorMessage(error);
     } finally {
       this._checking = false;
+      this._robot = false;
     }
     if (this._message) {
       await this.updateComplete;
@@ -104,8 +114,27 @@ export class PodiumAccessGate extends PodiumElement {
     }
   }
 
+  /** The code's check; on 428, with a solved challenge (a second 428 means the check did not work out). */
+  async #check(eventID: number, accessCode: string) {
+    const { api } = this;
+    let altcha: string | undefined;
+    for (;;) {
+      try {
+        return (await call(api, 'event.checkAccessCode', { eventID }, { accessCode, altcha }))[0];
+      } catch (err) {
+        if (!(err instanceof PodiumApiError) || err.status !== 428 || altcha) throw err;
+        this._robot = true;
+        const [challenge] = await call(api, 'event.accessCode.challenge', { eventID });
+        altcha = await solveAltcha(String(challenge.challenge)).catch(() => {
+          throw new PodiumApiError(428, 'the challenge could not be solved');
+        });
+      }
+    }
+  }
+
   #errorMessage(error: PodiumApiError): string {
     if (error.status === 400) return this.t('gate.invalidCode');
+    if (error.status === 428) return this.t('gate.robotFailed');
     if (error.status !== 429) return this._errorText(error);
     const seconds = error.retryAfter || 60;
     this._waitUntil = Date.now() + seconds * 1000;
@@ -152,6 +181,7 @@ export class PodiumAccessGate extends PodiumElement {
         </button>
       </div>
       <p id="message" class="error" part="error" role="alert">${this._message}</p>
+      <p id="robot" part="status" role="status">${this._robot ? this.t('gate.robotCheck') : ''}</p>
     </form>`;
   }
 }
