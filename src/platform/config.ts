@@ -52,6 +52,8 @@ const schema = z.object({
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Most parameters one query string, and one form body, may hold (counted before parsing). */
+  PARAM_LIMIT: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   /** pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The platform API the site reads (default: this process's API, http://127.0.0.1:API_PORT). */
