@@ -76,10 +76,18 @@ class SandboxRollback extends Error {
   }
 }
 
+/**
+ * What never goes into an error line: C0/C1 controls (CR LF would split it into several lines),
+ * the Unicode line and paragraph separators, and the bidirectional controls that reorder what a
+ * terminal or log viewer shows. Messages echo what callers sent (a selection, an operation name).
+ */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The spec's error answer: one `text/plain` line `NNN message`, whatever the message held. */
 export const errorAnswer = (status: number, message: string, headers?: Record<string, string>): Answer => ({
   status,
   type: TEXT_TYPE,
-  body: `${status} ${message}`,
+  body: `${status} ${message.replace(UNPRINTABLE, '').trim() || 'error'}`,
   headers,
 });
 
