@@ -1,5 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import proxyAddr from '@fastify/proxy-addr';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Kysely } from 'kysely';
@@ -8,6 +14,7 @@ import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
 import { createDispatcher, errorAnswer, type Answer } from './dispatch.ts';
 import { forwardedClient } from './forwarded.ts';
+import { ApiError } from './errors.ts';
 import { operations } from './operations/index.ts';
 import { openApiDocument } from './openapi.ts';
 
@@ -23,23 +30,38 @@ const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
 
-/** The RESTful path as Fastify's router reads it (percent-decoded); an undecodable one stays as sent. */
+/** The RESTful path as Fastify's router reads it (percent-decoded); an undecodable one is refused, as Fastify does. */
 function decodePath(path: string): string {
   try {
     return decodeURIComponent(path);
   } catch {
-    return path;
+    throw new ApiError(400, 'malformed path');
   }
 }
 
-function parseForm(body: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of new URLSearchParams(body)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+/**
+ * Whether a query string or form body holds more than `limit` parameters (non-empty `&`-separated
+ * pieces, as fast-querystring counts them). It stops at the limit, so refusing a 1 MiB body of
+ * `a=&a=&…` costs a few thousand characters of scanning, before any parsing.
+ */
+function tooManyParams(s: string, limit: number): boolean {
+  let count = 0;
+  for (let start = 0; start <= s.length;) {
+    const amp = s.indexOf('&', start);
+    const end = amp < 0 ? s.length : amp;
+    if (end > start && ++count > limit) return true;
+    start = end + 1;
   }
-  return out;
+  return false;
 }
+
+/** The spec's status line for the answers written straight to the socket. */
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  431: 'Request Header Fields Too Large',
+};
 
 // Set here rather than in an onSend hook: an async hook on every request costs measurable throughput.
 const COMMON_HEADERS = {
@@ -77,17 +99,43 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }),
     // Every method reaches the dispatcher, which answers 405 with Allow for those an operation lacks.
     exposeHeadRoutes: false,
-    // Requests Node's parser refuses (headers or URL too large, malformed) still get the spec's line.
+    // Requests Node's parser refuses (head or URL too large, malformed, too slow) still get the spec's
+    // line, written to the socket since there is no response object. Node hands over the bytes it was
+    // parsing: they start with the request line when the head came in one piece (always, for heads
+    // within Node's 16 KB and for any sent in one write over loopback or from a proxy), which tells a
+    // HEAD (no body) and a URL too long (no line end yet) apart.
     clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      // As Node's own handler: nothing can be written once a response on this socket has begun.
+      const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) return void socket.destroy();
+      const raw = (err as { rawPacket?: unknown }).rawPacket;
+      const start = Buffer.isBuffer(raw) ? raw.subarray(0, 16 * 1024).toString('latin1') : '';
       const [status, text] =
-        err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request header fields too large'] : [400, 'malformed request'];
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request timeout']
+          : err.code !== 'HPE_HEADER_OVERFLOW'
+            ? [400, 'malformed request']
+            : /^[A-Z]+ /.test(start) && !start.includes('\n')
+              ? [414, 'URL is too long']
+              : [431, 'request header fields too large'];
       const body = `${status} ${text}`;
-      if (socket.writable) {
-        socket.end(
-          `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-            `content-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-        );
-      } else socket.destroy();
+      socket.end(
+        `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+          `x-content-type-options: nosniff\r\ncache-control: no-store\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${start.startsWith('HEAD ') ? '' : body}`,
+      );
+    },
+    // What Fastify's router answers itself (a path that is not valid percent-encoding) is the line too.
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      if (err.code === 'FST_ERR_BAD_URL') return send(reply, errorAnswer(400, 'malformed path'));
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, errorAnswer(414, 'path is too long'));
+      req.log.error({ err }, 'request failed');
+      return send(reply, errorAnswer(500, 'internal error'));
+    },
+    // Fastify's own query parser (fast-querystring, as the GET fast path), behind the same count:
+    // a query over PARAM_LIMIT is parsed as empty here and refused by the handler.
+    routerOptions: {
+      querystringParser: (s: string) => (tooManyParams(s, config.PARAM_LIMIT) ? {} : parseQuery(s)),
     },
     bodyLimit: config.BODY_LIMIT,
     trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
@@ -102,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
+  const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
   const dispatcher = createDispatcher({
     db: deps.db,
     config,
@@ -110,11 +159,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
   });
 
-  // Bodies are always form-encoded (spec §1.1.3); anything else is refused with 415 by Fastify.
+  // Bodies are always form-encoded (spec §1.1.3); anything else is refused with 415 by Fastify. They
+  // are parsed like queries, by fast-querystring: linear in length, a repeated key appends to one array.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
-    done(null, parseForm(body as string)),
-  );
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    if (tooManyParams(body as string, config.PARAM_LIMIT))
+      done(new ApiError(413, `request body has more than ${config.PARAM_LIMIT} parameters`), undefined);
+    else done(null, parseQuery(body as string));
+  });
 
   const logCalls = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
   if (logCalls) {
@@ -134,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const q = url.indexOf('?');
       const path = q < 0 ? url : url.slice(0, q);
       const rawQuery = q < 0 ? '' : url.slice(q + 1);
+      if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
       const query = parseQuery(rawQuery) as Record<string, unknown>;
       const action = query.action;
       a = await dispatcher.answer({
@@ -151,9 +204,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clientIp: ip,
       });
     } catch (err) {
-      app.log.error({ err }, 'request failed');
-      a = errorAnswer(500, 'internal error');
+      if (err instanceof ApiError) a = errorAnswer(err.status, err.message);
+      else {
+        app.log.error({ err }, 'request failed');
+        a = errorAnswer(500, 'internal error');
+      }
     }
+    // A HEAD gets the headers only: Node's response for a HEAD request drops the body (here and in Fastify).
     const body = typeof a.body === 'string' ? Buffer.from(a.body) : a.body;
     res.writeHead(a.status, {
       ...COMMON_HEADERS,
@@ -178,9 +235,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const query = req.query as Record<string, unknown>;
     const action = query.action;
     const q = req.url.indexOf('?');
+    const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
+    if (tooManyParams(rawQuery, config.PARAM_LIMIT)) return send(reply, errorAnswer(400, tooManyInQuery.message));
     const answer = await dispatcher.answer({
       name: path ? path.replaceAll('/', '.') : typeof action === 'string' ? action : undefined,
-      rawQuery: q < 0 ? '' : req.url.slice(q + 1),
+      rawQuery,
       method: req.method,
       query,
       body: req.body as Record<string, unknown> | undefined,
@@ -198,9 +257,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setNotFoundHandler((_req, reply) => send(reply, errorAnswer(404, 'not found')));
   app.setErrorHandler((err: { statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof ApiError) return send(reply, errorAnswer(err.status, err.message));
     const status = err.statusCode ?? 500;
     if (status === 415) return send(reply, errorAnswer(415, 'request body must be application/x-www-form-urlencoded'));
-    if (status === 413) return send(reply, errorAnswer(413, 'request body is too large'));
+    if (status === 413)
+      return send(reply, errorAnswer(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`));
     if (status >= 400 && status < 500) return send(reply, errorAnswer(400, 'malformed request'));
     req.log.error({ err }, 'request failed');
     return send(reply, errorAnswer(500, 'internal error'));
