@@ -15,8 +15,8 @@ export function attendeeBase(db: Kysely<DB>, eventID: number): AttendeeBase {
     .where('eventPerson.eventID', '=', eventID);
 }
 
-// Of the person itself only what is theirs across events and never given to one (always '' today:
-// Podium has no social sign-in). Everything an event sees of the profile is what was given to it.
+// Of the person itself only what is theirs across events and never given to one: shown on the
+// person's own record only. Everything an event sees of the profile is what was given to it.
 const PERSON_COLUMNS = ['person.personID', 'person.timezone', 'person.socialAID', 'person.socialBID', 'person.socialCID'] as const; // prettier-ignore
 
 /** The profile columns of eventPerson (migration 0003): what the person gave to this event. */
@@ -152,9 +152,10 @@ export async function attendeeRecords(
     const composed = [r.role, r.company].filter((s) => s !== '').join(', ');
     const out: Record<string, unknown> = {
       username: r.username,
-      socialAID: r.socialAID,
-      socialBID: r.socialBID,
-      socialCID: r.socialCID,
+      // Of the person's identity, not given to the event: shown on their own record only.
+      socialAID: own ? r.socialAID : '',
+      socialBID: own ? r.socialBID : '',
+      socialCID: own ? r.socialCID : '',
       email: r.email,
       telephone: r.telephone,
       qrCode: r.qrCode,
@@ -217,7 +218,7 @@ export async function attendeeRecords(
     };
     const limited = viewer.limited && !own;
     if (options.fullProfile) {
-      out.timezone = r.timezone;
+      out.timezone = own ? r.timezone : '';
       const given = new Map((answers.get(r.personID) ?? []).map((a) => [a.feedbackID, a.value]));
       out.feedbacks = limited
         ? []
