@@ -105,6 +105,19 @@ const COLUMNS: readonly Column[] = [
   { label: 'billE', op: 'billing.find', call: (t) => ({ query: { eventID: t.eventID } }) },
   { label: 'codeCh', op: 'event.accessCode.challenge', call: (t) => ({ query: { eventID: t.eventID } }) },
   { label: 'codeF', op: 'event.accessCode.find', call: (t) => ({ query: { eventID: t.eventID } }) },
+  // The caller's own identity: any system-scope token; the two public ones answer the same to everyone.
+  {
+    label: 'pEdit',
+    op: 'person.edit',
+    call: () => ({ query: { key: 'name', ...SANDBOX }, body: { value: 'Renamed' } }),
+  },
+  { label: 'pRecov', op: 'person.recover', call: () => ({ query: SANDBOX, body: { email: 'attendee@podium.test' } }) },
+  // An unknown code: 400 for everyone, which shows that no token rule stands in the way.
+  {
+    label: 'pConf',
+    op: 'person.confirm',
+    call: () => ({ query: SANDBOX, body: { code: 'x'.repeat(60), password: PASSWORD } }),
+  },
 ];
 
 const CALLERS = [
@@ -126,36 +139,36 @@ type Matrix = Record<CallerName, string>;
 // prettier-ignore
 /** Company A, event A1 (the callers' own company and event, except adminB's). */
 const MATRIX_A: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf
+  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
   // A stale token is ignored by public operations (the caller is anonymous there), 401 elsewhere.
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
-  adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
-  externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403   200    403',
-  adminB:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  attendee:             '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
-  attendeeSystem:       '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
-  eventAdminEventScope: '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200   403',
-  eventAdminSystem:     '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  200   200   403   200   200    200',
-  staff:                '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403',
+  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
+  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
+  adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
+  externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403   200    403   200   200    400',
+  adminB:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
+  attendee:             '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   403   200    400',
+  attendeeSystem:       '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   200   200    400',
+  eventAdminEventScope: '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200   403   403   200    400',
+  eventAdminSystem:     '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  200   200   403   200   200    200   200   200    400',
+  staff:                '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   403   200    400',
 };
 
 // prettier-ignore
 /** Company B, event B1: only the operator and adminB have any rights; for the rest B does not exist. */
 const MATRIX_B: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
-  adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  adminB:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200',
-  attendee:             '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  attendeeSystem:       '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  eventAdminEventScope: '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  eventAdminSystem:     '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
-  staff:                '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf
+  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
+  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
+  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
+  adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
+  externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
+  adminB:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
+  attendee:             '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400',
+  attendeeSystem:       '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
+  eventAdminEventScope: '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400',
+  eventAdminSystem:     '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
+  staff:                '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400',
 };
 
 /** One matrix line as { column label: status }. */
