@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, ROOT, startPodium, type Podium } from '../site/harness.ts';
 // @ts-expect-error -- plain ES modules without type declarations
@@ -148,17 +150,39 @@ describe("the site's gate page", () => {
     await page.close();
   }, 60_000);
 
-  it('refuses a grant that the platform did not give', async () => {
-    const r = await http(`${p.site}/demo/partners/access`, {
+  it('keeps a grant the platform gave for this event, and no other', async () => {
+    const post = (grant: string) =>
+      http(`${p.site}/demo/partners/access`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '192.0.2.50' },
+        body: new URLSearchParams({ grant, next: '/demo/partners/schedule' }).toString(),
+      });
+    // What the page's script gets from the platform: a solved challenge and the right code.
+    const [row] = JSON.parse((await http(`${p.api}/event/accessCode/challenge?eventID=${eventID}`)).text).data;
+    const challenge = JSON.parse(row.challenge) as Challenge;
+    const solution = await solveChallenge({ challenge, deriveKey });
+    const checked = await http(`${p.api}/event/checkAccessCode?eventID=${eventID}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '192.0.2.50' },
       body: new URLSearchParams({
-        grant: `${Number(eventID) + 1}.9999999999.${'A'.repeat(43)}`,
-        next: '/demo/partners',
+        accessCode: p.accessCode,
+        altcha: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64'),
       }).toString(),
     });
-    expect(r.status).toBe(400);
-    expect(r.headers['set-cookie']).toBeUndefined();
+    const { grant } = JSON.parse(checked.text).data[0];
+    const kept = await post(grant);
+    expect(kept.status).toBe(303);
+    expect(kept.headers.location).toBe('/demo/partners/schedule');
+    expect(String(kept.headers['set-cookie'])).toMatch(
+      new RegExp(`^podium_grant=${grant.replaceAll('.', '\\.')}; Path=/demo/partners;`),
+    );
+    // Another event's, an expired one, or something else: not kept.
+    const [, expires, mac] = grant.split('.');
+    for (const other of [`${Number(eventID) + 1}.${expires}.${mac}`, `${eventID}.1000000000.${mac}`, 'x']) {
+      const r = await post(other);
+      expect(r.status, other).toBe(400);
+      expect(r.headers['set-cookie'], other).toBeUndefined();
+    }
   });
 });
 

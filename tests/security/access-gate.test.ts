@@ -9,6 +9,9 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform } from '../../src/platform/server.ts';
 import { newChallenge } from '../../src/platform/auth/altcha.ts';
+import { memoryCounter, type Counter } from '../../src/platform/limits/counter.ts';
+import checkAccessCode from '../../src/platform/operations/event/checkAccessCode.ts';
+import type { Context } from '../../src/platform/table.ts';
 import { maskAddress } from '../../src/platform/domain/event/access-code-failures.ts';
 import { STORES, TestPlatform, freshStore, world, type StoreKind, type World } from '../helpers/platform.ts';
 
@@ -170,6 +173,35 @@ describe.each(STORES)('the access-code gate on %s', (kind) => {
     // A new hour, a new budget.
     offset += MINUTE;
     expect((await check(eventID, '1', '203.0.113.200')).data[0].correct).toBe('0');
+  });
+
+  it('50 tries at once with a counter as slow as Redis: still at most 20 evaluated', async () => {
+    // The budget is read (peek) and spent (hit) with no other try of the event in between; with a
+    // counter that answers over the network, concurrent tries would otherwise all read 19 and all pass.
+    const eventID = Number(await privateEvent());
+    const inner = memoryCounter();
+    const later = () => new Promise((r) => setTimeout(r, 2));
+    const slow: Counter = {
+      hit: async (key, windowMs) => (await later(), inner.hit(key, windowMs)),
+      peek: async (key) => (await later(), inner.peek(key)),
+      close: () => inner.close(),
+    };
+    const ctx = (clientIp: string) =>
+      ({
+        db: p.db,
+        caller: undefined,
+        now: Math.floor(Date.now() / 1000),
+        clientIp,
+        counter: slow,
+      }) as unknown as Context;
+    const tries = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) =>
+        checkAccessCode.handler(ctx(`203.0.113.${i + 1}`), { eventID, accessCode: String(100 + i), altcha: undefined }),
+      ),
+    );
+    expect(tries.filter((t) => t.status === 'fulfilled')).toHaveLength(20);
+    const refused = tries.filter((t): t is PromiseRejectedResult => t.status === 'rejected');
+    expect(refused.map((t) => (t.reason as { status: number }).status)).toEqual(Array(30).fill(428));
   });
 
   it('refuses a replayed solution', async () => {
