@@ -136,7 +136,8 @@ export type EventTable = { eventID: D<number>; companyID: number } & {
   consent: D<string>;
 };
 
-export interface EventPersonTable {
+/** An attendee's registration in an event: its state and event-only fields. */
+export interface EventRegistrationTable {
   eventID: number;
   personID: number;
   level: D<number>;
@@ -157,26 +158,18 @@ export interface EventPersonTable {
   qrCode: D<string>;
   ticketID: D<number>;
   profileID: D<number>;
-  // The profile the person gave to this event (docs/api.md "People: identity and profiles"): what
-  // this event's admins see and edit; the person's identity and other events never change with it.
-  username: D<string>;
-  email: D<string>;
-  firstName: D<string>;
-  lastName: D<string>;
-  name: D<string>;
-  image: D<string>;
-  telephone: D<string>;
-  role: D<string>;
-  company: D<string>;
-  summary: D<string>;
-  headline: D<string>;
-  city: D<string>;
-  socialA: D<string>;
-  socialB: D<string>;
-  socialC: D<string>;
-  socialD: D<string>;
-  website: D<string>;
 }
+
+/**
+ * The profile a person gave to one event (docs/api.md "People: identity and profiles"), on eventPerson:
+ * what that event's admins see and edit; the person's identity and other events never change with it.
+ */
+export const EVENT_PROFILE_FIELDS = [
+  'username', 'email', 'firstName', 'lastName', 'name', 'image', 'telephone', 'role', 'company', 'summary',
+  'headline', 'city', 'socialA', 'socialB', 'socialC', 'socialD', 'website',
+] as const; // prettier-ignore
+export type EventProfileField = (typeof EVENT_PROFILE_FIELDS)[number];
+export type EventPersonTable = EventRegistrationTable & { [K in EventProfileField]: D<string> };
 
 export interface TagTable {
   tagID: D<number>;

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { DB } from '../../db/schema.ts';
+import { EVENT_PROFILE_FIELDS, type DB } from '../../db/schema.ts';
 
 // The attendee record of spec §2.3. Every profile field is the event's own (eventPerson): what the
 // person gave to this event, or what its admins set; the person row is the identity and is not shown
@@ -19,12 +19,7 @@ export function attendeeBase(db: Kysely<DB>, eventID: number): AttendeeBase {
 // person's own record only. Everything an event sees of the profile is what was given to it.
 const PERSON_COLUMNS = ['person.personID', 'person.timezone', 'person.socialAID', 'person.socialBID', 'person.socialCID'] as const; // prettier-ignore
 
-/** The profile columns of eventPerson (migration 0003): what the person gave to this event. */
-export const EVENT_PROFILE_FIELDS = [
-  'username', 'email', 'firstName', 'lastName', 'name', 'image', 'telephone', 'role', 'company', 'summary',
-  'headline', 'city', 'socialA', 'socialB', 'socialC', 'socialD', 'website',
-] as const; // prettier-ignore
-export type EventProfileField = (typeof EVENT_PROFILE_FIELDS)[number];
+/** The profile columns of eventPerson: what the person gave to this event. */
 const PROFILE_COLUMNS = EVENT_PROFILE_FIELDS.map((f) => `eventPerson.${f}` as const);
 
 const MEMBER_COLUMNS = [
