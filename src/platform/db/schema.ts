@@ -97,6 +97,18 @@ export interface ConfirmationTable {
   usedAt: D<number>;
 }
 
+/** A wrong access code tried at an event's gate (never the code itself). */
+export interface AccessCodeFailureTable {
+  failureID: D<number>;
+  eventID: number;
+  /** Unix seconds. */
+  time: number;
+  /** The caller's network only: /24 of IPv4, /48 of IPv6. */
+  address: string;
+  /** 1 when the event's budget of wrong codes was spent and the caller had solved a challenge. */
+  challenged: D<number>;
+}
+
 export const TOOL_SWITCHES = [
   'feedback', 'presence', 'material', 'question', 'comment', 'quiz', 'speaker', 'networking',
   'pushNotification', 'shareOnlyEventDay', 'searchBar', 'socialALogin', 'socialBLogin',
@@ -351,6 +363,7 @@ export interface DB {
   feedbackAnswer: FeedbackAnswerTable;
   eventInvite: { eventID: number; email: string; dateCreated: D<number> };
   confirmation: ConfirmationTable;
+  accessCodeFailure: AccessCodeFailureTable;
 }
 
 export type Person = Selectable<PersonTable>;

@@ -7,7 +7,8 @@ import { sql, type Kysely } from 'kysely';
 //   proof: the person's own system-scope token or a one-time link sent to the address);
 // - eventPerson gets the profile the person gave to that event (names, e-mail, role, company, …);
 // - companyPerson gets the name and e-mail the company gave when it added the person;
-// - confirmation holds one-time links (stored hashed) that prove the owner of an address.
+// - confirmation holds one-time links (stored hashed) that prove the owner of an address;
+// - accessCodeFailure keeps the wrong access codes tried at an event's gate, for its organizers.
 // Existing rows are copied from the person, so every event and company keeps showing what it showed.
 
 /** Profile fields an event sees of its attendee; copied from the person for existing attendees. */
@@ -49,9 +50,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('usedAt', 'bigint', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.createIndex('confirmation_person').on('confirmation').column('personID').execute();
+
+  // The wrong access codes of an event (event.accessCode.find): when, from which network, whether a
+  // solved challenge came with them. Never the code tried.
+  const failure = isPostgres(db)
+    ? db.schema.createTable('accessCodeFailure').addColumn('failureID', 'serial', (c) => c.primaryKey())
+    : db.schema
+        .createTable('accessCodeFailure')
+        .addColumn('failureID', 'integer', (c) => c.primaryKey().autoIncrement());
+  await failure
+    .addColumn('eventID', 'integer', (c) => c.notNull().references('event.eventID').onDelete('cascade'))
+    .addColumn('time', 'bigint', (c) => c.notNull())
+    .addColumn('address', 'text', (c) => c.notNull())
+    .addColumn('challenged', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createIndex('accessCodeFailure_event')
+    .on('accessCodeFailure')
+    .columns(['eventID', 'failureID'])
+    .execute();
+}
+
+function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('accessCodeFailure').execute();
   await db.schema.dropTable('confirmation').execute();
   await db.schema.dropIndex('eventPerson_event_email').execute();
   for (const c of COMPANY_PROFILE) await db.schema.alterTable('companyPerson').dropColumn(c).execute();

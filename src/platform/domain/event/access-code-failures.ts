@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 
 // The wrong access codes of an event, for its organizers (event.accessCode.find): when, from which
 // network (the address masked: /24 of IPv4, /48 of IPv6 — never the full address, never the code
-// tried) and whether a solved challenge came with it. Kept in `setting` rows (one per failure, so
-// concurrent writers never lose one), the newest KEEP of each event; wrong codes are throttled, so
-// this stays small.
+// tried) and whether a solved challenge came with it. The newest KEEP of each event are kept; wrong
+// codes are throttled, so this stays small.
 
 /** Failures kept per event. */
 export const KEEP = 100;
@@ -19,7 +17,6 @@ export interface AccessCodeFailure {
   challenged: 0 | 1;
 }
 
-const prefixOf = (eventID: number) => `accessCodeFailure:${eventID}:`;
 
 /** The network of an address: `203.0.113.0/24`, `2001:db8:1::/48`; `unknown` for anything else. */
 export function maskAddress(ip: string): string {
@@ -44,29 +41,29 @@ export async function recordFailure(
   eventID: number,
   failure: { nowMs: number; clientIp: string; challenged: boolean },
 ): Promise<void> {
-  // The key orders by time (zero-padded milliseconds); the random tail keeps simultaneous ones apart.
-  const key = `${prefixOf(eventID)}${String(failure.nowMs).padStart(15, '0')}:${randomBytes(4).toString('hex')}`;
-  const row: AccessCodeFailure = {
-    time: Math.floor(failure.nowMs / 1000),
-    address: maskAddress(failure.clientIp),
-    challenged: failure.challenged ? 1 : 0,
-  };
   await db
-    .insertInto('setting')
-    .values({ key, value: JSON.stringify(row) })
+    .insertInto('accessCodeFailure')
+    .values({
+      eventID,
+      time: Math.floor(failure.nowMs / 1000),
+      address: maskAddress(failure.clientIp),
+      challenged: failure.challenged ? 1 : 0,
+    })
     .execute();
-  const keys = await keysOf(db, eventID);
-  if (keys.length > KEEP) await db.deleteFrom('setting').where('key', 'in', keys.slice(KEEP)).execute();
-}
-
-/** The event's failure keys, newest first (sorted here: a store's collation may order `:` differently). */
-async function keysOf(db: Kysely<DB>, eventID: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('setting')
-    .select('key')
-    .where('key', 'like', `${prefixOf(eventID)}%`)
-    .execute();
-  return rows.map((r) => r.key).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const oldestKept = await db
+    .selectFrom('accessCodeFailure')
+    .select('failureID')
+    .where('eventID', '=', eventID)
+    .orderBy('failureID', 'desc')
+    .offset(KEEP - 1)
+    .limit(1)
+    .executeTakeFirst();
+  if (oldestKept)
+    await db
+      .deleteFrom('accessCodeFailure')
+      .where('eventID', '=', eventID)
+      .where('failureID', '<', oldestKept.failureID)
+      .execute();
 }
 
 /** The event's failures, newest first, and how many there are. */
@@ -75,14 +72,15 @@ export async function findFailures(
   eventID: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: AccessCodeFailure[]; total: number }> {
-  const rows = await db
-    .selectFrom('setting')
-    .select(['key', 'value'])
-    .where('key', 'like', `${prefixOf(eventID)}%`)
-    .execute();
-  rows.sort((a, b) => (a.key < b.key ? 1 : a.key > b.key ? -1 : 0));
-  return {
-    rows: rows.slice(page.offset, page.offset + page.limit).map((r) => JSON.parse(r.value) as AccessCodeFailure),
-    total: rows.length,
-  };
+  const of = db.selectFrom('accessCodeFailure').where('eventID', '=', eventID);
+  const [rows, counted] = await Promise.all([
+    of
+      .select(['time', 'address', 'challenged'])
+      .orderBy('failureID', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    of.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map((r) => ({ ...r, challenged: r.challenged ? 1 : 0 })), total: Number(counted.n) };
 }
