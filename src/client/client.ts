@@ -17,6 +17,7 @@ import {
   eventListItemSchema,
   eventSchema,
   formSchema,
+  passwordSetSchema,
   sectionSchema,
   speakerSchema,
   sponsorSchema,
@@ -26,6 +27,7 @@ import {
   type Company,
   type EventListItem,
   type HotsiteSectionRow,
+  type PasswordSet,
   type PodiumEvent,
   type RegistrationForm,
   type Speaker,
@@ -355,6 +357,39 @@ export class PodiumClient {
       throw new PodiumError(502, 'unexpected answer to event.checkAccessCode', 'event.checkAccessCode');
     }
     return result.data.data[0];
+  }
+
+  /**
+   * person.confirm (Podium extension; POST, never shared or cached): spends the one-time code of a
+   * person.recover link and sets the person's password. The code and the password travel in the body
+   * only, never in a URL a log might keep; the visitor's address is forwarded for the per-client limits.
+   */
+  personConfirm(code: string, password: string, ctx?: CallContext): Promise<PasswordSet> {
+    return this.#post('person.confirm', { code, password }, passwordSetSchema, ctx);
+  }
+
+  /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */
+  async #post<T extends z.ZodType>(
+    operation: string,
+    body: Record<string, string>,
+    item: T,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>> {
+    const path = this.pathOf(operation, {});
+    const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams(body).toString());
+    // Not 200: #parse throws the platform's `NNN message` line as a PodiumError (and memoizes nothing).
+    if (raw.status !== 200) return this.#parse(operation, path, raw, item)[0];
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body);
+    } catch {
+      json = undefined;
+    }
+    const result = envelopeOf(item).safeParse(json);
+    if (!result.success || result.data.data.length === 0) {
+      throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
+    }
+    return result.data.data[0] as z.infer<T>;
   }
 }
 

@@ -155,6 +155,13 @@ export type Tag = z.infer<typeof tagSchema>;
 export const accessCodeSchema = z.object({ eventID: id, correct: s, required: s, grant: s });
 export type AccessCodeAnswer = z.infer<typeof accessCodeSchema>;
 
+/**
+ * person.confirm (Podium extension): whose password was set. The answer also holds a new system-scope
+ * tokenID; it is left out here on purpose: the site has no sign-in, so it never keeps the token.
+ */
+export const passwordSetSchema = z.object({ personID: id, username: s });
+export type PasswordSet = z.infer<typeof passwordSetSchema>;
+
 export const formSchema = z.object({
   eventID: id,
   acceptsRegistrations: s,
