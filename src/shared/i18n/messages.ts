@@ -187,6 +187,27 @@ const en = {
   'gate.robotNoScript': 'This check needs JavaScript: turn it on, or try again in an hour.',
   'gate.robotFailed': 'The check could not be completed. Try again.',
 
+  // Choosing a new password (/podium-password, the link of person.recover's e-mail)
+  'password.title': 'Choose a new password',
+  'password.intro': 'Type your new password twice. Once it is set, you are signed out everywhere you were signed in.',
+  'password.noCode': 'To choose a new password, open the link from the e-mail we sent you.',
+  'password.new': 'New password',
+  'password.again': 'Type the new password again',
+  'password.rules': 'At least 8 characters, at most 200.',
+  'password.submit': 'Set the password',
+  'password.tooShort': 'The password is too short: use at least 8 characters.',
+  'password.tooLong': 'The password is too long: use at most 200 characters.',
+  'password.mismatch': 'The two passwords are not the same. Type them again.',
+  'password.doneTitle': 'Password set',
+  'password.done': 'Your password is set. You can now sign in with it.',
+  'password.linkUsed': 'This link was already used or has expired: each link works once, for one hour.',
+  'password.newLink':
+    'To get a new one, ask for a password link again (“Forgot your password?”) and open the newest e-mail.',
+  'password.tooMany': 'Too many tries. Wait {seconds} seconds and try again.',
+  'password.tooMany.one': 'Too many tries. Wait 1 second and try again.',
+  'password.otherSite': 'This form was sent from another site, so it was refused. Open the link from the e-mail again.',
+  'password.failed': 'The password could not be set right now. Please try again in a moment.',
+
   // Errors and 404
   'error.notFound': 'Page not found',
   'error.notFoundText': 'The page you are looking for does not exist or has moved.',
@@ -380,6 +401,28 @@ const pt: Messages = {
   'gate.robotNoScript': 'Esta verificação precisa de JavaScript: ative-o ou tente novamente em uma hora.',
   'gate.robotFailed': 'Não foi possível concluir a verificação. Tente novamente.',
 
+  'password.title': 'Escolha uma nova senha',
+  'password.intro':
+    'Digite a nova senha duas vezes. Depois de definida, você sai da conta em todos os lugares onde estava conectado.',
+  'password.noCode': 'Para escolher uma nova senha, abra o link do e-mail que enviamos a você.',
+  'password.new': 'Nova senha',
+  'password.again': 'Digite a nova senha novamente',
+  'password.rules': 'No mínimo 8 caracteres, no máximo 200.',
+  'password.submit': 'Definir a senha',
+  'password.tooShort': 'A senha é curta demais: use pelo menos 8 caracteres.',
+  'password.tooLong': 'A senha é longa demais: use no máximo 200 caracteres.',
+  'password.mismatch': 'As duas senhas não são iguais. Digite-as novamente.',
+  'password.doneTitle': 'Senha definida',
+  'password.done': 'Sua senha foi definida. Agora você já pode entrar com ela.',
+  'password.linkUsed': 'Este link já foi usado ou expirou: cada link funciona uma vez, durante uma hora.',
+  'password.newLink':
+    'Para receber outro, peça novamente um link de senha (“Esqueceu a senha?”) e abra o e-mail mais recente.',
+  'password.tooMany': 'Muitas tentativas. Aguarde {seconds} segundos e tente novamente.',
+  'password.tooMany.one': 'Muitas tentativas. Aguarde 1 segundo e tente novamente.',
+  'password.otherSite':
+    'Este formulário foi enviado de outro site e por isso foi recusado. Abra novamente o link do e-mail.',
+  'password.failed': 'Não foi possível definir a senha agora. Tente novamente em instantes.',
+
   'error.notFound': 'Página não encontrada',
   'error.notFoundText': 'A página que você procura não existe ou foi movida.',
   'error.eventNotFound': 'Evento não encontrado',
@@ -567,6 +610,28 @@ const es: Messages = {
     'Se probaron muchos códigos incorrectos para este evento, así que tu navegador primero resuelve un pequeño desafío (alrededor de un segundo) antes de comprobar tu código.',
   'gate.robotNoScript': 'Esta comprobación necesita JavaScript: actívalo o vuelve a intentarlo dentro de una hora.',
   'gate.robotFailed': 'No se pudo completar la comprobación. Inténtalo de nuevo.',
+
+  'password.title': 'Elige una nueva contraseña',
+  'password.intro':
+    'Escribe la nueva contraseña dos veces. Una vez definida, se cerrará tu sesión en todos los lugares donde estabas conectado.',
+  'password.noCode': 'Para elegir una nueva contraseña, abre el enlace del correo que te enviamos.',
+  'password.new': 'Nueva contraseña',
+  'password.again': 'Escribe de nuevo la nueva contraseña',
+  'password.rules': 'Al menos 8 caracteres, como máximo 200.',
+  'password.submit': 'Definir la contraseña',
+  'password.tooShort': 'La contraseña es demasiado corta: usa al menos 8 caracteres.',
+  'password.tooLong': 'La contraseña es demasiado larga: usa como máximo 200 caracteres.',
+  'password.mismatch': 'Las dos contraseñas no son iguales. Escríbelas de nuevo.',
+  'password.doneTitle': 'Contraseña definida',
+  'password.done': 'Tu contraseña está definida. Ya puedes iniciar sesión con ella.',
+  'password.linkUsed': 'Este enlace ya se usó o ha caducado: cada enlace funciona una vez, durante una hora.',
+  'password.newLink':
+    'Para recibir otro, vuelve a pedir un enlace de contraseña («¿Olvidaste tu contraseña?») y abre el correo más reciente.',
+  'password.tooMany': 'Demasiados intentos. Espera {seconds} segundos y vuelve a intentarlo.',
+  'password.tooMany.one': 'Demasiados intentos. Espera 1 segundo y vuelve a intentarlo.',
+  'password.otherSite':
+    'Este formulario se envió desde otro sitio, así que se rechazó. Vuelve a abrir el enlace del correo.',
+  'password.failed': 'No se pudo definir la contraseña ahora. Inténtalo de nuevo en unos momentos.',
 
   'error.notFound': 'Página no encontrada',
   'error.notFoundText': 'La página que buscas no existe o se ha movido.',
