@@ -29,7 +29,11 @@ export const onRequest = defineMiddleware(async (context, next) => {
     } catch {
       // no public API: the widget cannot call out
     }
-    for (const [k, v] of Object.entries(securityHeaders(apiOrigin))) headers.set(k, v);
+    for (const [k, v] of Object.entries(securityHeaders(apiOrigin))) {
+      // A page may send less Referer than the default (/podium-password carries a code in its URL).
+      if (k === 'referrer-policy' && headers.get(k) === 'no-referrer') continue;
+      headers.set(k, v);
+    }
   }
   headers.set('vary', 'Host, Accept-Language, Cookie');
   const method = context.request.method;
