@@ -2,7 +2,7 @@
 // demo: axe on every page (0 violations), no CSP violations, screenshots of the hotsite and the
 // schedule at 360 and 1280 px (test-results/site/), both views of the schedule, filters in the URL, the
 // time-zone switch, favourites → "my schedule" → iCalendar, keyboard use of the grid, the private
-// event's gate, and a custom domain.
+// event's gate, a custom domain, and choosing a new password from an e-mail's link.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -262,6 +262,64 @@ describe('custom domain', () => {
     await page.goto(`http://nowhere.example.test:${sitePort}/`);
     expect(await page.locator('h1').textContent()).toBe('This domain is not set up');
     expect(await axe(page)).toEqual([]);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('choosing a new password', () => {
+  it("from the e-mail's link: axe finds nothing, the keyboard alone fills and sends the form, no Referer leaves", async () => {
+    const email = p.organizer.username;
+    const recover = await fetch(`${p.api}/person/recover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email }),
+    });
+    expect(recover.status).toBe(200);
+    const link = p
+      .mails()
+      .filter((m) => m.includes(`To: ${email}`))
+      .at(-1)
+      ?.match(/\/podium-password\?code=[A-Za-z0-9_-]{60}/)?.[0];
+    expect(link).toBeDefined();
+    const page = await context.newPage();
+    const referers: string[] = [];
+    page.on('request', (r) => {
+      const referer = r.headers()['referer'];
+      if (referer) referers.push(`${r.url()} ← ${referer}`);
+    });
+    await page.goto(`${p.site}${link}`, { waitUntil: 'load' });
+    expect(await page.locator('h1').textContent()).toBe('Choose a new password');
+    expect(await axe(page)).toEqual([]);
+    const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
+    /** Presses, then waits for the answer to the form's post and its page. */
+    const submitted = async (press: () => Promise<void>) => {
+      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), press()]);
+      await page.waitForLoadState('load');
+    };
+    // Tab from the top of the page to the first field (skip link, brand, then the form).
+    for (let i = 0; i < 6 && (await focused()) !== 'password'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('password');
+    await page.keyboard.type('one passphrase');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('another passphrase');
+    await submitted(() => page.keyboard.press('Enter'));
+    // The mismatch: said next to the second field, which has the focus again; axe is happy with it.
+    expect(await page.locator('#password-again-error').textContent()).toContain('The two passwords are not the same');
+    expect(await focused()).toBe('password-again');
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('password');
+    // The organizer's own password again, so the other tests can still sign in with it.
+    await page.keyboard.type(p.organizer.password);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(p.organizer.password);
+    await submitted(() => page.keyboard.press('Enter'));
+    expect(await page.locator('h1').textContent()).toBe('Password set');
+    expect(await page.getByRole('status').textContent()).toBe('Your password is set. You can now sign in with it.');
+    expect(await axe(page)).toEqual([]);
+    expect(await page.context().cookies()).toEqual([]);
+    expect(referers).toEqual([]);
     await page.close();
     expect(problems).toEqual([]);
   });

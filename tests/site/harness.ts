@@ -2,7 +2,7 @@
 // site's end-to-end tests, and small HTTP helpers that can send any Host header.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,10 @@ export interface Podium {
   site: string;
   accessCode: string;
   organizer: { username: string; password: string };
+  /** Where the platform writes its e-mails (.eml files): a folder of this start's own. */
+  mailDir: string;
+  /** The e-mails written so far, oldest first, as RFC 5322 text with quoted-printable bodies decoded. */
+  mails(): string[];
   child: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
@@ -24,6 +28,7 @@ export interface Podium {
 export async function startPodium(env: Record<string, string> = {}): Promise<Podium> {
   await ensureBuilt(ROOT);
   const dir = mkdtempSync(join(tmpdir(), 'podium-site-test-'));
+  const mailDir = env.MAIL_DIR ?? join(dir, 'mail');
   const child = spawn(process.execPath, ['bin/podium.js', 'start'], {
     cwd: ROOT,
     env: {
@@ -37,6 +42,8 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
       DEMO_START: '2037-12-21',
       // The tests stand in for a proxy in front of the site: their X-Forwarded-For names the visitor.
       TRUST_PROXY: '127.0.0.1',
+      // E-mails (person.recover's links) go to this start's folder, not the repository's ./data/mail.
+      MAIL_DIR: mailDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -68,6 +75,19 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
     site,
     accessCode,
     organizer: { username: signIn[1], password: signIn[2] },
+    mailDir,
+    mails: () =>
+      existsSync(mailDir)
+        ? readdirSync(mailDir)
+            .filter((f) => f.endsWith('.eml'))
+            .sort()
+            .map((f) => readFileSync(join(mailDir, f), 'utf8'))
+            .map((m) =>
+              m
+                .replace(/=\r?\n/g, '')
+                .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+            )
+        : [],
     child,
     output: () => out,
     async stop() {

@@ -1,0 +1,243 @@
+// /podium-password, the page person.recover's e-mail links to, end to end over HTTP against the real
+// `podium start` on each store: the form (GET with and without a code), the checks of the two passwords
+// (the code kept, nothing typed echoed), a real code from a real e-mail spent through the site (then
+// person.signIn works with the new password and the same code is refused), other sites' posts refused,
+// the platform's 429 passed on, the headers that keep the code from leaking, and the host names it
+// answers on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshStore, STORES } from '../helpers/platform.ts';
+import { editEvent, http, startPodium, type Answer, type Podium } from './harness.ts';
+
+/** Low, so a burst from one visitor meets the platform's per-client limit (the site forwards the visitor). */
+const LIMIT = 5;
+const NEW_PASSWORD = 'a fresh passphrase';
+const CUSTOM = 'summit.password.test';
+
+describe.each(STORES)('/podium-password on %s', (kind) => {
+  let p: Podium;
+  let drop: (() => Promise<void>) | undefined;
+  let visitor = 0;
+  /** A code of a real link, asked for once (3 links per address an hour): refused posts must leave it usable. */
+  let unspent: string;
+
+  beforeAll(async () => {
+    const store = await freshStore(kind);
+    drop = store.drop;
+    // LOG_LEVEL info: every request the platform serves is logged, so "never logged" means something.
+    p = await startPodium({ DATABASE_URL: store.url, RATE_LIMIT_CLIENT: String(LIMIT), LOG_LEVEL: 'info' });
+    await editEvent(p, 1, 'cname', CUSTOM);
+    unspent = await freshCode();
+  }, 120_000);
+  afterAll(async () => {
+    await p?.stop();
+    await drop?.();
+  });
+
+  /** Each request from a visitor of its own (X-Forwarded-For: the tests are the site's trusted proxy). */
+  const from = () => ({ 'x-forwarded-for': `198.51.100.${++visitor % 250}` });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    http(`${p.site}${path}`, { headers: { ...from(), ...headers } });
+  /** A form post as a browser on this page sends it; `headers` change that (an empty value leaves one out). */
+  const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    http(`${p.site}/podium-password`, {
+      method: 'POST',
+      headers: Object.fromEntries(
+        Object.entries({
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: p.site,
+          'sec-fetch-site': 'same-origin',
+          ...from(),
+          ...headers,
+        }).filter(([, v]) => v !== ''),
+      ),
+      body: new URLSearchParams(fields).toString(),
+    });
+  /** A call of the platform's API as a client of its own (TRUST_PROXY believes the tests' X-Forwarded-For). */
+  const api = (path: string, body: Record<string, string>) =>
+    fetch(`${p.api}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': `192.0.2.${++visitor % 250}` },
+      body: new URLSearchParams(body),
+    });
+  const form = (code: string, password: string, again = password) => ({ code, password, passwordAgain: again });
+
+  /** Asks the platform for a link to the organizer's address and reads the code from the e-mail it wrote. */
+  async function freshCode(): Promise<string> {
+    const before = p.mails().length;
+    const res = await api('/person/recover', { email: p.organizer.username });
+    expect(res.status).toBe(200);
+    const mail = p
+      .mails()
+      .slice(before)
+      .find((m) => m.includes(`To: ${p.organizer.username}`));
+    // The link of the e-mail leads to this page.
+    const code = mail?.match(/\/podium-password\?code=([A-Za-z0-9_-]{60})\s/)?.[1];
+    expect(code, 'a link to /podium-password in the e-mail').toBeDefined();
+    return code!;
+  }
+
+  /** What every answer of the page carries: never stored, never indexed, no Referer from it. */
+  function expectPrivate(res: Answer) {
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(String(res.headers['content-security-policy'])).toContain("form-action 'self'");
+    expect(res.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(res.headers['set-cookie']).toBeUndefined();
+  }
+
+  it('GET with a code: the form, the code in a hidden field, two new-password fields with labels and rules', async () => {
+    const code = 'A'.repeat(60);
+    const res = await get(`/podium-password?code=${code}`);
+    expect(res.status).toBe(200);
+    expectPrivate(res);
+    expect(res.text).toContain('<title>Choose a new password</title>');
+    expect(res.text).toMatch(/<h1[^>]*>Choose a new password<\/h1>/);
+    expect(res.text).toMatch(/<form method="post"[^>]*>/);
+    expect(res.text).toContain(`<input type="hidden" name="code" value="${code}">`);
+    for (const [id, name, label] of [
+      ['password', 'password', 'New password'],
+      ['password-again', 'passwordAgain', 'Type the new password again'],
+    ]) {
+      expect(res.text).toContain(`<label for="${id}">${label}</label>`);
+      const input = res.text.match(new RegExp(`<input id="${id}"[^>]*>`))?.[0] ?? '';
+      for (const attr of [
+        `name="${name}"`,
+        'type="password"',
+        'autocomplete="new-password"',
+        'minlength="8"',
+        'maxlength="200"',
+        'required',
+      ])
+        expect(input).toContain(attr);
+      expect(input).not.toContain('value=');
+    }
+    // The rules are on the page and read with the field.
+    expect(res.text).toContain('<p class="muted" id="password-rules">At least 8 characters, at most 200.</p>');
+    expect(res.text).toMatch(/<input id="password"[^>]*aria-describedby="password-rules"/);
+    expect(res.text).toMatch(/<button class="button" type="submit">\s*Set the password\s*<\/button>/);
+  });
+
+  it.each([
+    ['no code', '/podium-password', 200, 'open the link from the e-mail'],
+    ['an empty code', '/podium-password?code=', 200, 'open the link from the e-mail'],
+    ['something that cannot be a code', '/podium-password?code=%3Cscript%3E', 400, 'already used or has expired'],
+  ])('GET with %s: a short explanation and no form', async (_label, path, status, text) => {
+    const res = await get(path);
+    expect(res.status).toBe(status);
+    expectPrivate(res);
+    expect(res.text).toContain(text);
+    expect(res.text).not.toContain('<form');
+    expect(res.text).not.toContain('<script>'); // nothing of the query echoed as markup
+  });
+
+  it('speaks the visitor’s language', async () => {
+    const res = await get('/podium-password?code=abc', { 'accept-language': 'pt-BR,pt;q=0.9' });
+    expect(res.text).toContain('<title>Escolha uma nova senha</title>');
+    expect(res.text).toContain('Nova senha');
+  });
+
+  it.each([
+    [
+      'different passwords',
+      form('C'.repeat(60), 'one password', 'another one'),
+      'password-again',
+      'The two passwords are not the same.',
+    ],
+    ['a short password', form('C'.repeat(60), 'abc1234'), 'password', 'use at least 8 characters'],
+    ['a long password', form('C'.repeat(60), 'x'.repeat(201)), 'password', 'use at most 200 characters'],
+  ])(
+    'POST with %s: 400, the message tied to its field, the code kept, the passwords not echoed',
+    async (_l, fields, field, message) => {
+      const res = await post(fields);
+      expect(res.status).toBe(400);
+      expectPrivate(res);
+      expect(res.text).toContain(message);
+      expect(res.text).toContain(`<input type="hidden" name="code" value="${fields.code}">`);
+      expect(res.text).toMatch(new RegExp(`<p class="alert" id="${field}-error">\\s*[^<]*${message}`));
+      const input = res.text.match(new RegExp(`<input id="${field}"[^>]*>`))?.[0] ?? '';
+      expect(input).toContain('aria-invalid="true"');
+      expect(input).toMatch(new RegExp(`aria-describedby="[^"]*${field}-error`));
+      expect(res.text).not.toContain(fields.password);
+      expect(res.text).not.toContain(`value="${fields.passwordAgain}"`);
+    },
+  );
+
+  it.each([
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site cross-site', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }],
+  ])('POST from another site (%s): 403, nothing sent to the platform', async (_label, headers) => {
+    // Without sec-fetch-site: a browser without Fetch Metadata, judged by its Origin.
+    const refused = await post(form(unspent, NEW_PASSWORD), { 'sec-fetch-site': '', ...headers });
+    expect(refused.status).toBe(403);
+    expectPrivate(refused);
+    expect(refused.text).toContain('sent from another site');
+    // The next test spends this very code: the refused posts did not.
+  });
+
+  it('POST with a real code: the password is set, nothing of the token kept; the same code again is refused', async () => {
+    const code = unspent;
+    // A page served with no-referrer makes the browser's own post carry `Origin: null`.
+    const res = await post(form(code, NEW_PASSWORD), { origin: 'null' });
+    expect(res.status).toBe(200);
+    expectPrivate(res);
+    expect(res.text).toMatch(/<h1[^>]*>Password set<\/h1>/);
+    expect(res.text).toContain('<p role="status">Your password is set. You can now sign in with it.</p>');
+    expect(res.text).not.toContain('<form');
+    expect(res.text).not.toContain(code);
+    expect(res.text).not.toContain(NEW_PASSWORD);
+
+    const signIn = (password: string) =>
+      api(`/person/signIn?username=${encodeURIComponent(p.organizer.username)}`, { password });
+    const ok = await signIn(NEW_PASSWORD);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { data: { scope: string }[] }).data[0].scope).toBe('system');
+    expect((await signIn(p.organizer.password)).status).not.toBe(200);
+
+    const again = await post(form(code, 'yet another passphrase'));
+    expect(again.status).toBe(400);
+    expectPrivate(again);
+    expect(again.text).toContain('This link was already used or has expired');
+    expect(again.text).toContain('ask for a password link again');
+    expect(again.text).not.toContain('<form');
+    expect((await signIn(NEW_PASSWORD)).status).toBe(200); // unchanged by the refused try
+  });
+
+  it('a burst from one visitor meets the platform’s limit: 429 with the wait, the form kept', async () => {
+    const headers = { 'x-forwarded-for': '203.0.113.77' };
+    // More than two windows' worth, so a burst straddling a second boundary still meets the limit.
+    const answers = await Promise.all(
+      Array.from({ length: 2 * LIMIT + 2 }, () => post(form('D'.repeat(60), NEW_PASSWORD), headers)),
+    );
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status !== 429).every((a) => a.status === 400)).toBe(true);
+    const [res] = limited;
+    expectPrivate(res);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.text).toMatch(/Too many tries\. Wait \d+ seconds? and try again\./);
+    expect(res.text).toContain(`<input type="hidden" name="code" value="${'D'.repeat(60)}">`);
+  });
+
+  it('answers on the platform’s own host names only: an event’s domain or an unknown one gets 404', async () => {
+    const on = async (host?: string) => {
+      const res = await get('/podium-password?code=abc', host ? { host } : {});
+      return [
+        res.status,
+        res.text.includes('name="password"'),
+        /Page not found|This domain is not set up/.exec(res.text)?.[0],
+      ];
+    };
+    expect(await on()).toEqual([200, true, undefined]);
+    expect(await on(CUSTOM)).toEqual([404, false, 'Page not found']);
+    expect(await on('nowhere.password.test')).toEqual([404, false, 'This domain is not set up']);
+  });
+
+  it('never logs a code or a password', () => {
+    const codes = p.mails().map((m) => m.match(/code=([A-Za-z0-9_-]{60})/)?.[1]);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(p.output()).toContain('/person/confirm'); // the calls were logged…
+    for (const secret of [...codes, NEW_PASSWORD]) expect(p.output()).not.toContain(secret); // …without them
+  });
+});
