@@ -333,7 +333,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
-    console.error('site: could not answer', req.url, err);
+    // The path only: a query may hold a secret (the code of a password link).
+    console.error('site: could not answer', (req.url ?? '').split('?')[0], err);
     if (!res.headersSent) sendText(res, 500, 'internal error');
     else res.destroy();
   }
