@@ -194,20 +194,29 @@ export function createDispatcher(deps: Deps) {
     return caller;
   }
 
-  /** The event an `event` rule is about: named by eventID, or found through the object a call names. */
-  async function eventOf(via: readonly OwnerParam[], params: Record<string, unknown>): Promise<number> {
+  /**
+   * The event an `event` rule is about: named by eventID, or found through the object a call names.
+   * `object` is the noun of that object's 404: a caller with no relation to its event is answered
+   * exactly as for an id that does not exist (`404 activity not found`, not `404 event not found`),
+   * so another tenant's ids cannot be told from unknown ones.
+   */
+  async function eventOf(
+    via: readonly OwnerParam[],
+    params: Record<string, unknown>,
+  ): Promise<{ eventID: number; object: string }> {
     const name = via.find((n) => params[n] !== undefined);
     if (name === undefined) throw badRequest(`${via.join(' or ')} cannot be empty`);
     const value = params[name] as number;
-    if (name === 'eventID') return value;
+    if (name === 'eventID') return { eventID: value, object: 'event' };
     const table = OWNERS[name];
+    const object = table === 'hotsite' ? 'section' : table;
     const row = await db
       .selectFrom(table)
       .select('eventID')
       .where(name as never, '=', value as never)
       .executeTakeFirst();
-    if (!row || row.eventID === null) throw notFound(table === 'hotsite' ? 'section' : table);
-    return row.eventID;
+    if (!row || row.eventID === null) throw notFound(object);
+    return { eventID: row.eventID, object };
   }
 
   async function run(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
@@ -286,7 +295,8 @@ export function createDispatcher(deps: Deps) {
       const companyID = params.companyID as number;
       ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
     } else if (op.auth.kind === 'event') {
-      const a = await requireEvent(ctx, await eventOf(op.auth.via ?? ['eventID'], params), op.auth.levels);
+      const target = await eventOf(op.auth.via ?? ['eventID'], params);
+      const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
       ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
     }
     if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };

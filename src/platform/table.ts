@@ -71,7 +71,9 @@ export type Auth =
 /**
  * Parameters that name an object inside one event: an `event` rule with `via` finds the event
  * through the first of them the call carries (default: `eventID`). The object's own table has a
- * column of the same name and an `eventID` column; a missing object is a 404 naming it.
+ * column of the same name and an `eventID` column; a missing object is a 404 naming it, and so is
+ * an object of an event the caller has no relation to (the same line: ids of another tenant are
+ * not told from unknown ones).
  */
 export const OWNERS = {
   eventID: 'event',

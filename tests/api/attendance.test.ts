@@ -202,7 +202,7 @@ describe.each(STORES)('activity attendees on %s', (kind) => {
       it('refuses callers without a token (401) and unrelated ones (404)', async () => {
         const a = await activity();
         await c.fail('activity.person.bind', { query: { activityID: a, personID: m1.id } }, 401);
-        await c.fail('activity.person.bind', { token: w.adminB, query: { activityID: a, personID: m1.id } }, 404, /event not found/); // prettier-ignore
+        await c.fail('activity.person.bind', { token: w.adminB, query: { activityID: a, personID: m1.id } }, 404, /^404 activity not found$/); // prettier-ignore
         await c.fail('activity.person.bind', { token: w.adminB, query: { activityID: a } }, 404);
       });
 

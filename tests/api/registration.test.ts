@@ -409,7 +409,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         await refusesOthers('feedback.find', { query: { eventID: w.eventA.eventID } });
         expect(await c.ok('feedback.find', { token: w.eventAdminSystem, query: { eventID: w.eventA.eventID } })).toContainEqual(f); // prettier-ignore
         // Company B's admin on a field of company A's event: as if it did not exist.
-        await c.fail('feedback.edit', { token: w.adminB, query: { feedbackID: f.feedbackID, key: 'name' }, body: { value: 'Y' } }, 404, /^404 event not found$/); // prettier-ignore
+        await c.fail('feedback.edit', { token: w.adminB, query: { feedbackID: f.feedbackID, key: 'name' }, body: { value: 'Y' } }, 404, /^404 feedback not found$/); // prettier-ignore
         await c.ok('feedback.remove', { token: w.adminA, query: { feedbackID: f.feedbackID } });
       });
     });

@@ -67,10 +67,19 @@ export async function companyLevelOf(db: Kysely<DB>, caller: Caller, companyID: 
   return row?.level ?? 0;
 }
 
-/** Throws 404 when the caller cannot see the event, 403 when it sees it but lacks the level. */
-export async function requireEvent(ctx: Context, eventID: number, levels: number): Promise<EventAccess> {
+/**
+ * Throws 404 when the caller cannot see the event, 403 when it sees it but lacks the level. `object`
+ * names what the 404 says is missing when the event was found through an object the call names
+ * (`activity` for an activityID): an unrelated caller then gets the answer of an unknown id.
+ */
+export async function requireEvent(
+  ctx: Context,
+  eventID: number,
+  levels: number,
+  object = 'event',
+): Promise<EventAccess> {
   const access = await eventAccess(ctx.db, ctx.caller, eventID);
-  if (!access || !access.related) throw notFound('event');
+  if (!access || !access.related) throw notFound(object);
   if ((access.level & levels) === 0) {
     throw new ApiError(
       403,
