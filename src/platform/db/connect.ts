@@ -8,11 +8,17 @@ import type { DB } from './schema.ts';
 import * as core from './migrations/0001_core.ts';
 import * as content from './migrations/0002_content.ts';
 import * as people from './migrations/0003_people.ts';
+import * as enrollmentID from './migrations/0004_enrollment_id.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
 // Listed by hand so the set of migrations is explicit and ordered; never edit one that has landed.
-const migrations: Record<string, Migration> = { '0001_core': core, '0002_content': content, '0003_people': people };
+const migrations: Record<string, Migration> = {
+  '0001_core': core,
+  '0002_content': content,
+  '0003_people': people,
+  '0004_enrollment_id': enrollmentID,
+};
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */
 export function openStore(url: string): Store {

@@ -152,6 +152,8 @@ export type EventTable = { eventID: D<number>; companyID: number } & {
 export interface EventRegistrationTable {
   eventID: number;
   personID: number;
+  /** The registration's own id (spec §2.3 enrollmentID), assigned by the store (migration 0004). */
+  enrollmentID: D<number>;
   level: D<number>;
   approved: D<number>;
   rsvp: D<number>;

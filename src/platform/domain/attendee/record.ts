@@ -23,10 +23,10 @@ const PERSON_COLUMNS = ['person.personID', 'person.timezone', 'person.socialAID'
 const PROFILE_COLUMNS = EVENT_PROFILE_FIELDS.map((f) => `eventPerson.${f}` as const);
 
 const MEMBER_COLUMNS = [
-  'eventPerson.eventID', 'eventPerson.level', 'eventPerson.approved', 'eventPerson.rsvp', 'eventPerson.origin',
-  'eventPerson.message', 'eventPerson.paid', 'eventPerson.present', 'eventPerson.private', 'eventPerson.prints',
-  'eventPerson.enrollmentDate', 'eventPerson.updatedDate', 'eventPerson.language', 'eventPerson.assistantEmail',
-  'eventPerson.nfc', 'eventPerson.qrCode', 'eventPerson.ticketID', 'eventPerson.profileID',
+  'eventPerson.eventID', 'eventPerson.enrollmentID', 'eventPerson.level', 'eventPerson.approved', 'eventPerson.rsvp',
+  'eventPerson.origin', 'eventPerson.message', 'eventPerson.paid', 'eventPerson.present', 'eventPerson.private',
+  'eventPerson.prints', 'eventPerson.enrollmentDate', 'eventPerson.updatedDate', 'eventPerson.language',
+  'eventPerson.assistantEmail', 'eventPerson.nfc', 'eventPerson.qrCode', 'eventPerson.ticketID', 'eventPerson.profileID',
 ] as const; // prettier-ignore
 
 /**
@@ -158,6 +158,8 @@ export async function attendeeRecords(
       nfc: r.nfc,
       eventID: r.eventID,
       personID: r.personID,
+      // The registration's own id (migration 0004), distinct from the activity enrollments' ids.
+      enrollmentID: r.enrollmentID,
       firstName: r.firstName,
       lastName: r.lastName,
       name: r.name,
