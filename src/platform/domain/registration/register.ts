@@ -8,6 +8,8 @@ import { eventAccess } from '../../auth/access.ts';
 import { verifyGrant } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
+import { attendeeRecord, type RecordOptions } from '../attendee/record.ts';
+import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
 
@@ -54,6 +56,7 @@ async function formOf(db: Kysely<DB>, eventID: number) {
       'event.enrollmentBegin',
       'event.enrollmentEnd',
       'event.consent',
+      'event.language',
       'feedback.feedbackID',
       'feedback.name',
       'feedback.type',
@@ -113,23 +116,36 @@ async function approvedUpTo(db: Kysely<DB>, eventID: number, cap: number): Promi
   return Number(row.n);
 }
 
-/** The answer of form.respondRegistration: one row describing the attendee. */
-export type RegistrationAnswer = {
-  personID: number;
-  eventID: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  name: string;
-  approved: number;
-  rsvp: number;
-  private: number;
-  enrollmentDate: number;
-  qrCode: string;
-  tokenID: string;
-  duplicate: number;
-};
+/**
+ * The answer of form.respondRegistration: the attendee record of spec §2.3 plus `tokenID` and
+ * `duplicate` (docs/api/registration.md "The answer").
+ */
+export type RegistrationAnswer = Record<string, unknown>;
+
+/**
+ * What the answer about an existing person may show of their record in this event, once this call
+ * has enrolled them: the registration it has just written (the profile sent, its state, the tags sent),
+ * never what was stored before or elsewhere (the check-in code, sign-in history, speaker and sponsor
+ * links, the identity's account ids).
+ */
+const WRITTEN_BY_THE_CALL = [
+  ...EVENT_PROFILE_FIELDS, 'personName', 'headline', 'personHeadline', 'eventID', 'personID', 'enrollmentID',
+  'level', 'approved', 'paid', 'rsvp', 'present', 'private', 'language', 'personLanguage', 'origin',
+  'enrollmentDate', 'updatedDate', 'tags',
+] as const; // prettier-ignore
+
+/**
+ * The record's fields, each blank ('' / 0 / []) unless `keep` names it: a whitelist, so a field added
+ * to the record later shows nothing stored here until it is named.
+ */
+function only(record: Record<string, unknown>, keep: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) out[k] = Array.isArray(v) ? [] : typeof v === 'number' ? 0 : '';
+  return Object.assign(out, keep);
+}
+
+const pick = (record: Record<string, unknown>, keys: readonly string[]) =>
+  Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
 
 /** The event's own profile of the registrant: exactly what the form sent. */
 function eventProfile(p: RegistrationInput, username: string) {
@@ -259,25 +275,27 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
   if (e.capacity > 0 || customUsername) await lockRow(db, 'event', p.eventID);
 
   const { person, isNew } = await findOrCreatePerson(ctx, p, username);
-  // What the caller sent plus ids: never the stored profile of a person the caller has not proven to be.
-  const sent = {
-    personID: person.personID,
-    eventID: p.eventID,
-    username,
-    email: p.email,
-    firstName: p.firstName,
-    lastName: p.lastName,
-    name: `${p.firstName} ${p.lastName}`.trim(),
-  };
+  const options: RecordOptions = { eventLanguage: e.language };
+  // Another person's record is read as nobody in particular: their account ids stay blank.
+  const recordOf = (own: boolean) =>
+    attendeeRecord(db, p.eventID, person.personID, { personID: own ? person.personID : 0, limited: false }, options);
   if (!isNew) {
     const registered = await db
       .selectFrom('eventPerson')
-      .select(['approved', 'rsvp', 'private', 'enrollmentDate'])
+      .select(['enrollmentID', 'approved', 'rsvp', 'private', 'enrollmentDate'])
       .where('eventID', '=', p.eventID)
       .where('personID', '=', person.personID)
       .executeTakeFirst();
     // Already registered: answered as such, unchanged, with no token (person.signIn is the way back).
-    if (registered) return { ...sent, ...registered, qrCode: '', tokenID: '', duplicate: 1 };
+    // The stored profile is not what this call sent: the record shows the sent fields, the ids and
+    // the registration's state, nothing else.
+    if (registered) {
+      const profile = eventProfile(p, username);
+      const headline = [profile.role, profile.company].filter((x) => x !== '').join(', ');
+      const sent = { ...profile, personName: profile.name, headline, personLanguage: e.language };
+      const ids = { eventID: p.eventID, personID: person.personID, ...registered };
+      return { ...only((await recordOf(false))!, { ...sent, ...ids }), tokenID: '', duplicate: 1 };
+    }
   }
 
   let approved = 1;
@@ -320,18 +338,10 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
       .execute();
   }
   // The badge code and a token belong to whoever proves to be the person: here, only its creator.
-  let qrCode = '';
-  let tokenID = '';
-  if (isNew) {
-    qrCode = (
-      await db
-        .selectFrom('eventPerson')
-        .select('qrCode')
-        .where('eventID', '=', p.eventID)
-        .where('personID', '=', person.personID)
-        .executeTakeFirstOrThrow()
-    ).qrCode;
-    if (p.login === 1) tokenID = await issueToken(ctx, person.personID, 'event', p.eventID);
+  if (!isNew) {
+    const record = (await recordOf(false))!;
+    return { ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0 };
   }
-  return { ...sent, approved, rsvp, private: isPrivate, enrollmentDate: ctx.now, qrCode, tokenID, duplicate: 0 };
+  const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
+  return { ...(await recordOf(true))!, tokenID, duplicate: 0 };
 }

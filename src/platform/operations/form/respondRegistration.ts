@@ -13,11 +13,14 @@ const name = text(100)
  * Spec §4.4: the public registration form (no token). The event must take registrations (form.get
  * says whether and why not); every answer is checked against its field; capacity and the same e-mail
  * twice are safe under concurrency. Podium extensions: Q grant (private events), B consent, and the
- * answer's `duplicate`. Behaviour the spec leaves open: docs/api/registration.md.
+ * answer's `duplicate`. The answer is the §2.3 attendee record plus tokenID and duplicate; for a person
+ * the call did not create, only what it sent plus ids. Behaviour the spec leaves open:
+ * docs/api/registration.md.
  */
 export default defineOperation({
   name: 'form.respondRegistration',
-  summary: 'Registers a person in an event through its public registration form.',
+  summary:
+    'Registers a person in an event through its public registration form; answers the attendee record (for a person the call did not create, only what it sent plus ids).',
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
