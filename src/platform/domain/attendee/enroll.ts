@@ -3,6 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { DB, EventPersonTable } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
 import type { Context } from '../../table.ts';
+import { enrollInGeneral } from '../enrollment/general.ts';
 
 export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollmentDate' | 'updatedDate'>;
 
@@ -10,12 +11,14 @@ export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollme
  * Adds a person to an event (an eventPerson row): the one place attendees are created, whatever the
  * route (event.person.bind, form.respondRegistration, activity.person.bind by name/e-mail). The qrCode
  * (spec §2.3) is random, fixed at enrollment and never editable, so a third party cannot forge one.
+ * An approved attendee is enrolled in the event's general activities (spec §2.4, enrollInGeneral).
  */
 export async function enrollInEvent(db: Kysely<DB>, row: Enrollment, now: number): Promise<void> {
   await db
     .insertInto('eventPerson')
     .values({ ...row, qrCode: randomBytes(18).toString('base64url'), enrollmentDate: now, updatedDate: now })
     .execute();
+  if ((row.approved ?? 1) === 1) await enrollInGeneral(db, row.eventID, row.personID, now);
 }
 
 /** A full name as the three name fields of a profile: spaces folded, the first word the first name. */

@@ -137,6 +137,30 @@ export interface BindWho {
   readonly self: boolean;
 }
 
+/** Why the rules keep a person out of an activity (none: they may take a seat or a place in the queue). */
+export type Refusal =
+  | { readonly rule: 'list' }
+  | { readonly rule: 'chain'; readonly chain: Awaited<ReturnType<typeof chainsAtLimit>>[number] }
+  | { readonly rule: 'full' };
+
+/** The list rule, the chain rule, then oversize: what bindSeat and the automatic inscription check. */
+export async function refusalOf(
+  db: Kysely<DB>,
+  seats: Seats,
+  personID: number,
+  counts: Counts,
+): Promise<Refusal | undefined> {
+  if (!(await listAdmits(db, seats.activityID, personID))) return { rule: 'list' };
+  const chain = (await chainsAtLimit(db, seats.activityID, personID))[0];
+  if (chain) return { rule: 'chain', chain };
+  if (seats.oversize > 0 && counts.approved + counts.waiting >= seats.oversize) return { rule: 'full' };
+  return undefined;
+}
+
+/** Approved while approved < capacity (or without one), else the waiting list. */
+export const approvalFor = (seats: Seats, counts: Counts): number =>
+  seats.capacity === 0 || counts.approved < seats.capacity ? 1 : 0;
+
 /**
  * Enrolls a person (already checked to be an attendee of the activity's event). Binding someone who is
  * already enrolled answers their row unchanged. Otherwise the list rule, the chain rule, then the seats:
@@ -152,21 +176,22 @@ export async function bindSeat(
   const current = await attendeeRow(db, seats.activityID, personID);
   if (current) return current;
 
-  if (!(await listAdmits(db, seats.activityID, personID))) {
+  const counts = await countsOf(db, seats.activityID);
+  const refusal = await refusalOf(db, seats, personID, counts);
+  if (refusal?.rule === 'list') {
     if (who.admin)
       throw conflict(`person ${personID} is in none of the lists this activity is limited to: add them to one first`);
     throw new ApiError(403, 'this activity is limited to the people of its lists');
   }
-  const chain = (await chainsAtLimit(db, seats.activityID, personID))[0];
-  if (chain) {
+  if (refusal?.rule === 'chain') {
+    const { chain } = refusal;
     const whom = who.self ? 'you are' : `person ${personID} is`;
     throw conflict(
       `${whom} already enrolled in ${chain.enrolled} of the activities of chain "${chain.name}" (chainID ${chain.chainID}), which allows at most ${chain.maxPerPerson} per person`,
     );
   }
-  const counts = await countsOf(db, seats.activityID);
-  if (seats.oversize > 0 && counts.approved + counts.waiting >= seats.oversize) throw conflict('activity is full');
-  const approved = seats.capacity === 0 || counts.approved < seats.capacity ? 1 : 0;
+  if (refusal?.rule === 'full') throw conflict('activity is full');
+  const approved = approvalFor(seats, counts);
   await db
     .insertInto('activityPerson')
     .values({ activityID: seats.activityID, eventID: seats.eventID, personID, approved, dateCreated: now })

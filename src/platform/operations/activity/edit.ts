@@ -3,7 +3,8 @@ import { bOpt, defineOperation, q, qOpt, LEVEL } from '../../table.ts';
 import { bit, id, text } from '../../schemas.ts';
 import { badRequest } from '../../errors.ts';
 import { keyList, parseEdit } from '../../edit.ts';
-import { reseat } from '../../domain/enrollment/seats.ts';
+import { lockActivities, reseat } from '../../domain/enrollment/seats.ts';
+import { enrollAttendeesInGeneral } from '../../domain/enrollment/general.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { EDIT_KEYS } from '../../domain/activity/fields.ts';
 import { activityRow } from '../../domain/activity/repository.ts';
@@ -11,7 +12,8 @@ import { activityRow } from '../../domain/activity/repository.ts';
 /**
  * Spec §4.5, §2.4: edits one field of an activity and sets its updatedDate. Keys outside the list
  * are refused. `push` is accepted (spec §6: notify the event's channel activity/edit); delivery
- * comes with the push-notification module.
+ * comes with the push-notification module. Switching `general` on (0 → 1) enrolls the event's
+ * approved attendees at once, under the seat rules (docs/api/attendance.md "General activities").
  */
 export default defineOperation({
   name: 'activity.edit',
@@ -36,6 +38,9 @@ export default defineOperation({
       const end = column === 'dateEnd' ? (value as number) : current.dateEnd;
       if (end < begin) throw badRequest('dateEnd cannot be before dateBegin (edit the other date first)');
     }
+    const generalOn = column === 'general' && value === 1 && current.general !== 1;
+    // The activity locks (chain mates included, ascending) before this row's update takes its own.
+    if (generalOn) await lockActivities(ctx.db, [p.activityID]);
     await ctx.db
       .updateTable('activity')
       .set({ [column]: value, updatedDate: ctx.now })
@@ -43,6 +48,7 @@ export default defineOperation({
       .execute();
     // More seats go to the waiting list at once, first in the queue first.
     if (column === 'capacity' || column === 'oversize') await reseat(ctx.db, p.activityID);
+    if (generalOn) await enrollAttendeesInGeneral(ctx.db, p.activityID, ctx.now);
     const row = (await activityRow(ctx.db, p.activityID))!;
     return activityRecords(ctx.db, [row], { personID: ctx.caller!.personID });
   },

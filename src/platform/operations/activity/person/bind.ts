@@ -14,6 +14,7 @@ import {
   selfAttendee,
 } from '../../../domain/enrollment/rules.ts';
 import { MAX_BULK, MAX_CONTENT, attendeeByEmail, contentOfEvent, inRow } from '../../../domain/enrollment/bulk.ts';
+import { lockWithGeneral } from '../../../domain/enrollment/general.ts';
 import { formOf } from '../../../domain/enrollment/forms.ts';
 
 const csvID = /^[1-9]\d{0,9}$/;
@@ -68,7 +69,8 @@ export default defineOperation({
     if (form === 'email') {
       // The event row first: creating an attendee is a check-then-insert on the event (lock order: event, activities).
       await lockRow(ctx.db, 'event', eventID);
-      const seats = await lockOne(ctx, p.activityID!);
+      // With the event's general activities, where a new attendee is enrolled too (ascending lock order).
+      const seats = (await lockWithGeneral(ctx.db, eventID, [p.activityID!])).get(p.activityID!)!;
       const personID = await attendeeByEmail(ctx.db, eventID, p.email!, p.name!, ctx.now);
       return [await bindSeat(ctx.db, seats, personID, ctx.now, who)];
     }
@@ -77,7 +79,7 @@ export default defineOperation({
       if (rows.length === 0) throw badRequest('path has no rows');
       if (rows.length > MAX_BULK) throw badRequest(`path can have at most ${MAX_BULK} rows`);
       await lockRow(ctx.db, 'event', eventID);
-      const seats = await lockOne(ctx, p.activityID!);
+      const seats = (await lockWithGeneral(ctx.db, eventID, [p.activityID!])).get(p.activityID!)!;
       const out = [];
       for (const [i, row] of rows.entries()) {
         out.push(
