@@ -220,6 +220,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let pool: string[];
   /** Company A's external user: the person company.person.operate / dismiss act on. */
   let externalID: string;
+  /** The tagID of company A's event tag, for the operations that take only event tags. */
+  let eventTagPairs: Values;
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -256,6 +258,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const speakerID = await one('speaker', { eventID, name: 'Fuzz speaker' }, 'speakerID');
     const sponsorID = await one('sponsor', { eventID, name: 'Fuzz sponsor' }, 'sponsorID');
     const tagID = await one('tag', { eventID, companyID: Number(companyA.companyID), name: 'Fuzz track', kind: 'activity' }, 'tagID'); // prettier-ignore
+    // A company event tag (company.tag.*, event.tag.*): the company's, no eventID.
+    const eventTagID = await one('tag', { companyID: Number(companyA.companyID), name: 'Fuzz event tag', kind: 'event' }, 'tagID'); // prettier-ignore
+    eventTagPairs = { tagID: eventTagID };
     const sectionID = await one('hotsite', { eventID, section: 'text', position: 1, name: 'Fuzz' }, 'sectionID');
     const feedbackID = await one('feedback', { eventID, name: 'Fuzz field', type: 'text', options: '[]', apiKey: 'fuzz' }, 'feedbackID'); // prettier-ignore
     await p.db.insertInto('eventInvite').values({ eventID, email: 'fuzz@podium.test' }).execute();
@@ -364,6 +369,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.invite.dismiss': { email: 'fuzz@podium.test' },
       'event.person.bind': { username: 'nobody@podium.test' },
       'person.edit': { key: 'name', value: 'Fuzzed' },
+      'company.tag.remove': eventTagPairs,
+      'event.tag.bind': eventTagPairs,
+      'event.tag.dismiss': eventTagPairs,
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

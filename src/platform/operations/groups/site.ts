@@ -14,12 +14,21 @@ import tagEdit from '../tag/edit.ts';
 import tagRemove from '../tag/remove.ts';
 import tagGet from '../tag/get.ts';
 import tagFind from '../tag/find.ts';
+import companyTagCreate from '../company/tag/create.ts';
+import companyTagFind from '../company/tag/find.ts';
+import companyTagRemove from '../company/tag/remove.ts';
+import eventTagBind from '../event/tag/bind.ts';
+import eventTagDismiss from '../event/tag/dismiss.ts';
+import eventTagFind from '../event/tag/find.ts';
 import hotsiteCreate from '../event/hotsite/create.ts';
 import hotsiteFind from '../event/hotsite/find.ts';
 import hotsiteEdit from '../event/hotsite/edit.ts';
 import hotsiteRemove from '../event/hotsite/remove.ts';
 
-/** The public website's content: speakers, sponsors, tags and hotsite sections (docs/api/site.md). */
+/**
+ * The public website's content: speakers, sponsors, tags (the event's own, and the company's event tags
+ * that classify its events) and hotsite sections (docs/api/site.md).
+ */
 export const siteOperations: readonly AnyOperation[] = [
   speakerCreate,
   speakerEdit,
@@ -36,6 +45,12 @@ export const siteOperations: readonly AnyOperation[] = [
   tagRemove,
   tagGet,
   tagFind,
+  companyTagCreate,
+  companyTagFind,
+  companyTagRemove,
+  eventTagBind,
+  eventTagDismiss,
+  eventTagFind,
   hotsiteCreate,
   hotsiteFind,
   hotsiteEdit,

@@ -1,0 +1,21 @@
+import { defineOperation, q } from '../../../table.ts';
+import { id } from '../../../schemas.ts';
+import { notFound } from '../../../errors.ts';
+import { companyTagByID } from '../../../domain/tag/company.ts';
+
+/** Podium extension: removes an event tag of the company; the events that carried it lose it. Answers the removed record. */
+export default defineOperation({
+  name: 'company.tag.remove',
+  summary: 'Removes an event tag of the company (and unbinds it from every event).',
+  methods: ['GET', 'POST'],
+  params: { companyID: q(id, 'the company'), tagID: q(id, 'an event tag of the company') },
+  auth: { kind: 'company', role: 'admin' },
+  extension: true,
+  writes: true,
+  async handler(ctx, p) {
+    const row = await companyTagByID(ctx.db, p.companyID, p.tagID);
+    if (!row) throw notFound('tag');
+    await ctx.db.deleteFrom('tag').where('tagID', '=', p.tagID).execute();
+    return [row];
+  },
+});
