@@ -858,7 +858,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         ['with-email', 'ACD'],
         ['without-email', 'B'],
         ['approved', 'AD'],
-        ['denied', 'B'],
+        ['denied', 'C'], // registered and not approved (spec §3); B's stored -1 is no registration state
         ['nfc-synced', 'A'],
         ['nfc-not-synced', 'BCD'],
         ['printed', 'A'],

@@ -163,7 +163,7 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
       ['my-events', ['P', 'C']],
       ['enrolled', ['P', 'C']],
       ['approved', ['P']],
-      ['denied', ['H']],
+      ['denied', ['C']], // registered and not approved (spec §3)
       ['paid', ['P']],
       ['present', ['P']],
       ['working', ['C']],

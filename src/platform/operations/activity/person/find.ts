@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { defineOperation, pageOf, pageParams, q, qOpt, LEVEL } from '../../../table.ts';
 import { id, orientation, selection, text } from '../../../schemas.ts';
 import { attendeeQuery } from '../../../domain/enrollment/records.ts';
+import { SELECTED_APPROVAL } from '../../../domain/approval.ts';
 
 const SELECTIONS = ['all', 'approved', 'denied', 'paid', 'present'] as const;
 
@@ -33,7 +34,10 @@ export default defineOperation({
   methods: ['GET'],
   params: {
     activityID: q(id, 'the activity'),
-    selection: q(selection(SELECTIONS, false), `${SELECTIONS.join(', ')}; combine with |`),
+    selection: q(
+      selection(SELECTIONS, false),
+      `${SELECTIONS.join(', ')}; combine with |. denied: registered and not approved (approved 0, spec §3)`,
+    ),
     order: qOpt(
       z.enum(Object.keys(ORDERS) as [Order], `must be one of ${Object.keys(ORDERS).join(', ')}`),
       'sort column (default: approved first, then position, then enrollmentID)',
@@ -48,8 +52,9 @@ export default defineOperation({
     const page = pageOf(p);
     const chosen = p.selection.values;
     let base = attendeeQuery(ctx.db).where('activityPerson.activityID', '=', p.activityID);
-    if (chosen.has('approved')) base = base.where('activityPerson.approved', '=', 1);
-    if (chosen.has('denied')) base = base.where('activityPerson.approved', '=', 0);
+    // Spec §3 (domain/approval.ts): denied = registered and not approved (0), as in every .find.
+    for (const s of ['approved', 'denied'] as const)
+      if (chosen.has(s)) base = base.where('activityPerson.approved', '=', SELECTED_APPROVAL[s]);
     if (chosen.has('paid')) base = base.where('activityPerson.paid', '=', 1);
     if (chosen.has('present')) base = base.where('activityPerson.present', '=', 1);
     if (p.query !== undefined) {

@@ -6,6 +6,7 @@ import { bit, id, ids, orientation, selection, text, timestamp, timezone } from 
 import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { companyLevelOf } from '../../../auth/access.ts';
 import { listItem } from '../../../domain/event/service.ts';
+import { SELECTED_APPROVAL } from '../../../domain/approval.ts';
 
 const SELECTIONS = [
   'my-events-created', 'my-events', 'next-events', 'past-events', 'current-events', 'single-day-events',
@@ -94,7 +95,10 @@ export default defineOperation({
   params: {
     companyID: qOpt(id, 'the company'),
     namespace: qOpt(text(64), 'Podium extension: the company by its namespace instead of companyID'),
-    selection: q(selection(SELECTIONS, true), `${SELECTIONS.join(', ')}, tags:<id>,<id>; combine with |`),
+    selection: q(
+      selection(SELECTIONS, true),
+      `${SELECTIONS.join(', ')}, tags:<id>,<id>; combine with |. denied: registered and not approved (approved 0, spec §3)`,
+    ),
     ...FILTERS,
     query: qOpt(text(200), 'a filter value, with queryKey naming the filter'),
     queryKey: qOpt(
@@ -159,8 +163,8 @@ export default defineOperation({
         case 'archived': query = query.where('event.archived', '=', 1); break;
         case 'not-archived': query = query.where('event.archived', '=', 0); break;
         case 'best-fit': query = query.where('event.archived', '=', 0).where('event.visible', '=', 1).where('event.dateEnd', '>=', now); break;
-        case 'approved': query = query.where('eventPerson.approved', '=', 1); break;
-        case 'denied': query = query.where('eventPerson.approved', '=', -1); break;
+        // Spec §3 (domain/approval.ts): denied = the caller is registered and not approved (0).
+        case 'approved': case 'denied': query = query.where('eventPerson.approved', '=', SELECTED_APPROVAL[s]); break;
         case 'paid': query = query.where('eventPerson.paid', '=', 1); break;
         case 'present': query = query.where('eventPerson.present', '=', 1); break;
         case 'working': query = query.where(sql<boolean>`(${sql.ref('eventPerson.level')} & ${~LEVEL.USER & 0xffff}) <> 0`); break;

@@ -11,6 +11,7 @@ import {
   type AttendeeBase,
 } from '../../../domain/attendee/record.ts';
 import { READERS, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { SELECTED_APPROVAL } from '../../../domain/approval.ts';
 
 const SELECTIONS = [
   'all', 'admin', 'not-admin', 'speakers', 'permission', 'collector', 'custom-list', 'with-email', 'without-email',
@@ -74,7 +75,10 @@ export default defineOperation({
   methods: ['GET'],
   params: {
     eventID: q(id, 'the event'),
-    selection: q(selection(SELECTIONS, true), `${SELECTIONS.join(', ')}, tags:<id>,<id>; combine with |`),
+    selection: q(
+      selection(SELECTIONS, true),
+      `${SELECTIONS.join(', ')}, tags:<id>,<id>; combine with |. denied: registered and not approved (approved 0, spec §3)`,
+    ),
     ...FILTERS,
     query: qOpt(text(1000), 'a filter value, with queryKey naming the filter'),
     queryKey: qOpt(
@@ -205,8 +209,8 @@ export default defineOperation({
           break;
         case 'with-email': query = query.where('eventPerson.email', '<>', ''); break;
         case 'without-email': query = query.where('eventPerson.email', '=', ''); break;
-        case 'approved': query = query.where('eventPerson.approved', '=', 1); break;
-        case 'denied': query = query.where('eventPerson.approved', '=', -1); break;
+        // Spec §3 (domain/approval.ts): denied = registered and not approved (0), as in every .find.
+        case 'approved': case 'denied': query = query.where('eventPerson.approved', '=', SELECTED_APPROVAL[s]); break;
         case 'nfc-synced': query = query.where('eventPerson.nfc', '<>', ''); break;
         case 'nfc-not-synced': query = query.where('eventPerson.nfc', '=', ''); break;
         case 'printed': query = query.where('eventPerson.prints', '>', 0); break;
