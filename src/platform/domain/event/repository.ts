@@ -1,14 +1,25 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+
+/** 1 when `rows` (rows of the event) has at least one, else 0: a has* field of spec §2.2. */
+function anyOf(e: ExpressionBuilder<DB, 'event'>, ...rows: Expression<unknown>[]) {
+  return e
+    .case()
+    .when(e.or(rows.map((r) => e.exists(r))))
+    .then(1)
+    .else(0)
+    .end();
+}
 
 /**
  * One query for an event with everything its record computes from other tables (spec §2.2):
- * approved attendee count, whether it has tags, the company's tool switches, its template's name.
+ * approved attendee count, whether it has tags, sponsors and feedback fields, its template's name.
+ * The has* fields say what the event really has, not the company's tool switches (company.tool.get
+ * answers those): a new event shows hasSponsor 0 until a sponsor is created.
  */
 export function eventRecordQuery(db: Kysely<DB>) {
   return db
     .selectFrom('event')
-    .leftJoin('companyTool as tool', 'tool.companyID', 'event.companyID')
     .leftJoin('event as template', 'template.eventID', 'event.templateID')
     .selectAll('event')
     .select((e) => [
@@ -18,15 +29,21 @@ export function eventRecordQuery(db: Kysely<DB>) {
         .whereRef('eventPerson.eventID', '=', 'event.eventID')
         .where('eventPerson.approved', '=', 1)
         .as('peopleCount'),
-      e
-        .selectFrom('eventTag')
-        .select((c) => c.fn.countAll<number>().as('n'))
-        .whereRef('eventTag.eventID', '=', 'event.eventID')
-        .as('tagCount'),
-      'tool.feedback as hasFeedback',
-      'tool.photo as hasPhoto',
-      'tool.material as hasMaterial',
-      'tool.sponsors as hasSponsor',
+      // Tags of its own (activity tracks, attendee tags) or tags it is filed under (event tags).
+      anyOf(
+        e,
+        e.selectFrom('tag').select('tag.tagID').whereRef('tag.eventID', '=', 'event.eventID'),
+        e.selectFrom('eventTag').select('eventTag.tagID').whereRef('eventTag.eventID', '=', 'event.eventID'),
+      ).as('hasTag'),
+      anyOf(
+        e,
+        e.selectFrom('sponsor').select('sponsor.sponsorID').whereRef('sponsor.eventID', '=', 'event.eventID'),
+      ).as('hasSponsor'),
+      // Its registration form's own fields (feedback, spec §4.4 feedback_<id>).
+      anyOf(
+        e,
+        e.selectFrom('feedback').select('feedback.feedbackID').whereRef('feedback.eventID', '=', 'event.eventID'),
+      ).as('hasFeedback'),
       sql<string>`coalesce(${sql.ref('template.name')}, '')`.as('templateName'),
     ]);
 }

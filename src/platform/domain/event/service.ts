@@ -31,27 +31,38 @@ export interface Viewer {
 
 const NOBODY: Viewer = { personID: 0, role: '', company: '', level: 0, approved: -1, systemLevel: 0, companyLevel: 0 };
 
+/**
+ * What is derived from the dates (spec §2.2 month, quarter, eventDays), in the event's time zone;
+ * '' while the dates are not set (0), never values of 1970.
+ */
+function calendarOf(row: EventRecordRow) {
+  if (row.dateBegin === 0) return { month: '', quarter: '', eventDays: '' };
+  const begin = wallTime(row.dateBegin, row.timezone);
+  return {
+    month: begin.month,
+    quarter: Math.ceil(begin.month / 3),
+    // A begin without an end is a one-day event; an end before the begin too.
+    eventDays: row.dateEnd > row.dateBegin ? Math.ceil((row.dateEnd - row.dateBegin) / 86400) : 1,
+  };
+}
+
 /** The full event record of spec §2.2: stored columns plus the computed ones. */
 export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
   // The registration form's settings are read with form.get, not repeated in every event record.
-  const { tagCount, emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, ...stored } = row;
+  const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, ...stored } = row;
   void [enrollmentOpen, inviteRequired, waitingList, consent];
-  const begin = wallTime(row.dateBegin, row.timezone);
   const out: Record<string, unknown> = {
     ...stored,
     email: emailAddress,
     emailAddress,
     cname: row.cname ?? '',
     accessCode: row.accessCode ?? '',
-    quarter: Math.ceil(begin.month / 3),
-    month: begin.month,
-    eventDays: row.dateEnd > row.dateBegin ? Math.ceil((row.dateEnd - row.dateBegin) / 86400) : 1,
-    hasTag: Number(tagCount) > 0 ? 1 : 0,
-    hasFeedback: row.hasFeedback ?? 0,
-    hasPhoto: row.hasPhoto ?? 0,
-    hasMaterial: row.hasMaterial ?? 0,
-    hasSponsor: row.hasSponsor ?? 0,
-    happeningNow: row.dateBegin <= now && now <= row.dateEnd ? 1 : 0,
+    ...calendarOf(row),
+    // hasTag, hasSponsor, hasFeedback: what the event has (repository.ts). Podium keeps no photos or
+    // materials, so no event has any; the company's tool switches are company.tool.get's.
+    hasPhoto: 0,
+    hasMaterial: 0,
+    happeningNow: row.dateBegin !== 0 && row.dateBegin <= now && now <= row.dateEnd ? 1 : 0,
     happeningAfter: row.dateBegin > now ? 1 : 0,
     isSponsor: 0,
     ...viewer,
