@@ -18,6 +18,7 @@ import {
   eventSchema,
   formSchema,
   passwordSetSchema,
+  recoverSchema,
   sectionSchema,
   speakerSchema,
   sponsorSchema,
@@ -29,6 +30,7 @@ import {
   type HotsiteSectionRow,
   type PasswordSet,
   type PodiumEvent,
+  type RecoverAnswer,
   type RegistrationForm,
   type Speaker,
   type Sponsor,
@@ -366,6 +368,15 @@ export class PodiumClient {
    */
   personConfirm(code: string, password: string, ctx?: CallContext): Promise<PasswordSet> {
     return this.#post('person.confirm', { code, password }, passwordSetSchema, ctx);
+  }
+
+  /**
+   * person.recover (Podium extension; POST, never shared or cached): asks the platform to e-mail a
+   * one-time link to set the password. The answer is the same for any address, known or not; the
+   * address travels in the body only, and the visitor's address is forwarded for the per-client limit.
+   */
+  personRecover(email: string, ctx?: CallContext): Promise<RecoverAnswer> {
+    return this.#post('person.recover', { email }, recoverSchema, ctx);
   }
 
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */

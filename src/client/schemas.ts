@@ -162,6 +162,13 @@ export type AccessCodeAnswer = z.infer<typeof accessCodeSchema>;
 export const passwordSetSchema = z.object({ personID: id, username: s });
 export type PasswordSet = z.infer<typeof passwordSetSchema>;
 
+/**
+ * person.recover (Podium extension): the address a link was asked for and `sent` "1". The platform
+ * answers the same whether or not an account uses the address, so nothing here tells which.
+ */
+export const recoverSchema = z.object({ email: s, sent: s });
+export type RecoverAnswer = z.infer<typeof recoverSchema>;
+
 export const formSchema = z.object({
   eventID: id,
   acceptsRegistrations: s,

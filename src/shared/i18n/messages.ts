@@ -207,6 +207,19 @@ const en = {
   'password.tooMany.one': 'Too many tries. Wait 1 second and try again.',
   'password.otherSite': 'This form was sent from another site, so it was refused. Open the link from the e-mail again.',
   'password.failed': 'The password could not be set right now. Please try again in a moment.',
+  'password.askTitle': 'Get a link to set your password',
+  'password.askIntro': 'Type the e-mail address of your account and we will send it a link to choose a new password.',
+  'password.email': 'E-mail address',
+  'password.askSubmit': 'Send me a link',
+  'password.emailMissing': 'Type your e-mail address.',
+  'password.emailInvalid': 'This is not an e-mail address (like name@example.com): check it and try again.',
+  'password.sentTitle': 'Check your e-mail',
+  'password.sent': 'If an account uses this address, we sent it a link. It works once, within an hour.',
+  'password.newLinkBelow': 'To get a new one, ask for a link below and open the newest e-mail.',
+  'password.askTooMany': 'Too many links were asked for. Wait {minutes} minutes and try again.',
+  'password.askTooMany.one': 'Too many links were asked for. Wait 1 minute and try again.',
+  'password.askOtherSite': 'This form was sent from another site, so it was refused. Type your address here again.',
+  'password.askFailed': 'The link could not be sent right now. Please try again in a moment.',
 
   // Errors and 404
   'error.notFound': 'Page not found',
@@ -422,6 +435,22 @@ const pt: Messages = {
   'password.otherSite':
     'Este formulário foi enviado de outro site e por isso foi recusado. Abra novamente o link do e-mail.',
   'password.failed': 'Não foi possível definir a senha agora. Tente novamente em instantes.',
+  'password.askTitle': 'Receba um link para definir sua senha',
+  'password.askIntro':
+    'Digite o endereço de e-mail da sua conta e enviaremos a ele um link para escolher uma nova senha.',
+  'password.email': 'Endereço de e-mail',
+  'password.askSubmit': 'Enviar o link',
+  'password.emailMissing': 'Digite seu endereço de e-mail.',
+  'password.emailInvalid': 'Isto não é um endereço de e-mail (como nome@exemplo.com): confira e tente novamente.',
+  'password.sentTitle': 'Confira seu e-mail',
+  'password.sent':
+    'Se alguma conta usa este endereço, enviamos a ele um link. Ele funciona uma vez, dentro de uma hora.',
+  'password.newLinkBelow': 'Para receber outro, peça um link abaixo e abra o e-mail mais recente.',
+  'password.askTooMany': 'Muitos links foram pedidos. Aguarde {minutes} minutos e tente novamente.',
+  'password.askTooMany.one': 'Muitos links foram pedidos. Aguarde 1 minuto e tente novamente.',
+  'password.askOtherSite':
+    'Este formulário foi enviado de outro site e por isso foi recusado. Digite seu endereço aqui novamente.',
+  'password.askFailed': 'Não foi possível enviar o link agora. Tente novamente em instantes.',
 
   'error.notFound': 'Página não encontrada',
   'error.notFoundText': 'A página que você procura não existe ou foi movida.',
@@ -632,6 +661,22 @@ const es: Messages = {
   'password.otherSite':
     'Este formulario se envió desde otro sitio, así que se rechazó. Vuelve a abrir el enlace del correo.',
   'password.failed': 'No se pudo definir la contraseña ahora. Inténtalo de nuevo en unos momentos.',
+  'password.askTitle': 'Recibe un enlace para definir tu contraseña',
+  'password.askIntro':
+    'Escribe la dirección de correo de tu cuenta y le enviaremos un enlace para elegir una nueva contraseña.',
+  'password.email': 'Dirección de correo electrónico',
+  'password.askSubmit': 'Enviarme un enlace',
+  'password.emailMissing': 'Escribe tu dirección de correo electrónico.',
+  'password.emailInvalid':
+    'Esto no es una dirección de correo (como nombre@ejemplo.com): revísala y vuelve a intentarlo.',
+  'password.sentTitle': 'Revisa tu correo',
+  'password.sent': 'Si alguna cuenta usa esta dirección, le enviamos un enlace. Funciona una vez, dentro de una hora.',
+  'password.newLinkBelow': 'Para recibir otro, pide un enlace abajo y abre el correo más reciente.',
+  'password.askTooMany': 'Se pidieron demasiados enlaces. Espera {minutes} minutos y vuelve a intentarlo.',
+  'password.askTooMany.one': 'Se pidieron demasiados enlaces. Espera 1 minuto y vuelve a intentarlo.',
+  'password.askOtherSite':
+    'Este formulario se envió desde otro sitio, así que se rechazó. Vuelve a escribir tu dirección aquí.',
+  'password.askFailed': 'No se pudo enviar el enlace ahora. Inténtalo de nuevo en unos momentos.',
 
   'error.notFound': 'Página no encontrada',
   'error.notFoundText': 'La página que buscas no existe o se ha movido.',
