@@ -3,7 +3,9 @@
 // (the code kept, nothing typed echoed), a real code from a real e-mail spent through the site (then
 // person.signIn works with the new password and the same code is refused), other sites' posts refused,
 // the platform's 429 passed on, the headers that keep the code from leaking, and the host names it
-// answers on.
+// answers on. And asking for a link on the same page (action=recover → person.recover): the form without
+// a code, one e-mail for a known address, the very same page for an unknown one and no e-mail, the
+// address checked and kept, other sites refused, the platform's per-address limit passed on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshStore, STORES } from '../helpers/platform.ts';
 import { editEvent, http, startPodium, type Answer, type Podium } from './harness.ts';
@@ -60,6 +62,10 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
       body: new URLSearchParams(body),
     });
   const form = (code: string, password: string, again = password) => ({ code, password, passwordAgain: again });
+  const ask = (email: string) => ({ action: 'recover', email });
+  /** Addresses no earlier run used: the platform counts links per address for an hour. */
+  const run = `${process.pid}-${Date.now()}`;
+  const unknownAddress = (label: string) => `nobody-${label}-${run}@example.com`;
 
   /** Asks the platform for a link to the organizer's address and reads the code from the e-mail it wrote. */
   async function freshCode(): Promise<string> {
@@ -122,19 +128,123 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     ['no code', '/podium-password', 200, 'open the link from the e-mail'],
     ['an empty code', '/podium-password?code=', 200, 'open the link from the e-mail'],
     ['something that cannot be a code', '/podium-password?code=%3Cscript%3E', 400, 'already used or has expired'],
-  ])('GET with %s: a short explanation and no form', async (_label, path, status, text) => {
+  ])('GET with %s: a short explanation and no password form', async (_label, path, status, text) => {
     const res = await get(path);
     expect(res.status).toBe(status);
     expectPrivate(res);
     expect(res.text).toContain(text);
-    expect(res.text).not.toContain('<form');
+    expect(res.text).not.toContain('name="password"');
     expect(res.text).not.toContain('<script>'); // nothing of the query echoed as markup
+  });
+
+  it.each([
+    ['no code', '/podium-password', 200],
+    ['a used or expired code', '/podium-password?code=%3Cscript%3E', 400],
+  ])(
+    'GET with %s: the form asking for a link, its field labelled and tied to nothing in error',
+    async (_l, path, status) => {
+      const res = await get(path);
+      expect(res.status).toBe(status);
+      expectPrivate(res);
+      expect(res.text).toMatch(/<h2 id="ask-title">Get a link to set your password<\/h2>/);
+      expect(res.text).toContain('<input type="hidden" name="action" value="recover">');
+      expect(res.text).toContain('<label for="email">E-mail address</label>');
+      const input = res.text.match(/<input id="email"[^>]*>/)?.[0] ?? '';
+      for (const attr of ['name="email"', 'type="email"', 'autocomplete="email"', 'maxlength="320"', 'required'])
+        expect(input).toContain(attr);
+      for (const attr of ['value=', 'aria-invalid', 'aria-describedby', 'autofocus']) expect(input).not.toContain(attr);
+      expect(res.text).toMatch(/<button class="button" type="submit">\s*Send me a link\s*<\/button>/);
+      expect(res.text).not.toContain('name="password"');
+    },
+  );
+
+  it('asking for a link for a known address: one e-mail with a working link, the neutral answer; an unknown address: the very same page, no e-mail', async () => {
+    const before = p.mails().length;
+    const known = await post(ask(p.organizer.username));
+    expect(known.status).toBe(200);
+    expectPrivate(known);
+    const mails = p.mails().slice(before);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain(`To: ${p.organizer.username}`);
+    expect(mails[0]).toMatch(/\/podium-password\?code=[A-Za-z0-9_-]{60}\s/);
+    expect(known.text).toMatch(/<h1[^>]*>Check your e-mail<\/h1>/);
+    expect(known.text).toContain(
+      '<p role="status">If an account uses this address, we sent it a link. It works once, within an hour.</p>',
+    );
+    expect(known.text).not.toContain('<form');
+    expect(known.text).not.toContain(p.organizer.username);
+
+    const unknown = await post(ask(unknownAddress('unknown')));
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers['content-type']).toBe(known.headers['content-type']);
+    expect(unknown.text).toBe(known.text);
+    expect(p.mails()).toHaveLength(before + 1);
+  });
+
+  it.each([
+    ['an empty address', '', 'Type your e-mail address.'],
+    ['no @', 'someone.example.com', 'This is not an e-mail address'],
+    ['a space', 'some one@example.com', 'This is not an e-mail address'],
+    ['no domain dot', 'someone@example', 'This is not an e-mail address'],
+    ['321 characters', `${'a'.repeat(309)}@example.com`, 'This is not an e-mail address'],
+  ])(
+    'asking for a link with %s: 400, the message tied to the field, the address kept, no e-mail',
+    async (_l, email, message) => {
+      const before = p.mails().length;
+      const res = await post(ask(email));
+      expect(res.status).toBe(400);
+      expectPrivate(res);
+      expect(res.text).toMatch(new RegExp(`<p class="alert" id="email-error">\\s*${message.replace('.', '\\.')}`));
+      const input = res.text.match(/<input id="email"[^>]*>/)?.[0] ?? '';
+      expect(input).toContain('aria-invalid="true"');
+      expect(input).toContain('aria-describedby="email-error"');
+      expect(input).toContain('autofocus');
+      if (email) expect(input).toContain(`value="${email}"`);
+      expect(p.mails()).toHaveLength(before);
+    },
+  );
+
+  it.each([
+    ['an Origin of another site', { origin: 'https://evil.example' }],
+    ['Sec-Fetch-Site cross-site', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site' }],
+  ])('asking for a link from another site (%s): 403, no e-mail', async (_label, headers) => {
+    const before = p.mails().length;
+    const refused = await post(ask(p.organizer.username), { 'sec-fetch-site': '', ...headers });
+    expect(refused.status).toBe(403);
+    expectPrivate(refused);
+    expect(refused.text).toMatch(
+      /<p class="alert" role="alert" id="ask-error">\s*This form was sent from another site/,
+    );
+    expect(refused.text).not.toContain('If an account uses this address');
+    expect(p.mails()).toHaveLength(before);
+  });
+
+  it('the 4th link for one address within the hour: 429 with the wait, the address kept', async () => {
+    const email = unknownAddress('limit');
+    for (let i = 0; i < 3; i++) expect((await post(ask(email))).status).toBe(200);
+    const res = await post(ask(email));
+    expect(res.status).toBe(429);
+    expectPrivate(res);
+    const seconds = Number(res.headers['retry-after']);
+    expect(seconds).toBeGreaterThan(3000);
+    expect(seconds).toBeLessThanOrEqual(3600);
+    expect(res.text).toMatch(
+      /<p class="alert" role="alert" id="ask-error">\s*Too many links were asked for\. Wait (5\d|60) minutes and try again\./,
+    );
+    expect(res.text).toMatch(new RegExp(`<input id="email"[^>]*value="${email}"`));
+    // Another address is not held back by it.
+    expect((await post(ask(unknownAddress('other')))).status).toBe(200);
   });
 
   it('speaks the visitor’s language', async () => {
     const res = await get('/podium-password?code=abc', { 'accept-language': 'pt-BR,pt;q=0.9' });
     expect(res.text).toContain('<title>Escolha uma nova senha</title>');
     expect(res.text).toContain('Nova senha');
+    const asking = await get('/podium-password', { 'accept-language': 'es' });
+    expect(asking.text).toContain('<h2 id="ask-title">Recibe un enlace para definir tu contraseña</h2>');
+    const sent = await post(ask(unknownAddress('pt')), { 'accept-language': 'pt-BR' });
+    expect(sent.text).toContain('<p role="status">Se alguma conta usa este endereço, enviamos a ele um link.');
   });
 
   it.each([
@@ -199,8 +309,9 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     expect(again.status).toBe(400);
     expectPrivate(again);
     expect(again.text).toContain('This link was already used or has expired');
-    expect(again.text).toContain('ask for a password link again');
-    expect(again.text).not.toContain('<form');
+    expect(again.text).toContain('ask for a link below');
+    expect(again.text).not.toContain('name="password"');
+    expect(again.text).toContain('<input type="hidden" name="action" value="recover">');
     expect((await signIn(NEW_PASSWORD)).status).toBe(200); // unchanged by the refused try
   });
 
@@ -234,10 +345,13 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     expect(await on('nowhere.password.test')).toEqual([404, false, 'This domain is not set up']);
   });
 
-  it('never logs a code or a password', () => {
+  it('never logs a code, a password or an address asked for', () => {
     const codes = p.mails().map((m) => m.match(/code=([A-Za-z0-9_-]{60})/)?.[1]);
     expect(codes.length).toBeGreaterThan(0);
     expect(p.output()).toContain('/person/confirm'); // the calls were logged…
-    for (const secret of [...codes, NEW_PASSWORD]) expect(p.output()).not.toContain(secret); // …without them
+    expect(p.output()).toContain('/person/recover');
+    // (The organizer's username is in the output: `podium start` prints the demo's sign-in. The unknown
+    // addresses asked for all hold `run`.)
+    for (const secret of [...codes, NEW_PASSWORD, run]) expect(p.output()).not.toContain(secret); // …without them
   });
 });
