@@ -277,10 +277,16 @@ describe('choosing a new password', () => {
       if (referer) referers.push(`${r.url()} ← ${referer}`);
     });
     const focused = () => page.evaluate(() => document.activeElement?.id ?? '');
-    /** Presses, then waits for the answer to the form's post and its page. */
+    /**
+     * Presses, then waits for the answer to the form's post and the load of its page (the load event of
+     * the new document: waitForLoadState could still see the old one, loaded, before the new one commits).
+     */
     const submitted = async (press: () => Promise<void>) => {
-      await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), press()]);
-      await page.waitForLoadState('load');
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.waitForEvent('load'),
+        press(),
+      ]);
     };
 
     // "Forgot your password?": the page without a code asks for a link.
