@@ -6,7 +6,7 @@ import { chainQuery, chainRecords } from '../../domain/chain/repository.ts';
 export default defineOperation({
   name: 'chain.remove',
   summary: 'Removes a chain (its activities stay, unchained).',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { chainID: q(id, 'the chain') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['chainID'] },
   writes: true,

@@ -9,7 +9,7 @@ import { bindPair, requireInEvent } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'activity.chain.bind',
   summary: 'Adds an activity to a chain of its event.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { chainID: q(id, 'the chain'), activityID: q(id, 'the activity, in the event of the chain') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['chainID'] },
   writes: true,

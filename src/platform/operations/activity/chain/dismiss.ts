@@ -6,7 +6,7 @@ import { dismissPair, requireInEvent } from '../../../domain/relation/common.ts'
 export default defineOperation({
   name: 'activity.chain.dismiss',
   summary: 'Removes an activity from a chain.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { chainID: q(id, 'the chain'), activityID: q(id, 'the activity, in the event of the chain') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['chainID'] },
   writes: true,

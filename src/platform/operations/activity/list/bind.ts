@@ -9,7 +9,7 @@ import { bindPair, requireInEvent } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'activity.list.bind',
   summary: 'Limits an activity to the members of a list (one of its lists).',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { listID: q(id, 'the list'), activityID: q(id, 'the activity, in the event of the list') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['listID'] },
   writes: true,

@@ -6,7 +6,7 @@ import { dismissPair, requireInEvent } from '../../../domain/relation/common.ts'
 export default defineOperation({
   name: 'activity.list.dismiss',
   summary: 'Unlinks a list from an activity.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { listID: q(id, 'the list'), activityID: q(id, 'the activity, in the event of the list') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['listID'] },
   writes: true,

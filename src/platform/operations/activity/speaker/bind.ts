@@ -6,7 +6,7 @@ import { bindPair, requireInEvent } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'activity.speaker.bind',
   summary: 'Adds a speaker to an activity.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { activityID: q(id, 'the activity'), speakerID: q(id, 'the speaker, in the event of the activity') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

@@ -6,7 +6,7 @@ import { bindPair, requireInEvent } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'activity.sponsor.bind',
   summary: 'Adds a sponsor to an activity.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { activityID: q(id, 'the activity'), sponsorID: q(id, 'the sponsor, in the event of the activity') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

@@ -6,7 +6,7 @@ import { dismissPair, requireInEvent } from '../../../domain/relation/common.ts'
 export default defineOperation({
   name: 'activity.sponsor.dismiss',
   summary: 'Removes a sponsor from an activity.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { activityID: q(id, 'the activity'), sponsorID: q(id, 'the sponsor, in the event of the activity') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

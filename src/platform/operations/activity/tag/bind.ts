@@ -10,7 +10,7 @@ import { bindPair, eventOfCall } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'activity.tag.bind',
   summary: 'Tags an activity with an activity tag of its event.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { activityID: q(id, 'the activity'), tagID: q(id, 'an activity tag of the event of the activity') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

@@ -6,7 +6,7 @@ import { dismissPair, requireInEvent } from '../../../domain/relation/common.ts'
 export default defineOperation({
   name: 'activity.tag.dismiss',
   summary: 'Removes a tag from an activity.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { activityID: q(id, 'the activity'), tagID: q(id, 'a tag of the event of the activity') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

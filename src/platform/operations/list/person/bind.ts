@@ -11,7 +11,7 @@ import { listMembers } from '../../../domain/list/repository.ts';
 export default defineOperation({
   name: 'list.person.bind',
   summary: 'Adds an attendee to a list.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { listID: q(id, 'the list'), personID: q(id, 'an attendee of the event of the list') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['listID'] },
   extension: true,

@@ -10,7 +10,7 @@ import { dismissPair, eventOfCall } from '../../../domain/relation/common.ts';
 export default defineOperation({
   name: 'list.person.dismiss',
   summary: 'Removes a person from a list.',
-  methods: ['GET'],
+  methods: ['GET', 'POST'],
   params: { listID: q(id, 'the list'), personID: q(id, 'the person') },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['listID'] },
   extension: true,
