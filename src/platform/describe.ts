@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LEVEL, type AnyOperation, type Auth, type Param } from './table.ts';
+import { isEditOperation } from './edit.ts';
 
 /** Parameters every operation understands (spec §1.4, §5.1). */
 export const GLOBAL_PARAMS = [
@@ -38,8 +39,12 @@ function typeText(p: Param): string {
   return typeof s.type === 'string' ? s.type : 'string';
 }
 
-/** Required unless optional or part of a variant (then the variant decides). */
+/**
+ * Required unless optional or part of a variant (then the variant decides). An edit's `value` is
+ * required even where it may be empty: it must be sent, and an empty one clears (docs/api.md "Edits").
+ */
 export function isRequired(op: AnyOperation, name: string, p: Param): boolean {
+  if (name === 'value' && isEditOperation(op)) return true;
   return !p.optional && !op.variants?.some((v: readonly string[]) => v.includes(name));
 }
 
@@ -67,7 +72,10 @@ export function describeOperations(operations: readonly AnyOperation[]) {
         place: 'query',
         type: 'string',
         required: 0,
-        description: 'access token, when the caller has one',
+        // Whether a stale token is ignored here or answered 401 (Operation.staleTokenIgnored).
+        description: op.staleTokenIgnored
+          ? 'access token, when the caller has one; one that is not valid is ignored'
+          : 'access token, when the caller has one; one that is not valid → 401',
       });
     }
     return {

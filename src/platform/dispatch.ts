@@ -11,6 +11,7 @@ import { envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from './excel.ts';
 import { AnswerCache } from './cache.ts';
 import { fileOutbox } from './mail/outbox.ts';
+import { isEditOperation } from './edit.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
 export interface Call {
@@ -134,16 +135,43 @@ export function createDispatcher(deps: Deps) {
     if (Array.isArray(q)) throw badRequest('tokenID must be given once');
     const h = call.authorization;
     if (h && /^Bearer /i.test(h)) return h.slice(7).trim() || undefined;
+    // Read from the query only (spec §5.1): one in the body would be ignored and the call run as
+    // anonymous, answering something misleading ("cannot be empty", or public data).
+    if (q === undefined && call.body?.tokenID !== undefined) throw badRequest('tokenID belongs in the query string');
     return undefined;
+  }
+
+  /**
+   * The dispatcher's own parameters are read from the query only. One sent in the body alone would
+   * be ignored without a word: `sandbox=1` there would commit the write it was meant to try.
+   */
+  function refuseGlobalsInBody(call: Call): void {
+    for (const name of ['action', 'format', 'sandbox']) {
+      if (name === 'action' && call.name !== undefined) continue; // RESTful: the path names the operation
+      if (call.query[name] === undefined && call.body?.[name] !== undefined)
+        throw badRequest(`${name} belongs in the query string`);
+    }
   }
 
   function readParams(op: AnyOperation, call: Call): Record<string, unknown> {
     const values: Record<string, unknown> = {};
     const present = new Set<string>();
     const inVariant = new Set(op.variants?.flat() ?? []);
+    // Placement first (spec §1.1 rule 4): a parameter sent only in the other place is named with where
+    // it belongs, before any other parameter is found missing.
+    for (const name in op.params) {
+      const p = op.params[name];
+      const [here, there] = p.place === 'query' ? [call.query, call.body] : [call.body, call.query];
+      if (here?.[name] === undefined && there?.[name] !== undefined)
+        throw badRequest(`${name} belongs in the ${p.place === 'query' ? 'query string' : 'request body'}`);
+    }
+    const edit = isEditOperation(op);
     for (const name in op.params) {
       const p = op.params[name];
       const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
+      // An edit without a value at all is a mistake, not a request to clear the field: only an explicit
+      // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field.
+      if (raw === undefined && edit && name === 'value') throw badRequest('value cannot be empty');
       if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
       // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
       if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
@@ -187,10 +215,15 @@ export function createDispatcher(deps: Deps) {
       return undefined;
     }
     const caller = await resolveCaller(db, token, now);
-    // A stale token on a public operation is ignored, so a client holding one can still sign in.
-    if (!caller && op.auth.kind === 'public') return undefined;
-    if (!caller) throw new ApiError(401, 'tokenID is not valid or has expired');
-    if (op.auth.kind === 'operator' && !caller.operator) throw new ApiError(403, 'platform operator access required');
+    if (!caller) {
+      // Ignored only where a client holding a stale token must get a new one (signIn, recover,
+      // confirm, registration); elsewhere, public reads included, it is told its token is stale
+      // instead of being answered as anonymous.
+      if (op.staleTokenIgnored && op.auth.kind === 'public') return undefined;
+      throw new ApiError(401, 'tokenID is not valid or has expired');
+    }
+    if (op.auth.kind === 'operator' && !caller.operator)
+      throw new ApiError(403, 'platform operator access required (operators are made with npx podium admin create)');
     return caller;
   }
 
@@ -247,6 +280,7 @@ export function createDispatcher(deps: Deps) {
     await limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
     const token = readToken(call);
     if (token !== undefined) await limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
+    refuseGlobalsInBody(call);
 
     if (!call.name) throw badRequest('action cannot be empty');
     const op = table.get(call.name);
@@ -265,15 +299,16 @@ export function createDispatcher(deps: Deps) {
       if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
     }
 
+    // The token first: a stale one is the caller's problem to fix before any parameter is.
+    const now = Math.floor(Date.now() / 1000);
+    const caller = await authenticate(op, token, now);
+
     const format = call.query.format ?? 'json';
     if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
     if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
     const sandbox = call.query.sandbox === '1';
     if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
       throw badRequest('sandbox must be 0 or 1');
-
-    const now = Math.floor(Date.now() / 1000);
-    const caller = await authenticate(op, token, now);
     const params = readParams(op, call);
 
     const extra = readPatternParams(op, call);

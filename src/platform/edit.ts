@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from './errors.ts';
+import type { AnyOperation } from './table.ts';
 
 /** One editable key of an edit-style operation (spec §1.3: Q key, B value). */
 export interface EditKey {
@@ -13,8 +14,18 @@ export interface EditKey {
 export const editKey = (schema: z.ZodType, more: Omit<EditKey, 'schema'> = {}): EditKey => ({ schema, ...more });
 
 /**
+ * Whether an operation is edit-style (spec §1.3): Q `key` names the field and B `value` holds it.
+ * The dispatcher refuses such a call when the body has no `value` at all, so `value` undefined here
+ * means the caller sent it empty (`value=`), never that they left it out.
+ */
+export const isEditOperation = (op: AnyOperation): boolean =>
+  op.params.key?.place === 'query' && op.params.value?.place === 'body';
+
+/**
  * Validates `key` against an operation's own list and parses `value` for it. Keys outside the list are
- * refused (no mass assignment). Returns the column and the value to store.
+ * refused (no mass assignment), naming the valid ones. `value` undefined is an explicitly empty value
+ * (an absent one never gets here: see isEditOperation): it clears the keys that say how, and is
+ * refused for the others. Returns the column and the value to store.
  */
 export function parseEdit(
   keys: Readonly<Record<string, EditKey>>,
@@ -22,7 +33,7 @@ export function parseEdit(
   value: string | undefined,
 ): { column: string; value: unknown } {
   const spec = Object.hasOwn(keys, key) ? keys[key] : undefined;
-  if (!spec) throw badRequest(`key ${key.slice(0, 60)} cannot be edited here`);
+  if (!spec) throw badRequest(`key ${key.slice(0, 60)} cannot be edited here; keys: ${keyList(keys)}`);
   const column = spec.column ?? key;
   if (value === undefined || value === '') {
     if (spec.clear !== undefined) return { column, value: spec.clear };

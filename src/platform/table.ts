@@ -134,6 +134,13 @@ export interface Operation<P extends Params = Params> {
   /** Alternative required sets when the spec lists several forms (e.g. company.get). */
   readonly variants?: ReadonlyArray<ReadonlyArray<keyof P & string>>;
   readonly auth: Auth;
+  /**
+   * `public` operations only. A token that is not valid (unknown, expired, revoked) is ignored and the
+   * call runs anonymously, where every other operation answers `401 tokenID is not valid or has
+   * expired`. Only for the operations a client holding a stale token must still reach to get a new
+   * one: signing in, recovering a password, registering (docs/api.md "Auth").
+   */
+  readonly staleTokenIgnored?: boolean;
   /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
   readonly extension?: boolean;
   /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */

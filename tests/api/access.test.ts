@@ -141,8 +141,8 @@ type Matrix = Record<CallerName, string>;
 const MATRIX_A: Matrix = {
   //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf
   anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
-  // A stale token is ignored by public operations (the caller is anonymous there), 401 elsewhere.
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
+  // A stale token is 401 everywhere but where a client holding one must get a new one (staleTokenIgnored).
+  invalidToken:         '200    401   401  401    401   401   401  401   401   401   401   401   401  401    401   401   401  401   401   401   401   401    401   401   200    400',
   operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
   adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
   externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403   200    403   200   200    400',
@@ -159,7 +159,7 @@ const MATRIX_A: Matrix = {
 const MATRIX_B: Matrix = {
   //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf
   anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
-  invalidToken:         '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400',
+  invalidToken:         '200    401   401  401    401   401   401  401   401   401   401   401   401  401    401   401   401  401   401   401   401   401    401   401   200    400',
   operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400',
   adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',
   externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400',

@@ -74,7 +74,7 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
       '',
       'application/x-www-form-urlencoded',
       400,
-      /^400 password cannot be empty$/,
+      /^400 password belongs in the request body$/,
     ],
     ['GET', '/event/get?eventID=abc', undefined, undefined, 400, /^400 eventID must be a positive integer$/],
     ['GET', '/event/get?eventID=1&eventID=2', undefined, undefined, 400, /^400 eventID must be given once$/],
