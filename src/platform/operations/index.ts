@@ -39,20 +39,6 @@ export const contentOperations: readonly AnyOperation[] = [
   ...registrationOperations,
 ];
 
-/**
- * The public operations that ignore a token that is not valid (Operation.staleTokenIgnored) instead of
- * answering 401: those a client holding a stale token must still reach to get a new one — signing in,
- * recovering the password, registering. Every other operation, public reads included, tells such a
- * caller its token is stale. (Named here, not in the operations' files, while src/platform/operations/
- * person/ is being rewritten.)
- */
-const STALE_TOKEN_IGNORED: ReadonlySet<string> = new Set([
-  'person.signIn',
-  'person.recover',
-  'person.confirm',
-  'form.respondRegistration',
-]);
-
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
 export const operations: readonly AnyOperation[] = [
   personSignIn,
@@ -79,4 +65,4 @@ export const operations: readonly AnyOperation[] = [
   eventAccessCodeFind,
   billingFind,
   ...contentOperations,
-].map((op) => (STALE_TOKEN_IGNORED.has(op.name) ? { ...op, staleTokenIgnored: true } : op));
+];

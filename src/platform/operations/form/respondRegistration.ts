@@ -60,6 +60,8 @@ export default defineOperation({
     consent: bOpt(bit, 'Podium extension: 1 accepts the consent text of the form (required when it has one)'),
   },
   auth: { kind: 'public' },
+  // Not 401 for a token that is not valid: a widget holding a stale token must still register its visitor.
+  staleTokenIgnored: true,
   cors: true,
   writes: true,
   // scrypt only when a password is given, and outside the transaction (see Operation.prepare).

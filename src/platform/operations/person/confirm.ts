@@ -25,6 +25,8 @@ export default defineOperation({
     password: b(passwordSchema, 'the new system password'),
   },
   auth: { kind: 'public' },
+  // Not 401 for a token that is not valid: a client holding a stale token must still reach the way to a new password.
+  staleTokenIgnored: true,
   extension: true,
   writes: true,
   // Hashed before the write transaction (scrypt is slow; SQLite would be held for it).

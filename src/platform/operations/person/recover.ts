@@ -22,6 +22,8 @@ export default defineOperation({
   methods: ['POST'],
   params: { email: b(email, 'the e-mail address of the account') },
   auth: { kind: 'public' },
+  // Not 401 for a token that is not valid: a client holding a stale token must still reach the way to a new password.
+  staleTokenIgnored: true,
   extension: true,
   writes: true,
   async handler(ctx, p) {

@@ -21,6 +21,8 @@ export default defineOperation({
     password: b(z.string().max(1000, 'must be at most 1000 characters'), 'system or event-scope password'),
   },
   auth: { kind: 'public' },
+  // Not 401 for a token that is not valid: a client holding a stale token must still be able to sign in again.
+  staleTokenIgnored: true,
   // Not run as a write transaction: checking a password takes tens of milliseconds of scrypt, and on
   // SQLite a write transaction holds the store for its whole length. The one insert honours sandbox.
   writes: false,
