@@ -17,7 +17,6 @@ export interface AccessCodeFailure {
   challenged: 0 | 1;
 }
 
-
 /** The network of an address: `203.0.113.0/24`, `2001:db8:1::/48`; `unknown` for anything else. */
 export function maskAddress(ip: string): string {
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip);
