@@ -118,7 +118,11 @@ describe("the site's gate page", () => {
     await code.fill(wrong);
     await page.getByRole('button', { name: 'Unlock' }).click();
     // The site answered 428: the same form, the code kept, and the browser at work.
-    await expect.poll(() => page.locator('#gate-robot').textContent()).toBe('Checking you are not a robot…');
+    // The message shows while the challenge is solved (a few hundred ms): polled often, for as long as a
+    // loaded machine takes to load the answered page.
+    await expect
+      .poll(() => page.locator('#gate-robot').textContent(), { timeout: 15_000, interval: 20 })
+      .toBe('Checking you are not a robot…');
     expect(await code.inputValue()).toBe(wrong);
     await expect.poll(() => page.locator('#gate-error').textContent(), { timeout: 15_000 }).toContain('Wrong code');
     expect(await code.inputValue()).toBe(wrong);

@@ -50,7 +50,16 @@ export async function migrate(db: Kysely<DB>): Promise<void> {
     provider: { getMigrations: async () => migrations },
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    // Kysely's migrator looks for its table through the whole catalog; when another store of the same
+    // database drops its schema meanwhile, PostgreSQL answers 3F000 naming that other schema. Nothing was
+    // migrated: look again.
+    const e = error as { code?: string; message?: string };
+    const otherSchemaGone = e.code === '3F000' && schema !== undefined && !String(e.message).includes(`"${schema}"`);
+    if (otherSchemaGone && attempt < 5) continue;
+    const failed = results?.find((r) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
 }
