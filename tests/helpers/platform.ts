@@ -196,6 +196,16 @@ export class TestPlatform {
       .execute();
   }
 
+  /** Inserts one row straight in the store (fixtures of content tables); answers its `key` column as a string. */
+  async insertRow(table: string, values: Record<string, unknown>, key: string): Promise<string> {
+    const row = (await this.db
+      .insertInto(table as never)
+      .values(values as never)
+      .returning(key as never)
+      .executeTakeFirstOrThrow()) as Record<string, number>;
+    return String(row[key]);
+  }
+
   async signIn(username: string, password: string, eventID?: number): Promise<string> {
     const rows = await this.ok('person.signIn', {
       query: { username, ...(eventID ? { eventID } : {}) },
