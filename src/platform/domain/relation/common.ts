@@ -10,7 +10,7 @@ export type EventObject = 'activity' | 'chain' | 'list' | 'speaker' | 'sponsor' 
 
 /** The relation tables of spec §2.5 (plus list members): two ids, both the primary key. */
 export type PairTable =
-  'activityChain' | 'activityList' | 'listPerson' | 'activitySpeaker' | 'activitySponsor' | 'activityTag';
+  'activityChain' | 'activityList' | 'listPerson' | 'activitySpeaker' | 'activitySponsor' | 'activityTag' | 'eventTag';
 
 /** The event the dispatcher authorized (every relation operation has an `event` rule). */
 export const eventOfCall = (ctx: Context): number => ctx.access!.eventID!;

@@ -1,6 +1,7 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { companyTagOfCall } from './rules.ts';
+import { bindPair } from '../../../domain/relation/common.ts';
 
 /**
  * Podium extension: tags an event with one of its company's event tags (company.tag.create), which
@@ -17,11 +18,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     await companyTagOfCall(ctx, p.tagID);
-    await ctx.db
-      .insertInto('eventTag')
-      .values({ eventID: p.eventID, tagID: p.tagID })
-      .onConflict((oc) => oc.columns(['eventID', 'tagID']).doNothing())
-      .execute();
+    await bindPair(ctx.db, 'eventTag', { eventID: p.eventID, tagID: p.tagID });
     return [{ eventID: p.eventID, tagID: p.tagID }];
   },
 });

@@ -1,6 +1,7 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { companyTagOfCall } from './rules.ts';
+import { dismissPair } from '../../../domain/relation/common.ts';
 
 /** Podium extension: removes an event tag from an event (company admins); a pair not bound answers the same. */
 export default defineOperation({
@@ -13,7 +14,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     await companyTagOfCall(ctx, p.tagID);
-    await ctx.db.deleteFrom('eventTag').where('eventID', '=', p.eventID).where('tagID', '=', p.tagID).execute();
+    await dismissPair(ctx.db, 'eventTag', { eventID: p.eventID, tagID: p.tagID });
     return [{ eventID: p.eventID, tagID: p.tagID }];
   },
 });
