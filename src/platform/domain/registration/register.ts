@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { LEVEL, type Context } from '../../table.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
@@ -8,14 +8,7 @@ import { eventAccess } from '../../auth/access.ts';
 import { verifyGrant } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
-import {
-  attendeeBase,
-  attendeeRecords,
-  selectAttendee,
-  type AttendeeRow,
-  type AttendeeViewer,
-  type RecordOptions,
-} from '../attendee/record.ts';
+import { attendeeRecord, type RecordOptions } from '../attendee/record.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
@@ -151,39 +144,6 @@ function only(record: Record<string, unknown>, keep: Record<string, unknown>): R
   return Object.assign(out, keep);
 }
 
-/**
- * The attendee record (record.ts attendeeRecords) of one registration, with the row read by a statement
- * compiled once per store kind: Kysely's compile of the record's ~80 columns costs several times what
- * running it does (≈100 µs a call, measured), and this is the hot path of a busy registration. The two
- * ids are bound by position, found by compiling once with sentinel values.
- */
-const compiledRecord = new Map<boolean, { sql: string; parameters: readonly unknown[]; at: [number, number] }>();
-const EVENT_SENTINEL = -1001;
-const PERSON_SENTINEL = -1002;
-
-async function registrationRecord(
-  db: Kysely<DB>,
-  eventID: number,
-  personID: number,
-  viewer: AttendeeViewer,
-  options: RecordOptions,
-): Promise<Record<string, unknown>> {
-  const pg = isPostgres(db);
-  let c = compiledRecord.get(pg);
-  if (!c) {
-    const q = selectAttendee(attendeeBase(db, EVENT_SENTINEL).where('eventPerson.personID', '=', PERSON_SENTINEL)).compile(); // prettier-ignore
-    const at: [number, number] = [q.parameters.indexOf(EVENT_SENTINEL), q.parameters.indexOf(PERSON_SENTINEL)];
-    if (at.includes(-1)) throw new Error('the attendee record query binds its ids differently than expected');
-    c = { sql: q.sql, parameters: q.parameters, at };
-    compiledRecord.set(pg, c);
-  }
-  const parameters = [...c.parameters];
-  parameters[c.at[0]] = eventID;
-  parameters[c.at[1]] = personID;
-  const { rows } = await db.executeQuery<AttendeeRow>(CompiledQuery.raw(c.sql, parameters));
-  return (await attendeeRecords(db, eventID, rows, viewer, options))[0]!;
-}
-
 const pick = (record: Record<string, unknown>, keys: readonly string[]) =>
   Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]]));
 
@@ -317,8 +277,10 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
   const { person, isNew } = await findOrCreatePerson(ctx, p, username);
   const options: RecordOptions = { eventLanguage: e.language };
   // Another person's record is read as nobody in particular: their account ids stay blank.
-  const recordOf = (own: boolean) =>
-    registrationRecord(db, p.eventID, person.personID, { personID: own ? person.personID : 0, limited: false }, options); // prettier-ignore
+  const recordOf = async (own: boolean) => {
+    const viewer = { personID: own ? person.personID : 0, limited: false };
+    return (await attendeeRecord(db, p.eventID, person.personID, viewer, options))!;
+  };
   if (!isNew) {
     const registered = await db
       .selectFrom('eventPerson')
