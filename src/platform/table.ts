@@ -40,19 +40,7 @@ export type ParamValues<P extends Params> = {
     : never;
 };
 
-/** Event permission levels (spec §5.8); a member's level may combine several. */
-export const LEVEL = {
-  USER: 1,
-  ADMIN: 4,
-  STAFF: 64,
-  SPEAKER: 128,
-  COLLECTOR: 256,
-  TRANSLATOR: 32768,
-} as const;
-/** Any level at all: for operations every member of the event may call. */
-export const ANY_LEVEL = Object.values(LEVEL).reduce((a, b) => a | b, 0);
-/** Company permission levels (spec §5.7, §2.6 Company admin). */
-export const COMPANY_LEVEL = { EXTERNAL: 1, ADMIN: 4 } as const;
+export { LEVEL, ANY_LEVEL, COMPANY_LEVEL } from './auth/levels.ts';
 
 /**
  * Who may call. `public`: no token needed (one is used when given). `token`: any valid token.
@@ -168,8 +156,8 @@ export function defineOperation<P extends Params>(op: Operation<P>): Operation<P
   return op;
 }
 
-export const PAGE_LIMIT_DEFAULT = 20;
-export const PAGE_LIMIT_MAX = 100;
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Page } from './db/page.ts';
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Page };
 
 /** The pagination parameters shared by every paginated list (spec §8). */
 export const pageParams = {
@@ -188,7 +176,6 @@ export const pageParams = {
   paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
 } satisfies Params;
 
-export type Page = { limit: number; offset: number; paginated: boolean };
 export function pageOf(p: { limit?: number; offset?: number; paginated?: '0' | '1' }): Page {
   return { limit: p.limit ?? PAGE_LIMIT_DEFAULT, offset: p.offset ?? 0, paginated: p.paginated === '1' };
 }
