@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { qOpt, LEVEL, type Context } from '../../table.ts';
 import { text } from '../../schemas.ts';
-import { grantSchema, readableEvent } from '../../auth/grant.ts';
-import { ApiError, notFound } from '../../errors.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
 
 // What the public website's content (speakers, sponsors, tags, hotsite sections) has in common: the
@@ -37,33 +34,6 @@ export const telephone = z
   .string()
   .max(40, 'must be at most 40 characters')
   .regex(/^\+?[0-9][0-9 ()./-]{2,}$/, 'must be a telephone number such as +351 210 000 000');
-
-/** The `grant` of a public read of a private event (Podium extension, event.checkAccessCode). */
-export const grantParam = qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode (private events)');
-
-/**
- * The rule of the site's public reads: anyone related to the event (any member, a company person)
- * reads it whatever its state; anyone else only a visible, non-template event, and a private one
- * with a valid grant (auth/grant.ts readableEvent: 404 / 403). `admin`: the caller is an admin of
- * the event and sees the personal fields the public shape hides.
- */
-export async function siteReader(ctx: Context, eventID: number, grant: string | undefined) {
-  const { access } = await readableEvent(ctx, eventID, grant);
-  return { admin: access !== undefined && (access.level & LEVEL.ADMIN) !== 0 };
-}
-
-/**
- * siteReader for a read that names an object (speakerID, …) rather than the event: an object of an
- * event the caller may not see is reported as missing (404 naming the object), like an unknown id.
- */
-export async function objectReader(ctx: Context, what: string, eventID: number, grant: string | undefined) {
-  try {
-    return await siteReader(ctx, eventID, grant);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw notFound(what);
-    throw err;
-  }
-}
 
 /** Case-insensitive "contains" on a text column; % and _ in the text match themselves. */
 export function contains(column: string, value: string) {

@@ -2,7 +2,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { defineOperation, pageOf, pageParams, q, qOpt } from '../../table.ts';
 import { id, text } from '../../schemas.ts';
-import { contains, grantParam, lowerOf, siteReader } from '../../domain/hotsite/content.ts';
+import { contains, lowerOf } from '../../domain/hotsite/content.ts';
+import { grantParam, siteReader } from '../site-read.ts';
 import { speakerQuery, speakerRecord } from '../../domain/speaker/repository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { defineOperation, q } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { notFound } from '../../errors.ts';
-import { grantParam, objectReader } from '../../domain/hotsite/content.ts';
+import { grantParam, objectReader } from '../site-read.ts';
 import { speakerByID, speakerRecord } from '../../domain/speaker/repository.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { defineOperation, pageOf, pageParams, q, qOpt } from '../../table.ts';
 import { id } from '../../schemas.ts';
-import { grantParam, lowerOf, siteReader } from '../../domain/hotsite/content.ts';
+import { lowerOf } from '../../domain/hotsite/content.ts';
+import { grantParam, siteReader } from '../site-read.ts';
 import { tagKind, tagQuery, TAG_KINDS } from '../../domain/tag/repository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { defineOperation, q } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { notFound } from '../../errors.ts';
-import { grantParam, objectReader } from '../../domain/hotsite/content.ts';
+import { grantParam, objectReader } from '../site-read.ts';
 import { tagByID } from '../../domain/tag/repository.ts';
 
 /** Podium extension: reads one tag of an event. Public like tag.find. */

@@ -1,6 +1,6 @@
 import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { grantParam, siteReader } from '../../../domain/hotsite/content.ts';
+import { grantParam, siteReader } from '../../site-read.ts';
 import { sectionKind, sectionQuery } from '../../../domain/hotsite/repository.ts';
 
 /**

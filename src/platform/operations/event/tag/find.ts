@@ -1,6 +1,7 @@
 import { defineOperation, pageOf, pageParams, q } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { grantParam, lowerOf, siteReader } from '../../../domain/hotsite/content.ts';
+import { lowerOf } from '../../../domain/hotsite/content.ts';
+import { grantParam, siteReader } from '../../site-read.ts';
 import { paged } from '../../../domain/relation/common.ts';
 import { tagsOfEvent } from '../../../domain/tag/company.ts';
 
