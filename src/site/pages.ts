@@ -1,12 +1,13 @@
 // Small helpers the pages share: the status of an event page, the program's strings, the event's
 // date line.
 
-import { isPodiumError } from '../client/index.ts';
+import { isNotFound, isPodiumError } from '../client/index.ts';
 import { t, type Locale } from '../shared/i18n/messages.ts';
 import { dayKey, formatDate, formatRange } from '../shared/schedule/time.ts';
 import type { PodiumEvent } from '../client/index.ts';
 import type { EventLoad } from './load.ts';
-import type { ProgramStrings } from './program.ts';
+import { programView, type ProgramView, type ProgramStrings } from './program.ts';
+import type { Activity } from '../client/index.ts';
 
 /** 404 for an unknown event, 403 for a private event's access-code page. */
 export function statusOf(load: EventLoad): number {
@@ -26,6 +27,38 @@ export function toGate(load: EventLoad, err: unknown): EventLoad {
     };
   }
   throw err;
+}
+
+/** The loaded event of an 'ok' load (the other kinds have nothing to read). */
+export type OkLoad = Extract<EventLoad, { kind: 'ok' }>;
+
+/**
+ * A page's read of the event's data: runs `read` when the event loaded, and turns a refusal of a
+ * private event's data into its gate (toGate). With `missingIsEmpty`, an object that is not found
+ * leaves the value undefined so the page can answer 404 (a session or speaker page).
+ */
+export async function readFor<T>(
+  load: EventLoad,
+  read: (ok: OkLoad) => Promise<T>,
+  missingIsEmpty = false,
+): Promise<{ load: EventLoad; value: T | undefined }> {
+  if (load.kind !== 'ok') return { load, value: undefined };
+  try {
+    return { load, value: await read(load) };
+  } catch (err) {
+    if (missingIsEmpty && isNotFound(err)) return { load, value: undefined };
+    return { load: toGate(load, err), value: undefined };
+  }
+}
+
+/** The program as the event's pages show it: in the event's zone and language, linking each session. */
+export function programOf(load: OkLoad, activities: Activity[]): ProgramView {
+  return programView(activities, {
+    timeZone: load.timeZone,
+    locale: load.locale,
+    activityHref: (a) => load.links.activity(a),
+    strings: programStrings(load.locale),
+  });
 }
 
 export function programStrings(locale: Locale): ProgramStrings {
