@@ -36,6 +36,7 @@ import {
   type Sponsor,
   type Tag,
 } from './schemas.ts';
+import { PAGE_SIZE_MAX, readPages, type PageRead } from '../shared/paging.ts';
 
 export interface ClientOptions {
   /** The platform's address, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
@@ -86,10 +87,10 @@ interface Raw {
 interface Parsed {
   body: string;
   value: unknown;
+  total?: number;
 }
 
 const MAX_MEMO = 1000;
-const MAX_PAGES = 20;
 
 export const fingerprint = (body: string): string => createHash('sha1').update(body).digest('base64url');
 
@@ -199,7 +200,7 @@ export class PodiumClient {
     return printOf(await this.raw(path, clientIp, true));
   }
 
-  #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): z.infer<T>[] {
+  #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): PageRead<z.infer<T>> {
     if (raw.status !== 200) {
       const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
       throw new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
@@ -209,7 +210,7 @@ export class PodiumClient {
       // refresh its place in the LRU order
       this.#memo.delete(path);
       this.#memo.set(path, known);
-      return known.value as z.infer<T>[];
+      return { rows: known.value as z.infer<T>[], total: known.total };
     }
     let json: unknown;
     try {
@@ -227,9 +228,10 @@ export class PodiumClient {
       );
     }
     const value = result.data.data as z.infer<T>[];
+    const total = result.data.total === undefined ? undefined : Number(result.data.total);
     if (this.#memo.size >= MAX_MEMO) this.#memo.delete(this.#memo.keys().next().value!);
-    this.#memo.set(path, { body: raw.body, value });
-    return value;
+    this.#memo.set(path, { body: raw.body, value, total });
+    return { rows: value, total };
   }
 
   async #get<T extends z.ZodType>(
@@ -238,25 +240,36 @@ export class PodiumClient {
     item: T,
     ctx?: CallContext,
   ): Promise<z.infer<T>[]> {
+    return (await this.#page(operation, query, item, ctx)).rows as z.infer<T>[];
+  }
+
+  async #page<T extends z.ZodType>(
+    operation: string,
+    query: Record<string, string | number | undefined>,
+    item: T,
+    ctx?: CallContext,
+  ): Promise<PageRead<z.infer<T>>> {
     const path = this.pathOf(operation, query);
     const raw = ctx?.fresh ? await this.#request(path, 'GET', ctx.clientIp) : await this.raw(path, ctx?.clientIp);
     if (ctx?.deps) ctx.deps.push({ path, hash: printOf(raw) });
     return this.#parse(operation, path, raw, item);
   }
 
-  /** Every page of a paginated find (limit 100), up to MAX_PAGES pages. */
+  /** Every page of a paginated find (limit 100): the first with its total, then the others in parallel. */
   async #all<T extends z.ZodType>(
     operation: string,
     query: Record<string, string | number | undefined>,
     item: T,
     ctx?: CallContext,
   ): Promise<z.infer<T>[]> {
-    const pages: z.infer<T>[][] = [];
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const rows = await this.#get(operation, { ...query, limit: 100, offset: page * 100 || undefined }, item, ctx);
-      pages.push(rows);
-      if (rows.length < 100) break;
-    }
+    const pages = (await readPages((offset, first) =>
+      this.#page(
+        operation,
+        { ...query, limit: PAGE_SIZE_MAX, offset: offset || undefined, paginated: first ? 1 : undefined },
+        item,
+        ctx,
+      ),
+    )) as z.infer<T>[][];
     // The same pages (the same bytes) give the same array, so what callers derive from it can be reused.
     const key = this.pathOf(operation, query);
     const known = this.#allMemo.get(key);
@@ -311,9 +324,9 @@ export class PodiumClient {
     return this.#get('event.hotsite.find', { eventID, grant, limit: 100 }, sectionSchema, ctx);
   }
 
-  /** activity.find, public program: every activity of the event. */
+  /** activity.find, public program: every activity of the event, page by page. */
   activityFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Activity[]> {
-    return this.#get('activity.find', { eventID, grant }, activitySchema, ctx);
+    return this.#all('activity.find', { eventID, grant }, activitySchema, ctx);
   }
 
   activityGet(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Activity> {
@@ -346,7 +359,7 @@ export class PodiumClient {
   async checkAccessCode(eventID: number, accessCode: string, ctx?: CallContext): Promise<AccessCodeAnswer> {
     const path = this.pathOf('event.checkAccessCode', { eventID });
     const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams({ accessCode }).toString());
-    if (raw.status !== 200) return this.#parse('event.checkAccessCode', path, raw, accessCodeSchema)[0];
+    if (raw.status !== 200) return this.#parse('event.checkAccessCode', path, raw, accessCodeSchema).rows[0];
     const json = (() => {
       try {
         return JSON.parse(raw.body) as unknown;
@@ -389,7 +402,7 @@ export class PodiumClient {
     const path = this.pathOf(operation, {});
     const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams(body).toString());
     // Not 200: #parse throws the platform's `NNN message` line as a PodiumError (and memoizes nothing).
-    if (raw.status !== 200) return this.#parse(operation, path, raw, item)[0];
+    if (raw.status !== 200) return this.#parse(operation, path, raw, item).rows[0];
     let json: unknown;
     try {
       json = JSON.parse(raw.body);

@@ -1,6 +1,8 @@
 // The widgets' calls to the platform: RESTful style, a GET query or a form-urlencoded POST (a "simple"
 // request: no CORS preflight), never credentials; `NNN message` error lines become PodiumApiError.
 
+import { PAGE_SIZE_MAX, readPages, type PageRead } from '../../../src/shared/paging.ts';
+
 export type Row = Record<string, unknown>;
 
 /** A failed call: the HTTP status (0 = the platform could not be reached) and the platform's message. */
@@ -26,6 +28,18 @@ const form = (params: Params) =>
 
 /** Calls operation `name` (e.g. `form.get`) and answers its rows; throws PodiumApiError. */
 export async function call(api: string, name: string, query: Params, body?: Params): Promise<Row[]> {
+  return (await callPage(api, name, query, body)).rows;
+}
+
+/** Every row of a paginated list operation: the first page with its total, the others at once. */
+export async function callAll(api: string, name: string, query: Params): Promise<Row[]> {
+  const pages = await readPages((offset, first) =>
+    callPage(api, name, { ...query, limit: PAGE_SIZE_MAX, offset, paginated: first ? 1 : undefined }),
+  );
+  return pages.flat();
+}
+
+async function callPage(api: string, name: string, query: Params, body?: Params): Promise<PageRead<Row>> {
   let res: Response;
   try {
     res = await fetch(new URL(`${name.replaceAll('.', '/')}?${form(query)}`, new URL(apiBase(api), location.href)), {
@@ -37,7 +51,10 @@ export async function call(api: string, name: string, query: Params, body?: Para
     throw new PodiumApiError(0, 'the platform cannot be reached');
   }
   const text = await res.text();
-  if (res.ok) return JSON.parse(text).data;
+  if (res.ok) {
+    const answer = JSON.parse(text);
+    return { rows: answer.data, total: answer.total === undefined ? undefined : Number(answer.total) };
+  }
   const m = /^\d{3} (.*)/s.exec(text);
   throw new PodiumApiError(res.status, m ? m[1] : text, +res.headers.get('retry-after')! || 0);
 }

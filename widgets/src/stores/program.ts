@@ -1,11 +1,11 @@
 import { parseProgram, type Session } from '../../../src/shared/schedule/program.ts';
-import { call } from '../internal/api.ts';
+import { callAll } from '../internal/api.ts';
 import { eventRead, type ReadStore } from './read.ts';
 import type { EventInfo } from './event.ts';
 
-/** The program of an event (activity.find, the whole program in one answer), shared page-wide. */
+/** The program of an event (activity.find, every page of it), shared page-wide. */
 export function programOf(api: string, event: EventInfo): ReadStore<Session[]> {
   return eventRead('activity.find', api, event, (grant) =>
-    call(api, 'activity.find', { eventID: event.eventID, grant }).then(parseProgram),
+    callAll(api, 'activity.find', { eventID: event.eventID, grant }).then(parseProgram),
   );
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { activityQuery } from './record.ts';
+import type { Page, Paged } from '../../db/page.ts';
+import { activityQuery, activityRecords, type ActivityViewer } from './record.ts';
 
 // Conditions on the `activity` row of a program query (activity.find), as SQL that both stores run.
 // Each is one correlated subquery on an indexed relation: the program is read in one query, whatever
@@ -19,6 +20,79 @@ export function programQuery(db: Kysely<DB>, eventID: number, window: { dateBegi
     .$if(window.dateEnd !== undefined, (q) => q.where('activity.dateBegin', '<=', window.dateEnd!))
     .orderBy('activity.dateBegin')
     .orderBy('activity.activityID');
+}
+
+/**
+ * Which activities a program read keeps (spec §4.5): the whole program, or those of a person in
+ * some enrollment states (`available`: not enrolled and open to them, `lockedOut` leaving out the
+ * ones where only admins may enrol), or those of a list (`limited` to it, or `open` to it).
+ */
+export type ProgramFilter =
+  | { readonly kind: 'all' }
+  | {
+      readonly kind: 'person';
+      readonly personID: number;
+      readonly states: readonly EnrollmentState[];
+      readonly available: boolean;
+      readonly lockedOut: boolean;
+    }
+  | { readonly kind: 'list'; readonly listID: number; readonly limited: boolean; readonly open: boolean };
+
+/**
+ * One page of an event's program (activity.find): the activities the filter keeps in the time window,
+ * by dateBegin then activityID (a total order, so pages never overlap or skip), shaped for the viewer;
+ * the total of the whole list only when the page asks for it.
+ */
+export async function findProgram(
+  db: Kysely<DB>,
+  eventID: number,
+  window: { dateBegin?: number; dateEnd?: number },
+  filter: ProgramFilter,
+  page: Page,
+  viewer: ActivityViewer | undefined,
+): Promise<Paged<Awaited<ReturnType<typeof activityRecords>>[number]>> {
+  const conditions = programConditions(filter);
+  const query = conditions.reduce((q, c) => q.where(c), programQuery(db, eventID, window));
+  const rows = await query.limit(page.limit).offset(page.offset).execute();
+  const records = await activityRecords(db, rows, viewer);
+  if (!page.paginated) return records;
+  const counted = db
+    .selectFrom(query.clearSelect().clearOrderBy().select('activity.activityID').as('kept'))
+    .select((e) => e.fn.countAll<number>().as('n'));
+  const { n } = await counted.executeTakeFirstOrThrow();
+  return { rows: records, total: Number(n) };
+}
+
+function programConditions(filter: ProgramFilter): Condition[] {
+  if (filter.kind === 'all') return [];
+  if (filter.kind === 'list') {
+    return [
+      ...(filter.limited ? [limitedToList(filter.listID)] : []),
+      ...(filter.open ? [openToList(filter.listID)] : []),
+    ];
+  }
+  const out = filter.states.map((state) => enrolled(filter.personID, state));
+  if (filter.available) out.push(sql<boolean>`not ${enrolled(filter.personID)}`, openTo(filter.personID));
+  // A member cannot enroll by themselves where lockOperations is set; an admin can.
+  if (filter.available && filter.lockedOut) out.push(sql<boolean>`${ref('activity.lockOperations')} = 0`);
+  return out;
+}
+
+/** The event a list belongs to (undefined: no such list). */
+export async function listEventID(db: Kysely<DB>, listID: number): Promise<number | undefined> {
+  const row = await db.selectFrom('list').select('eventID').where('listID', '=', listID).executeTakeFirst();
+  return row?.eventID;
+}
+
+/** Whether an address is on the event's invitee list (any case). */
+export async function isInvited(db: Kysely<DB>, eventID: number, email: string): Promise<boolean> {
+  const found = await db
+    .selectFrom('eventInvite')
+    .select('email')
+    .where('eventID', '=', eventID)
+    .where(sql<string>`lower(${sql.ref('email')})`, '=', email.toLowerCase())
+    .executeTakeFirst();
+  return found !== undefined;
 }
 
 /** What a person's enrollment row must show: any row, approved 1, approved 0, paid 1, present 1. */

@@ -1,17 +1,15 @@
-import { sql } from 'kysely';
-import { bOpt, defineOperation, q, qOpt, ANY_LEVEL, LEVEL, type Context } from '../../table.ts';
+import { bOpt, defineOperation, pageOf, pageParams, q, qOpt, ANY_LEVEL, LEVEL, type Context } from '../../table.ts';
 import { email, id, selection, timestamp } from '../../schemas.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { grantSchema, readableEvent } from '../../auth/grant.ts';
 import { requireCaller, requireEvent } from '../../auth/access.ts';
-import { activityRecords, type ActivityViewer } from '../../domain/activity/record.ts';
+import type { ActivityViewer } from '../../domain/activity/record.ts';
 import {
-  enrolled,
-  limitedToList,
-  openTo,
-  openToList,
-  programQuery,
+  findProgram,
+  isInvited,
+  listEventID,
   type EnrollmentState,
+  type ProgramFilter,
 } from '../../domain/activity/find.ts';
 import { personInEvent } from '../../domain/activity/repository.ts';
 
@@ -36,7 +34,9 @@ type Form = 'person' | 'list' | 'own' | 'public';
  * member level); (4) GET without selection: the public program (visible and public event; Podium
  * extension Q grant for a private one); (5) POST with B invite?: the same, and `invite` must be on
  * the event's invitee list. dateBegin/dateEnd keep the activities that end at or after dateBegin and
- * begin at or before dateEnd. Ordered by dateBegin, activityID; not paginated (a whole program).
+ * begin at or before dateEnd. Ordered by dateBegin, activityID; paginated like every list (spec §8:
+ * 20 by default, at most 100 a page), so a whole program is read page by page (the client and the
+ * widgets do it in parallel from `total`).
  */
 export default defineOperation({
   name: 'activity.find',
@@ -54,6 +54,7 @@ export default defineOperation({
     dateEnd: qOpt(timestamp, 'activities that begin at or before this time'),
     grant: qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode for a private event'),
     invite: bOpt(email, 'public form (POST): an e-mail of the event invitee list'),
+    ...pageParams,
   },
   variants: [
     ['eventID', 'selection', 'personID'],
@@ -83,7 +84,7 @@ export default defineOperation({
         throw badRequest(`selection ${other} cannot be used with ${form}ID (all, enrolled or available)`);
     }
 
-    let query = programQuery(ctx.db, p.eventID, p);
+    let filter: ProgramFilter = { kind: 'all' };
     let viewer: ActivityViewer | undefined;
     if (form === 'public') {
       await readableEvent(ctx, p.eventID, p.grant);
@@ -92,34 +93,20 @@ export default defineOperation({
     } else {
       requireCaller(ctx);
       await requireEvent(ctx, p.eventID, form === 'own' ? ANY_LEVEL : LEVEL.ADMIN);
-      if (form === 'person') {
-        if (!(await personInEvent(ctx.db, p.eventID, p.personID!))) throw notFound('person');
-      }
+      if (form === 'person' && !(await personInEvent(ctx.db, p.eventID, p.personID!))) throw notFound('person');
       if (form === 'list') {
-        const list = await ctx.db
-          .selectFrom('list')
-          .select('eventID')
-          .where('listID', '=', p.listID!)
-          .executeTakeFirst();
-        if (!list || list.eventID !== p.eventID) throw notFound('list');
-      }
-      const personID = form === 'person' ? p.personID! : ctx.caller!.personID;
-      if (form !== 'list') viewer = { personID };
-      for (const v of values) {
-        if (form === 'list') {
-          if (v === 'enrolled') query = query.where(limitedToList(p.listID!));
-          else if (v === 'available') query = query.where(openToList(p.listID!));
-        } else if (v === 'available') {
-          query = query.where(sql<boolean>`not ${enrolled(personID)}`).where(openTo(personID));
-          // A member cannot enroll by themselves where lockOperations is set; an admin can.
-          if (form === 'own') query = query.where('activity.lockOperations', '=', 0);
-        } else if (v !== 'all' && v !== 'all+meeting') {
-          const state = v === 'enrolled+meeting' ? 'enrolled' : v;
-          query = query.where(enrolled(personID, state as EnrollmentState));
-        }
+        if ((await listEventID(ctx.db, p.listID!)) !== p.eventID) throw notFound('list');
+        filter = { kind: 'list', listID: p.listID!, limited: values.has('enrolled'), open: values.has('available') };
+      } else {
+        const personID = form === 'person' ? p.personID! : ctx.caller!.personID;
+        viewer = { personID };
+        const states = [...values]
+          .filter((v) => v !== 'all' && v !== 'all+meeting' && v !== 'available')
+          .map((v) => (v === 'enrolled+meeting' ? 'enrolled' : v) as EnrollmentState);
+        filter = { kind: 'person', personID, states, available: values.has('available'), lockedOut: form === 'own' };
       }
     }
-    return activityRecords(ctx.db, await query.execute(), viewer);
+    return findProgram(ctx.db, p.eventID, p, filter, pageOf(p), viewer);
   },
 });
 
@@ -132,13 +119,7 @@ async function checkInvite(ctx: Context, eventID: number, invite: string): Promi
       'Retry-After': String(Math.max(1, Math.ceil(seen.resetMs / 1000))),
     });
   }
-  const found = await ctx.db
-    .selectFrom('eventInvite')
-    .select('email')
-    .where('eventID', '=', eventID)
-    .where(sql<string>`lower(${sql.ref('email')})`, '=', invite.toLowerCase())
-    .executeTakeFirst();
-  if (!found) {
+  if (!(await isInvited(ctx.db, eventID, invite))) {
     await ctx.counter.hit(key, HOUR_MS);
     throw new ApiError(403, 'invite is not on the invitee list');
   }

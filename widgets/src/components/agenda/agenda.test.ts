@@ -1,3 +1,4 @@
+import { callAll } from '../../internal/api.ts';
 import './agenda.ts';
 import type { PodiumAgenda } from './agenda.ts';
 import { setGrant, $grants } from '../../stores/grant.ts';
@@ -29,7 +30,8 @@ const titles = (el: PodiumAgenda) => $$(el, '.session .title').map((t) => t.text
 describe('<podium-agenda>', () => {
   before(async () => {
     info = await podium();
-    program = parseProgram((await (await fetch(`${info.api}/activity/find?eventID=1`)).json()).data);
+    // The whole program, every page of it (the platform answers at most 100 a page).
+    program = parseProgram(await callAll(info.api, 'activity.find', { eventID: 1 }));
   });
   afterEach(() => {
     cleanup();
