@@ -10,19 +10,19 @@ import { Pool } from 'undici';
 import type { z } from 'zod';
 import { PodiumError } from './errors.ts';
 import {
-  accessCodeSchema,
-  activitySchema,
-  companySchema,
+  accessCodeWire,
+  activityWire,
+  companyWire,
   envelopeOf,
-  eventListItemSchema,
-  eventSchema,
-  formSchema,
-  passwordSetSchema,
-  recoverSchema,
-  sectionSchema,
-  speakerSchema,
-  sponsorSchema,
-  tagSchema,
+  eventListItemWire,
+  eventWire,
+  formWire,
+  passwordSetWire,
+  recoverWire,
+  sectionWire,
+  speakerWire,
+  sponsorWire,
+  tagWire,
   type AccessCodeAnswer,
   type Activity,
   type Company,
@@ -297,7 +297,7 @@ export class PodiumClient {
 
   /** company.get by namespace or companyID (public): the company's branding. */
   companyGet(by: { namespace: string } | { companyID: number }, ctx?: CallContext): Promise<Company> {
-    return this.#one('company.get', by, companySchema, ctx);
+    return this.#one('company.get', by, companyWire, ctx);
   }
 
   /** company.event.find by namespace, public form: the visible public events (every page). */
@@ -305,7 +305,7 @@ export class PodiumClient {
     return this.#all(
       'company.event.find',
       { namespace, selection, order: 'dateBegin', orderOrientation: 'ASC' },
-      eventListItemSchema,
+      eventListItemWire,
       ctx,
     );
   }
@@ -316,50 +316,50 @@ export class PodiumClient {
     grant?: Grant,
     ctx?: CallContext,
   ): Promise<PodiumEvent> {
-    return this.#one('event.get', { ...by, grant }, eventSchema, ctx);
+    return this.#one('event.get', { ...by, grant }, eventWire, ctx);
   }
 
   /** event.hotsite.find: the sections in position order (an event has at most 100). */
   hotsiteFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<HotsiteSectionRow[]> {
-    return this.#get('event.hotsite.find', { eventID, grant, limit: 100 }, sectionSchema, ctx);
+    return this.#get('event.hotsite.find', { eventID, grant, limit: 100 }, sectionWire, ctx);
   }
 
   /** activity.find, public program: every activity of the event, page by page. */
   activityFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Activity[]> {
-    return this.#all('activity.find', { eventID, grant }, activitySchema, ctx);
+    return this.#all('activity.find', { eventID, grant }, activityWire, ctx);
   }
 
   activityGet(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Activity> {
-    return this.#one('activity.get', { activityID, grant }, activitySchema, ctx);
+    return this.#one('activity.get', { activityID, grant }, activityWire, ctx);
   }
 
   speakerFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Speaker[]> {
-    return this.#all('speaker.find', { eventID, grant }, speakerSchema, ctx);
+    return this.#all('speaker.find', { eventID, grant }, speakerWire, ctx);
   }
 
   speakerGet(speakerID: number, grant?: Grant, ctx?: CallContext): Promise<Speaker> {
-    return this.#one('speaker.get', { speakerID, grant }, speakerSchema, ctx);
+    return this.#one('speaker.get', { speakerID, grant }, speakerWire, ctx);
   }
 
   sponsorFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Sponsor[]> {
-    return this.#all('sponsor.find', { eventID, grant }, sponsorSchema, ctx);
+    return this.#all('sponsor.find', { eventID, grant }, sponsorWire, ctx);
   }
 
   /** tag.find kind=activity: the schedule's tracks and topics. */
   tagFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Tag[]> {
-    return this.#all('tag.find', { eventID, kind: 'activity', grant }, tagSchema, ctx);
+    return this.#all('tag.find', { eventID, kind: 'activity', grant }, tagWire, ctx);
   }
 
   /** form.get: whether the event takes registrations now. */
   formGet(eventID: number, grant?: Grant, ctx?: CallContext): Promise<RegistrationForm> {
-    return this.#one('form.get', { eventID, grant }, formSchema, ctx);
+    return this.#one('form.get', { eventID, grant }, formWire, ctx);
   }
 
   /** event.checkAccessCode (POST; never shared or cached): the visitor's address is forwarded for the throttle. */
   async checkAccessCode(eventID: number, accessCode: string, ctx?: CallContext): Promise<AccessCodeAnswer> {
     const path = this.pathOf('event.checkAccessCode', { eventID });
     const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams({ accessCode }).toString());
-    if (raw.status !== 200) return this.#parse('event.checkAccessCode', path, raw, accessCodeSchema).rows[0];
+    if (raw.status !== 200) return this.#parse('event.checkAccessCode', path, raw, accessCodeWire).rows[0];
     const json = (() => {
       try {
         return JSON.parse(raw.body) as unknown;
@@ -367,7 +367,7 @@ export class PodiumClient {
         return undefined;
       }
     })();
-    const result = envelopeOf(accessCodeSchema).safeParse(json);
+    const result = envelopeOf(accessCodeWire).safeParse(json);
     if (!result.success || result.data.data.length === 0) {
       throw new PodiumError(502, 'unexpected answer to event.checkAccessCode', 'event.checkAccessCode');
     }
@@ -380,7 +380,7 @@ export class PodiumClient {
    * only, never in a URL a log might keep; the visitor's address is forwarded for the per-client limits.
    */
   personConfirm(code: string, password: string, ctx?: CallContext): Promise<PasswordSet> {
-    return this.#post('person.confirm', { code, password }, passwordSetSchema, ctx);
+    return this.#post('person.confirm', { code, password }, passwordSetWire, ctx);
   }
 
   /**
@@ -389,7 +389,7 @@ export class PodiumClient {
    * address travels in the body only, and the visitor's address is forwarded for the per-client limit.
    */
   personRecover(email: string, ctx?: CallContext): Promise<RecoverAnswer> {
-    return this.#post('person.recover', { email }, recoverSchema, ctx);
+    return this.#post('person.recover', { email }, recoverWire, ctx);
   }
 
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */

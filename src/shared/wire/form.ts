@@ -1,0 +1,14 @@
+// Whether an event takes registrations now (form.get).
+// Every value is a string on the wire (spec §1.2); see ./values.ts.
+
+import { z } from 'zod';
+import { id, s } from './values.ts';
+
+export const formWire = z.object({
+  eventID: id,
+  acceptsRegistrations: s,
+  reason: s,
+  capacity: s,
+  remaining: s,
+});
+export type RegistrationForm = z.infer<typeof formWire>;

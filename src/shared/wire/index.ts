@@ -1,0 +1,22 @@
+// The rows of the platform's answers, once (issue 10): the platform's resources are declared against
+// these (a field list that differs does not compile), the OpenAPI document's 200 answers are made from
+// them, and the client and the widgets parse answers with them. Browser-safe.
+
+import { z } from 'zod';
+
+export * from './values.ts';
+export * from './company.ts';
+export * from './event.ts';
+export * from './section.ts';
+export * from './activity.ts';
+export * from './speaker.ts';
+export * from './sponsor.ts';
+export * from './tag.ts';
+export * from './form.ts';
+export * from './access.ts';
+export * from './person.ts';
+
+/** The envelope (spec §1.2): count, optional total (paginated=1), data. */
+export function envelopeOf<T extends z.ZodType>(item: T) {
+  return z.object({ count: z.string(), total: z.string().optional(), data: z.array(item) });
+}

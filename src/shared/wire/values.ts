@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+// The values of wire rows (spec §1.2): every scalar is a string. A field a shape may leave out (a
+// private event's gate, a public reader's view without the admin-only fields) reads as ''.
+
+/** A string field; missing → ''. */
+export const s = z.string().default('');
+/** An id field: decimal digits. */
+export const id = z.string().regex(/^\d+$/, 'must be an id');
