@@ -1,18 +1,9 @@
-import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
-import type { DB } from '../../db/schema.ts';
 import { email, text, url } from '../../schemas.ts';
-import { editKey, type EditKey } from '../../edit.ts';
-import { nonBlank, organizerHtml, position, telephone, without } from '../hotsite/content.ts';
-
-/** The sponsor record (spec §2.5 Sponsor, plus tier, tierRank and position). */
-const COLUMNS = [
-  'sponsorID', 'eventID', 'companyName', 'name', 'telephone', 'email', 'website', 'bio', 'logo', 'category', 'tier',
-  'tierRank', 'position',
-] as const; // prettier-ignore
-
-/** Contact data only the event's admins see. */
-export const SPONSOR_PRIVATE = ['telephone', 'email'] as const;
+import { nonBlank, organizerHtml, position, telephone } from '../hotsite/content.ts';
+import { defineResource, field } from '../crud/resource.ts';
+import { sponsorWire } from '../../../shared/wire/sponsor.ts';
 
 export const TIER_RANK_MAX = 1000;
 /** 1 is the first (top) tier; 0 means no tier and sorts after every tier. */
@@ -22,47 +13,34 @@ export const tierRank = z
   .transform(Number)
   .refine((n) => n <= TIER_RANK_MAX, `must be an integer from 0 to ${TIER_RANK_MAX}`);
 
-/** Field schemas, shared by sponsor.create (B params) and sponsor.edit (keys). */
-export const SPONSOR_FIELD = {
-  name: nonBlank(200),
-  companyName: text(200),
-  telephone,
-  email,
-  website: url,
-  bio: organizerHtml,
-  logo: url,
-  category: text(100),
-  tier: text(60),
-  tierRank,
-  position,
-};
-
-/** sponsor.edit keys: every field; an empty value clears all but name. */
-export const SPONSOR_KEYS: Record<string, EditKey> = {
-  name: editKey(SPONSOR_FIELD.name),
-  companyName: editKey(SPONSOR_FIELD.companyName, { clear: '' }),
-  telephone: editKey(SPONSOR_FIELD.telephone, { clear: '' }),
-  email: editKey(SPONSOR_FIELD.email, { clear: '' }),
-  website: editKey(SPONSOR_FIELD.website, { clear: '' }),
-  bio: editKey(SPONSOR_FIELD.bio, { clear: '' }),
-  logo: editKey(SPONSOR_FIELD.logo, { clear: '' }),
-  category: editKey(SPONSOR_FIELD.category, { clear: '' }),
-  tier: editKey(SPONSOR_FIELD.tier, { clear: '' }),
-  tierRank: editKey(SPONSOR_FIELD.tierRank, { clear: 0 }),
-  position: editKey(SPONSOR_FIELD.position, { clear: 0 }),
-};
-
-export function sponsorQuery(db: Kysely<DB>) {
-  return db.selectFrom('sponsor').select(COLUMNS);
-}
-
-export type SponsorRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sponsorQuery>['executeTakeFirst']>>>;
-
-export function sponsorByID(db: Kysely<DB>, sponsorID: number) {
-  return sponsorQuery(db).where('sponsorID', '=', sponsorID).executeTakeFirst();
-}
-
-/** The record as a viewer sees it: admins everything, everyone else without the contact fields. */
-export function sponsorRecord(row: SponsorRow, admin: boolean): Record<string, unknown> {
-  return admin ? { ...row } : without(row, SPONSOR_PRIVATE);
-}
+/**
+ * The sponsor (spec §2.5 Sponsor, plus tier, tierRank and position), declared once. Lists go by tier
+ * (tierRank 1 first, 0 — no tier — last), then position, then name; only the event's admins see the
+ * contact fields.
+ */
+export const SPONSOR = defineResource({
+  table: 'sponsor',
+  id: 'sponsorID',
+  what: 'sponsor',
+  wire: sponsorWire,
+  fields: {
+    companyName: field(text(200), 'legal name of the sponsoring company', { clear: '' }),
+    name: field(nonBlank(200), 'the name the site shows', { required: true }),
+    telephone: field(telephone, 'contact telephone (event admins only)', { clear: '', private: true }),
+    email: field(email, 'contact e-mail (event admins only)', { clear: '', private: true }),
+    website: field(url, 'website URL', { clear: '' }),
+    bio: field(organizerHtml, 'about the sponsor (HTML, sanitized)', { clear: '' }),
+    logo: field(url, 'logo URL (http or https)', { clear: '' }),
+    category: field(text(100), 'free grouping, e.g. Media partner', { clear: '' }),
+    tier: field(text(60), 'tier shown on the site, e.g. Gold', { clear: '' }),
+    tierRank: field(tierRank, 'tier order: 1 first; 0 (default) no tier, shown last', { clear: 0 }),
+    position: field(position, 'order inside the tier, 0 first (default 0)', { clear: 0 }),
+  },
+  order: [
+    { raw: sql`case when ${sql.ref('tierRank')} = 0 then 1 else 0 end` },
+    'tierRank',
+    'position',
+    { lower: 'name' },
+    'sponsorID',
+  ],
+});

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { conflict } from '../../errors.ts';
-import { editKey, type EditKey } from '../../edit.ts';
 import { lockRow } from '../../db/lock.ts';
 import { color, nonBlank } from '../hotsite/content.ts';
+import { defineResource, field } from '../crud/resource.ts';
+import { tagWire } from '../../../shared/wire/tag.ts';
 
 /**
  * Kinds of the tags an event owns (tag.* operations). `activity`: tracks and topics of activities
@@ -18,26 +19,23 @@ export const TAG_KIND_DEFAULT: TagKind = 'activity';
 
 export const tagKind = z.enum(TAG_KINDS, `must be one of ${TAG_KINDS.join(', ')}`);
 
-/** Field schemas, shared by tag.create (B params) and tag.edit (keys). */
-export const TAG_FIELD = { name: nonBlank(100), color, kind: tagKind };
-
-/** tag.edit keys. `kind` only while the tag is unused (no activity or attendee carries it). */
-export const TAG_KEYS: Record<string, EditKey> = {
-  name: editKey(TAG_FIELD.name),
-  color: editKey(TAG_FIELD.color, { clear: '' }),
-  kind: editKey(TAG_FIELD.kind),
-};
-
-const COLUMNS = ['tagID', 'eventID', 'companyID', 'name', 'color', 'kind'] as const;
-
-/** The tags the event owns (eventID set); the company's event tags are not among them. */
-export function tagQuery(db: Kysely<DB>) {
-  return db.selectFrom('tag').select(COLUMNS).where('eventID', 'is not', null);
-}
-
-export function tagByID(db: Kysely<DB>, tagID: number) {
-  return tagQuery(db).where('tagID', '=', tagID).executeTakeFirst();
-}
+/**
+ * The tag of an event, declared once. `companyID` is the event's company, set by tag.create; `kind`
+ * cannot be emptied (it may change only while the tag is unused: tag.edit's rule).
+ */
+export const TAG = defineResource({
+  table: 'tag',
+  id: 'tagID',
+  what: 'tag',
+  wire: tagWire,
+  also: ['companyID'],
+  fields: {
+    name: field(nonBlank(100), 'tag name', { required: true }),
+    color: field(color, 'colour as #rrggbb', { clear: '' }),
+    kind: field(tagKind, `${TAG_KINDS.join(' or ')} (default ${TAG_KIND_DEFAULT})`, { default: TAG_KIND_DEFAULT }),
+  },
+  order: [{ lower: 'name' }, 'tagID'],
+});
 
 /**
  * Tag names are unique within an event and kind, whatever the case (409 otherwise). Takes the

@@ -1,19 +1,7 @@
 import type { AnyOperation } from '../../table.ts';
-import speakerCreate from '../speaker/create.ts';
-import speakerEdit from '../speaker/edit.ts';
-import speakerRemove from '../speaker/remove.ts';
-import speakerGet from '../speaker/get.ts';
-import speakerFind from '../speaker/find.ts';
-import sponsorCreate from '../sponsor/create.ts';
-import sponsorEdit from '../sponsor/edit.ts';
-import sponsorRemove from '../sponsor/remove.ts';
-import sponsorGet from '../sponsor/get.ts';
-import sponsorFind from '../sponsor/find.ts';
-import tagCreate from '../tag/create.ts';
-import tagEdit from '../tag/edit.ts';
-import tagRemove from '../tag/remove.ts';
-import tagGet from '../tag/get.ts';
-import tagFind from '../tag/find.ts';
+import { speakerOperations } from '../speaker/index.ts';
+import { sponsorOperations } from '../sponsor/index.ts';
+import { tagOperations } from '../tag/index.ts';
 import companyTagCreate from '../company/tag/create.ts';
 import companyTagFind from '../company/tag/find.ts';
 import companyTagRemove from '../company/tag/remove.ts';
@@ -30,21 +18,9 @@ import hotsiteRemove from '../event/hotsite/remove.ts';
  * that classify its events) and hotsite sections (docs/api/site.md).
  */
 export const siteOperations: readonly AnyOperation[] = [
-  speakerCreate,
-  speakerEdit,
-  speakerRemove,
-  speakerGet,
-  speakerFind,
-  sponsorCreate,
-  sponsorEdit,
-  sponsorRemove,
-  sponsorGet,
-  sponsorFind,
-  tagCreate,
-  tagEdit,
-  tagRemove,
-  tagGet,
-  tagFind,
+  ...speakerOperations,
+  ...sponsorOperations,
+  ...tagOperations,
   companyTagCreate,
   companyTagFind,
   companyTagRemove,
