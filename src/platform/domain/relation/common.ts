@@ -19,13 +19,13 @@ export const eventOfCall = (ctx: Context): number => ctx.access!.eventID!;
  * The second object a call names must be in the event the auth rule checked: otherwise 404 naming
  * it, as if it did not exist (a caller cannot link objects of two events or probe other events).
  */
-export async function requireInEvent(ctx: Context, table: EventObject, id: number): Promise<void> {
-  const row = await ctx.db
+export async function requireInEvent(db: Kysely<DB>, eventID: number, table: EventObject, id: number): Promise<void> {
+  const row = await db
     .selectFrom(table)
     .select('eventID')
     .where(`${table}ID` as never, '=', id as never)
     .executeTakeFirst();
-  if (!row || row.eventID !== eventOfCall(ctx)) throw notFound(table);
+  if (!row || row.eventID !== eventID) throw notFound(table);
 }
 
 /**

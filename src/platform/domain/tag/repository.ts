@@ -89,3 +89,9 @@ export async function eventTagsOfKind(
     .execute();
   return rows.map((r) => r.tagID);
 }
+
+/** The kind of a tag of the event (undefined: not a tag of this event). */
+export async function tagKindOf(db: Kysely<DB>, eventID: number, tagID: number): Promise<string | undefined> {
+  const tag = await db.selectFrom('tag').select(['eventID', 'kind']).where('tagID', '=', tagID).executeTakeFirst();
+  return tag && tag.eventID === eventID ? tag.kind : undefined;
+}

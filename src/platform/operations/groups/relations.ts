@@ -1,9 +1,8 @@
 import type { AnyOperation } from '../../table.ts';
+import { activityPairOperations } from '../activity/pairs.ts';
 import chainCreate from '../chain/create.ts';
 import chainRemove from '../chain/remove.ts';
 import chainFind from '../chain/find.ts';
-import activityChainBind from '../activity/chain/bind.ts';
-import activityChainDismiss from '../activity/chain/dismiss.ts';
 import activityChainFind from '../activity/chain/find.ts';
 import activityChainFindChainedActivities from '../activity/chain/findChainedActivities.ts';
 import listCreate from '../list/create.ts';
@@ -14,17 +13,9 @@ import listFind from '../list/find.ts';
 import listPersonBind from '../list/person/bind.ts';
 import listPersonDismiss from '../list/person/dismiss.ts';
 import listPersonFind from '../list/person/find.ts';
-import activityListBind from '../activity/list/bind.ts';
-import activityListDismiss from '../activity/list/dismiss.ts';
 import activityListFind from '../activity/list/find.ts';
-import activitySpeakerBind from '../activity/speaker/bind.ts';
-import activitySpeakerDismiss from '../activity/speaker/dismiss.ts';
 import activitySpeakerFind from '../activity/speaker/find.ts';
-import activitySponsorBind from '../activity/sponsor/bind.ts';
-import activitySponsorDismiss from '../activity/sponsor/dismiss.ts';
 import activitySponsorFind from '../activity/sponsor/find.ts';
-import activityTagBind from '../activity/tag/bind.ts';
-import activityTagDismiss from '../activity/tag/dismiss.ts';
 import activityTagFind from '../activity/tag/find.ts';
 
 /** Activity relations (spec §4.5 bottom half, §2.5), chains (§4.7) and lists (Podium extension). */
@@ -32,8 +23,6 @@ export const relationsOperations: readonly AnyOperation[] = [
   chainCreate,
   chainRemove,
   chainFind,
-  activityChainBind,
-  activityChainDismiss,
   activityChainFind,
   activityChainFindChainedActivities,
   listCreate,
@@ -44,16 +33,9 @@ export const relationsOperations: readonly AnyOperation[] = [
   listPersonBind,
   listPersonDismiss,
   listPersonFind,
-  activityListBind,
-  activityListDismiss,
   activityListFind,
-  activitySpeakerBind,
-  activitySpeakerDismiss,
   activitySpeakerFind,
-  activitySponsorBind,
-  activitySponsorDismiss,
   activitySponsorFind,
-  activityTagBind,
-  activityTagDismiss,
   activityTagFind,
+  ...activityPairOperations,
 ];

@@ -5,8 +5,7 @@ import { tagOperations } from '../tag/index.ts';
 import companyTagCreate from '../company/tag/create.ts';
 import companyTagFind from '../company/tag/find.ts';
 import companyTagRemove from '../company/tag/remove.ts';
-import eventTagBind from '../event/tag/bind.ts';
-import eventTagDismiss from '../event/tag/dismiss.ts';
+import { eventTagPairOperations } from '../event/tag/rules.ts';
 import eventTagFind from '../event/tag/find.ts';
 import hotsiteCreate from '../event/hotsite/create.ts';
 import hotsiteFind from '../event/hotsite/find.ts';
@@ -24,8 +23,7 @@ export const siteOperations: readonly AnyOperation[] = [
   companyTagCreate,
   companyTagFind,
   companyTagRemove,
-  eventTagBind,
-  eventTagDismiss,
+  ...eventTagPairOperations,
   eventTagFind,
   hotsiteCreate,
   hotsiteFind,

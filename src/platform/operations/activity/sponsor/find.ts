@@ -46,7 +46,7 @@ export default defineOperation({
       );
     }
     const sponsorID = p.sponsorID!;
-    await requireInEvent(ctx, 'sponsor', sponsorID);
+    await requireInEvent(ctx.db, ctx.access!.eventID!, 'sponsor', sponsorID);
     return linkedActivities(ctx, page, { table: 'activitySponsor', column: 'sponsorID' }, sponsorID);
   },
 });

@@ -2,6 +2,7 @@ import { requireCompany } from '../../../auth/access.ts';
 import { notFound } from '../../../errors.ts';
 import type { Context } from '../../../table.ts';
 import { companyTagByID } from '../../../domain/tag/company.ts';
+import { pairOperations } from '../../pairs.ts';
 
 /**
  * event.tag.bind / dismiss: the event's company classifies its events, so the caller must be an admin
@@ -15,3 +16,21 @@ export async function companyTagOfCall(ctx: Context, tagID: number) {
   if (!tag) throw notFound('tag');
   return tag;
 }
+
+/**
+ * Podium extension: tags an event with one of its company's event tags (company.tag.create), which
+ * company.event.find then selects (`tags:<id>`) and filters (`tags`), or takes one off. Company admins
+ * only; binding again, or dismissing a pair not bound, changes nothing.
+ */
+export const eventTagPairOperations = pairOperations({
+  module: 'event.tag',
+  table: 'eventTag',
+  owner: { param: 'eventID', description: 'the event' },
+  other: { param: 'tagID', description: "an event tag of the event's company" },
+  summaries: {
+    bind: 'Tags an event with an event tag of its company (company admins).',
+    dismiss: 'Removes an event tag from an event (company admins).',
+  },
+  extension: true,
+  check: async (ctx, tagID) => void (await companyTagOfCall(ctx, tagID)),
+});
