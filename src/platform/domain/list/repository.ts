@@ -36,3 +36,28 @@ export async function removeFromEventLists(db: Kysely<DB>, eventID: number, pers
     .where('listID', 'in', (s) => s.selectFrom('list').select('list.listID').where('list.eventID', '=', eventID))
     .execute();
 }
+
+/** One member of a list as list.person.find answers it (empty: not a member, or no longer an attendee). */
+export const listMember = (db: Kysely<DB>, listID: number, personID: number) =>
+  listMembers(db, listID).where('listPerson.personID', '=', personID).execute();
+
+/**
+ * Who list.person.dismiss names: the event's record of the person (name and e-mail as given to it),
+ * or a list member who is no longer an attendee, with ids only; undefined when neither.
+ */
+export async function listPersonOf(db: Kysely<DB>, eventID: number, listID: number, personID: number) {
+  const attendee = await db
+    .selectFrom('eventPerson')
+    .select(['personID', 'name', 'email'])
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  if (attendee) return attendee;
+  const member = await db
+    .selectFrom('listPerson')
+    .select('personID')
+    .where('listID', '=', listID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  return member ? { personID: member.personID, name: '', email: '' } : undefined;
+}

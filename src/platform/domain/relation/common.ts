@@ -2,8 +2,6 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
-import { activityQuery, activityRecords, type ActivityViewer } from '../activity/record.ts';
-import type { Context, Page, Result, Row } from '../../table.ts';
 
 /** Objects that belong to one event: their table has `<table>ID` and `eventID`. */
 export type EventObject = 'activity' | 'chain' | 'list' | 'speaker' | 'sponsor' | 'tag';
@@ -11,9 +9,6 @@ export type EventObject = 'activity' | 'chain' | 'list' | 'speaker' | 'sponsor' 
 /** The relation tables of spec §2.5 (plus list members): two ids, both the primary key. */
 export type PairTable =
   'activityChain' | 'activityList' | 'listPerson' | 'activitySpeaker' | 'activitySponsor' | 'activityTag' | 'eventTag';
-
-/** The event the dispatcher authorized (every relation operation has an `event` rule). */
-export const eventOfCall = (ctx: Context): number => ctx.access!.eventID!;
 
 /**
  * The second object a call names must be in the event the auth rule checked: otherwise 404 naming
@@ -53,54 +48,3 @@ export const relationName = z
   .max(200, 'must be at most 200 characters')
   .transform((s) => s.trim())
   .refine((s) => s !== '', 'cannot be blank');
-
-/** Activity records are shown with the caller's own enrollment state (activityRecords viewer). */
-export const viewerOf = (ctx: Context): ActivityViewer | undefined =>
-  ctx.caller ? { personID: ctx.caller.personID } : undefined;
-
-/** A paginated answer (spec §8): one page of rows, and the total for `paginated=1`. */
-export async function paged<R extends Row>(
-  page: Page,
-  rows: (limit: number, offset: number) => Promise<R[]>,
-  count: () => Promise<number | string | bigint>,
-): Promise<Result> {
-  const list = await rows(page.limit, page.offset);
-  if (!page.paginated) return list;
-  return { rows: list, total: Number(await count()) };
-}
-
-/** A page of the activities linked to one speaker or sponsor, as activity records by date. */
-export function linkedActivities(
-  ctx: Context,
-  page: Page,
-  link: { table: 'activitySpeaker'; column: 'speakerID' } | { table: 'activitySponsor'; column: 'sponsorID' },
-  id: number,
-): Promise<Result> {
-  // The two relation tables have the same shape; one of them stands for both in the types.
-  const theirs = ctx.db
-    .selectFrom(link.table as 'activitySpeaker')
-    .select('activityID')
-    .where(link.column as 'speakerID', '=', id);
-  return paged(
-    page,
-    async (limit, offset) =>
-      activityRecords(
-        ctx.db,
-        await activityQuery(ctx.db)
-          .where('activity.activityID', 'in', theirs)
-          .orderBy('activity.dateBegin')
-          .orderBy('activity.activityID')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        viewerOf(ctx),
-      ),
-    async () =>
-      (
-        await theirs
-          .clearSelect()
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-  );
-}

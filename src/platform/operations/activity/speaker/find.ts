@@ -1,7 +1,6 @@
 import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL, LEVEL } from '../../../table.ts';
+import { activitySpeakersPage, linkedActivitiesPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
-import { linkedActivities, paged } from '../../../domain/relation/common.ts';
-import { activitySpeakers } from '../../../domain/relation/records.ts';
 
 /**
  * Spec §4.5, two forms. With activityID: the activity's speakers (spec §2.5 speaker fields, by
@@ -22,32 +21,15 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     const page = pageOf(p);
-    if (p.activityID !== undefined) {
-      const activityID = p.activityID;
-      const admin = (ctx.access!.level & LEVEL.ADMIN) !== 0;
-      return paged(
-        page,
-        async (limit, offset) =>
-          (
-            await activitySpeakers(ctx.db, activityID)
-              .orderBy('speaker.position')
-              .orderBy('speaker.name')
-              .orderBy('speaker.speakerID')
-              .limit(limit)
-              .offset(offset)
-              .execute()
-          ).map((s) => (admin ? s : { ...s, email: '' })),
-        async () =>
-          (
-            await ctx.db
-              .selectFrom('activitySpeaker')
-              .select((e) => e.fn.countAll<number>().as('n'))
-              .where('activityID', '=', activityID)
-              .executeTakeFirstOrThrow()
-          ).n,
-      );
-    }
-    const speakerID = p.speakerID!;
-    return linkedActivities(ctx, page, { table: 'activitySpeaker', column: 'speakerID' }, speakerID);
+    if (p.activityID !== undefined)
+      return activitySpeakersPage(ctx.db, p.activityID, page, (ctx.access!.level & LEVEL.ADMIN) !== 0);
+    const link = { table: 'activitySpeaker', column: 'speakerID' } as const;
+    return linkedActivitiesPage(
+      ctx.db,
+      link,
+      p.speakerID!,
+      page,
+      ctx.caller ? { personID: ctx.caller.personID } : undefined,
+    );
   },
 });

@@ -1,7 +1,7 @@
 import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL } from '../../../table.ts';
+import { activitySponsorsPage, linkedActivitiesPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
-import { linkedActivities, paged, requireInEvent } from '../../../domain/relation/common.ts';
-import { activitySponsors } from '../../../domain/relation/records.ts';
+import { requireInEvent } from '../../../domain/relation/common.ts';
 
 /**
  * Spec §4.5, two forms. With activityID: the activity's sponsors (spec §2.5 sponsor fields plus
@@ -23,30 +23,15 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     const page = pageOf(p);
-    if (p.activityID !== undefined) {
-      const activityID = p.activityID;
-      return paged(
-        page,
-        (limit, offset) =>
-          activitySponsors(ctx.db, activityID)
-            .orderBy('sponsor.tierRank')
-            .orderBy('sponsor.name')
-            .orderBy('sponsor.sponsorID')
-            .limit(limit)
-            .offset(offset)
-            .execute(),
-        async () =>
-          (
-            await ctx.db
-              .selectFrom('activitySponsor')
-              .select((e) => e.fn.countAll<number>().as('n'))
-              .where('activityID', '=', activityID)
-              .executeTakeFirstOrThrow()
-          ).n,
-      );
-    }
-    const sponsorID = p.sponsorID!;
-    await requireInEvent(ctx.db, ctx.access!.eventID!, 'sponsor', sponsorID);
-    return linkedActivities(ctx, page, { table: 'activitySponsor', column: 'sponsorID' }, sponsorID);
+    if (p.activityID !== undefined) return activitySponsorsPage(ctx.db, p.activityID, page);
+    await requireInEvent(ctx.db, ctx.access!.eventID!, 'sponsor', p.sponsorID!);
+    const link = { table: 'activitySponsor', column: 'sponsorID' } as const;
+    return linkedActivitiesPage(
+      ctx.db,
+      link,
+      p.sponsorID!,
+      page,
+      ctx.caller ? { personID: ctx.caller.personID } : undefined,
+    );
   },
 });

@@ -1,9 +1,8 @@
 import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../table.ts';
+import { activityEventID, activityTagsPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
 import { ApiError, notFound } from '../../../errors.ts';
 import { grantSchema, readableEvent } from '../../../auth/grant.ts';
-import { paged } from '../../../domain/relation/common.ts';
-import { activityTags } from '../../../domain/relation/records.ts';
 
 /**
  * Spec §4.5, two forms: with tokenID (a member of the event) or without (public). The activity's
@@ -24,35 +23,14 @@ export default defineOperation({
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {
-    const activity = await ctx.db
-      .selectFrom('activity')
-      .select('eventID')
-      .where('activityID', '=', p.activityID)
-      .executeTakeFirst();
-    if (!activity) throw notFound('activity');
+    const eventID = await activityEventID(ctx.db, p.activityID);
+    if (eventID === undefined) throw notFound('activity');
     try {
-      await readableEvent(ctx, activity.eventID, p.grant);
+      await readableEvent(ctx, eventID, p.grant);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) throw notFound('activity');
       throw err;
     }
-    return paged(
-      pageOf(p),
-      (limit, offset) =>
-        activityTags(ctx.db, p.activityID)
-          .orderBy('tag.name')
-          .orderBy('tag.tagID')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      async () =>
-        (
-          await ctx.db
-            .selectFrom('activityTag')
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .where('activityID', '=', p.activityID)
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return activityTagsPage(ctx.db, p.activityID, pageOf(p));
   },
 });

@@ -1,8 +1,6 @@
 import { defineOperation, pageOf, pageParams, q } from '../../../table.ts';
+import { companyTagsPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
-import { lowerOf } from '../../../domain/hotsite/content.ts';
-import { paged } from '../../../domain/relation/common.ts';
-import { companyTagQuery } from '../../../domain/tag/company.ts';
 
 /**
  * Podium extension: the company's event tags, by name (ignoring case), then tagID. For people of the
@@ -18,22 +16,6 @@ export default defineOperation({
   extension: true,
   writes: false,
   async handler(ctx, p) {
-    return paged(
-      pageOf(p),
-      (limit, offset) =>
-        companyTagQuery(ctx.db, p.companyID)
-          .orderBy(lowerOf('tag.name'))
-          .orderBy('tag.tagID')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      async () =>
-        (
-          await companyTagQuery(ctx.db, p.companyID)
-            .clearSelect()
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return companyTagsPage(ctx.db, p.companyID, pageOf(p));
   },
 });

@@ -1,9 +1,7 @@
 import { defineOperation, pageOf, pageParams, q } from '../../../table.ts';
+import { eventTagsPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
-import { lowerOf } from '../../../domain/hotsite/content.ts';
 import { grantParam, siteReader } from '../../site-read.ts';
-import { paged } from '../../../domain/relation/common.ts';
-import { tagsOfEvent } from '../../../domain/tag/company.ts';
 
 /**
  * Podium extension: the event tags an event carries, by name (ignoring case), then tagID. Public for
@@ -20,23 +18,6 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     await siteReader(ctx, p.eventID, p.grant);
-    return paged(
-      pageOf(p),
-      (limit, offset) =>
-        tagsOfEvent(ctx.db, p.eventID)
-          .orderBy(lowerOf('tag.name'))
-          .orderBy('tag.tagID')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      async () =>
-        (
-          await ctx.db
-            .selectFrom('eventTag')
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .where('eventID', '=', p.eventID)
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return eventTagsPage(ctx.db, p.eventID, pageOf(p));
   },
 });

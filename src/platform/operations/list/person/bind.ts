@@ -1,8 +1,8 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { notFound } from '../../../errors.ts';
-import { bindPair, eventOfCall } from '../../../domain/relation/common.ts';
-import { listMembers } from '../../../domain/list/repository.ts';
+import { bindPair } from '../../../domain/relation/common.ts';
+import { requireAttendee } from '../../../domain/enrollment/rules.ts';
+import { listMember } from '../../../domain/list/repository.ts';
 
 /**
  * Podium extension: adds an attendee of the list's event to the list (anyone else: 404 person).
@@ -17,14 +17,8 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const attendee = await ctx.db
-      .selectFrom('eventPerson')
-      .select('personID')
-      .where('eventID', '=', eventOfCall(ctx))
-      .where('personID', '=', p.personID)
-      .executeTakeFirst();
-    if (!attendee) throw notFound('person');
+    await requireAttendee(ctx.db, ctx.access!.eventID!, p.personID);
     await bindPair(ctx.db, 'listPerson', { listID: p.listID, personID: p.personID });
-    return listMembers(ctx.db, p.listID).where('listPerson.personID', '=', p.personID).execute();
+    return listMember(ctx.db, p.listID, p.personID);
   },
 });

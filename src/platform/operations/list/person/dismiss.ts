@@ -1,7 +1,8 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { notFound } from '../../../errors.ts';
-import { dismissPair, eventOfCall } from '../../../domain/relation/common.ts';
+import { dismissPair } from '../../../domain/relation/common.ts';
+import { listPersonOf } from '../../../domain/list/repository.ts';
 
 /**
  * Podium extension: takes a person out of a list. The person must be an attendee of the event or a
@@ -16,21 +17,7 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    // The event's record of the person (name and e-mail as given to it); a list member no longer an
-    // attendee answers with ids only.
-    const attendee = await ctx.db
-      .selectFrom('eventPerson')
-      .select(['personID', 'name', 'email'])
-      .where('eventID', '=', eventOfCall(ctx))
-      .where('personID', '=', p.personID)
-      .executeTakeFirst();
-    const member = await ctx.db
-      .selectFrom('listPerson')
-      .select('personID')
-      .where('listID', '=', p.listID)
-      .where('personID', '=', p.personID)
-      .executeTakeFirst();
-    const person = attendee ?? (member ? { personID: member.personID, name: '', email: '' } : undefined);
+    const person = await listPersonOf(ctx.db, ctx.access!.eventID!, p.listID, p.personID);
     if (!person) throw notFound('person');
     await dismissPair(ctx.db, 'listPerson', { listID: p.listID, personID: p.personID });
     return [{ listID: p.listID, ...person }];

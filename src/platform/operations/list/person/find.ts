@@ -1,7 +1,6 @@
 import { defineOperation, pageOf, pageParams, q, LEVEL } from '../../../table.ts';
+import { listMembersPage } from '../../../domain/relation/pages.ts';
 import { id } from '../../../schemas.ts';
-import { paged } from '../../../domain/relation/common.ts';
-import { listMembers } from '../../../domain/list/repository.ts';
 
 /** Podium extension: the members of a list (listID, personID, name, email), by name. */
 export default defineOperation({
@@ -13,23 +12,6 @@ export default defineOperation({
   extension: true,
   writes: false,
   async handler(ctx, p) {
-    return paged(
-      pageOf(p),
-      (limit, offset) =>
-        listMembers(ctx.db, p.listID)
-          .orderBy('eventPerson.name')
-          .orderBy('listPerson.personID')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      async () =>
-        (
-          await ctx.db
-            .selectFrom('listPerson')
-            .select((e) => e.fn.countAll<number>().as('n'))
-            .where('listID', '=', p.listID)
-            .executeTakeFirstOrThrow()
-        ).n,
-    );
+    return listMembersPage(ctx.db, p.listID, pageOf(p));
   },
 });
