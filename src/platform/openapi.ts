@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AnyOperation, Param } from './table.ts';
 import { authText, GLOBAL_PARAMS, isRequired, paramJsonSchema } from './describe.ts';
 
@@ -6,15 +7,29 @@ const errorResponse = (description: string) => ({
   content: { 'text/plain': { schema: { type: 'string', pattern: '^\\d{3} .+$' } } },
 });
 
-const envelopeSchema = {
-  type: 'object',
-  required: ['count', 'data'],
-  properties: {
-    count: { type: 'string', description: 'number of items in data' },
-    total: { type: 'string', description: 'all matching items; only with paginated=1' },
-    data: { type: 'array', items: { type: 'object', additionalProperties: true } },
-  },
-};
+/** The envelope (spec §1.2) of an operation's answer: its rows are the operation's wire row. */
+function envelopeSchema(answer: z.ZodObject | undefined) {
+  return {
+    type: 'object',
+    required: ['count', 'data'],
+    properties: {
+      count: { type: 'string', description: 'number of items in data' },
+      total: { type: 'string', description: 'all matching items; only with paginated=1' },
+      data: { type: 'array', items: answer ? rowSchema(answer) : { type: 'object', additionalProperties: true } },
+    },
+  };
+}
+
+const rowSchemas = new WeakMap<z.ZodObject, object>();
+/** JSON Schema of a wire row as the platform sends it (the input side: a field a shape leaves out is optional). */
+function rowSchema(answer: z.ZodObject): object {
+  let schema = rowSchemas.get(answer);
+  if (!schema) {
+    const { $schema: _, ...rest } = z.toJSONSchema(answer, { io: 'input', unrepresentable: 'any' });
+    rowSchemas.set(answer, (schema = rest));
+  }
+  return schema;
+}
 
 /** OpenAPI 3.1 document of the RESTful style, generated from the same table as the dispatcher. */
 export function openApiDocument(operations: readonly AnyOperation[]) {
@@ -54,7 +69,10 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
       'x-podium-variants': op.variants ?? [],
       parameters,
       responses: {
-        '200': { description: 'the envelope', content: { 'application/json': { schema: envelopeSchema } } },
+        '200': {
+          description: 'the envelope',
+          content: { 'application/json': { schema: envelopeSchema(op.answer) } },
+        },
         '400': errorResponse('a parameter is missing, empty or invalid'),
         '401': errorResponse('missing or unknown token'),
         '403': errorResponse('scope or level too low'),

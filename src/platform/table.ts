@@ -129,6 +129,11 @@ export interface Operation<P extends Params = Params> {
    * one: signing in, recovering a password, registering (docs/api.md "Auth").
    */
   readonly staleTokenIgnored?: boolean;
+  /**
+   * The row the answer's `data` holds (src/shared/wire): the OpenAPI document's 200 answer is made
+   * from it. Left out, the document says only that `data` holds objects.
+   */
+  readonly answer?: z.ZodObject;
   /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
   readonly extension?: boolean;
   /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/platform/operations/index.ts';
 import { authText } from '../../src/platform/describe.ts';
 import type { Param } from '../../src/platform/table.ts';
+import { ANSWERS } from '../../src/platform/operations/answers.ts';
+import { companyWire, eventWire, speakerWire } from '../../src/shared/wire/index.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
 
@@ -254,6 +256,30 @@ describe.each(STORES)('operations on %s', (kind) => {
               `${op.name} ${n}`,
             ).toContain(n);
           expect(o.requestBody !== undefined, op.name).toBe(Object.values(params).some((x) => x.place === 'body'));
+        }
+      });
+
+      it("OpenAPI's 200 answers are the operations' wire rows, and the platform's rows have their fields", async () => {
+        const doc = (await (await fetch(`${p.url}/openapi.json`)).json()) as {
+          paths: Record<string, Record<string, { responses: Record<string, any> }>>;
+        };
+        const rowOf = (name: string) =>
+          doc.paths[`/${name.replaceAll('.', '/')}`].get.responses['200'].content['application/json'].schema.properties
+            .data.items;
+        for (const name of Object.keys(ANSWERS)) expect(operations.map((op) => op.name)).toContain(name);
+        // Every value on the wire is a string (spec §1.2); arrays hold rows.
+        const speaker = rowOf('speaker.find');
+        expect(Object.keys(speaker.properties).sort()).toEqual(Object.keys(speakerWire.shape).sort());
+        for (const v of Object.values(speaker.properties) as { type: string }[]) expect(v.type).toBe('string');
+        expect(rowOf('activity.find').properties.speakers.type).toBe('array');
+        expect(rowOf('api.ping').additionalProperties).toBe(true); // no row declared: any object
+        // What the platform sends has every field its wire row names.
+        for (const [name, query, wire] of [
+          ['event.get', { eventID: w.eventA.eventID }, eventWire],
+          ['company.get', { companyID: w.companyA.companyID }, companyWire],
+        ] as const) {
+          const [row] = await c.ok(name, { token: w.adminA, query });
+          for (const key of Object.keys(wire.shape)) expect(row, `${name} ${key}`).toHaveProperty(key);
         }
       });
     });

@@ -63,6 +63,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
 
   const create = defineOperation<Params>({
     name: `${o.module}.create`,
+    answer: r.wire,
     summary: o.summaries.create,
     methods: ['POST'],
     params: createParams,
@@ -79,6 +80,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
 
   const edit = defineOperation<Params>({
     name: `${o.module}.edit`,
+    answer: r.wire,
     summary: `Edits one ${r.what} field. Keys: ${keyList(r.editKeys)}.`,
     methods: ['POST'],
     params: {
@@ -100,6 +102,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
 
   const find = defineOperation<Params>({
     name: `${o.module}.find`,
+    answer: r.wire,
     summary: o.summaries.find,
     methods: ['GET'],
     params: { eventID: q(id, 'the event'), ...o.find.params, grant: grantParam, ...pageParams },
@@ -118,6 +121,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
 
   const get = defineOperation<Params>({
     name: `${o.module}.get`,
+    answer: r.wire,
     summary: o.summaries.get,
     methods: ['GET'],
     params: { ...idParam, grant: grantParam },
@@ -135,6 +139,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
 
   const remove = defineOperation<Params>({
     name: `${o.module}.remove`,
+    answer: r.wire,
     summary: o.summaries.remove,
     methods: ['GET'],
     params: idParam,

@@ -28,6 +28,7 @@ import { siteOperations } from './groups/site.ts';
 import { attendeesOperations } from './groups/attendees.ts';
 import { registrationOperations } from './groups/registration.ts';
 import { peopleOperations } from './groups/people.ts';
+import { ANSWERS } from './answers.ts';
 
 /** Event content and registration (issue 3), one group per area. */
 export const contentOperations: readonly AnyOperation[] = [
@@ -40,7 +41,7 @@ export const contentOperations: readonly AnyOperation[] = [
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
-export const operations: readonly AnyOperation[] = [
+export const operations: readonly AnyOperation[] = withAnswers([
   personSignIn,
   ...peopleOperations,
   apiDescribe,
@@ -65,4 +66,9 @@ export const operations: readonly AnyOperation[] = [
   eventAccessCodeFind,
   billingFind,
   ...contentOperations,
-];
+]);
+
+/** Each operation with the wire row it answers (operations/answers.ts), for the OpenAPI document. */
+function withAnswers(ops: readonly AnyOperation[]): AnyOperation[] {
+  return ops.map((op) => (ANSWERS[op.name] && !op.answer ? { ...op, answer: ANSWERS[op.name] } : op));
+}

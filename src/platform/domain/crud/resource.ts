@@ -93,6 +93,7 @@ export interface ListFilter {
 /** What code that serves any resource (the operation factory) may use of one, rows untyped. */
 export interface AnyResource {
   readonly id: string;
+  readonly wire: z.ZodObject;
   readonly what: string;
   readonly names: readonly string[];
   readonly fields: Fields;
