@@ -35,3 +35,22 @@ export async function chainRecords(db: Kysely<DB>, rows: readonly ChainRow[]): P
     return { ...r, activityCount: activities.length, activities };
   });
 }
+
+/** A chain's record (empty when there is no such chain). */
+export const chainByID = async (db: Kysely<DB>, chainID: number) =>
+  chainRecords(db, await chainQuery(db).where('chain.chainID', '=', chainID).execute());
+
+export async function createChain(db: Kysely<DB>, eventID: number, name: string, maxPerPerson: number) {
+  const { chainID } = await db
+    .insertInto('chain')
+    .values({ eventID, name, maxPerPerson })
+    .returning('chainID')
+    .executeTakeFirstOrThrow();
+  return chainID;
+}
+
+/** Removes a chain; its activities stay, unchained. */
+export async function removeChain(db: Kysely<DB>, chainID: number): Promise<void> {
+  await db.deleteFrom('activityChain').where('chainID', '=', chainID).execute();
+  await db.deleteFrom('chain').where('chainID', '=', chainID).execute();
+}

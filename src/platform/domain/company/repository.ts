@@ -95,3 +95,7 @@ export async function countAdmins(db: Kysely<DB>, companyID: number): Promise<nu
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The company's tool switches (spec §4.3), or undefined for no such company. */
+export const companyTools = (db: Kysely<DB>, companyID: number) =>
+  db.selectFrom('companyTool').selectAll().where('companyID', '=', companyID).executeTakeFirst();

@@ -103,3 +103,12 @@ export async function personInEventView(db: Kysely<DB>, eventID: number, company
     companyLevel: row.companyLevel ?? 0,
   };
 }
+
+/** A few columns of one event, for a rule that needs only them (undefined: no such event). */
+export function eventColumns<K extends keyof DB['event'] & string>(
+  db: Kysely<DB>,
+  eventID: number,
+  columns: readonly K[],
+) {
+  return db.selectFrom('event').select(columns).where('eventID', '=', eventID).executeTakeFirst();
+}

@@ -42,3 +42,7 @@ export async function nextPosition(db: Kysely<DB>, eventID: number): Promise<num
     .executeTakeFirstOrThrow();
   return Number(row.last) + 1;
 }
+
+/** A custom field's type and stored options (what an edit of either must keep consistent). */
+export const feedbackKind = (db: Kysely<DB>, feedbackID: number) =>
+  db.selectFrom('feedback').select(['type', 'options']).where('feedbackID', '=', feedbackID).executeTakeFirst();

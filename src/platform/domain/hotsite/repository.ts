@@ -1,3 +1,4 @@
+import { readPage, type Page } from '../../db/page.ts';
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -44,3 +45,15 @@ export async function checkSectionRoom(trx: Kysely<DB>, eventID: number): Promis
   if (Number(n) >= HOTSITE_MAX_SECTIONS)
     throw conflict(`an event has at most ${HOTSITE_MAX_SECTIONS} hotsite sections`);
 }
+
+/** The event's sections (of one kind, when given), by position. */
+export const sectionsPage = (db: Kysely<DB>, eventID: number, section: string | undefined, page: Page) =>
+  readPage(
+    db,
+    sectionQuery(db)
+      .where('eventID', '=', eventID)
+      .$if(section !== undefined, (w) => w.where('section', '=', section!))
+      .orderBy('position')
+      .orderBy('sectionID'),
+    page,
+  );

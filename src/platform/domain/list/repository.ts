@@ -61,3 +61,26 @@ export async function listPersonOf(db: Kysely<DB>, eventID: number, listID: numb
     .executeTakeFirst();
   return member ? { personID: member.personID, name: '', email: '' } : undefined;
 }
+
+/** A list's record (empty when there is no such list). */
+export const listByID = (db: Kysely<DB>, listID: number) => listQuery(db).where('list.listID', '=', listID).execute();
+
+export async function createList(db: Kysely<DB>, eventID: number, name: string, now: number) {
+  const { listID } = await db
+    .insertInto('list')
+    .values({ eventID, name, dateCreated: now })
+    .returning('listID')
+    .executeTakeFirstOrThrow();
+  return listID;
+}
+
+export async function renameList(db: Kysely<DB>, listID: number, name: string): Promise<void> {
+  await db.updateTable('list').set({ name }).where('listID', '=', listID).execute();
+}
+
+/** Removes a list, its members and its activity links. */
+export async function removeList(db: Kysely<DB>, listID: number): Promise<void> {
+  await db.deleteFrom('listPerson').where('listID', '=', listID).execute();
+  await db.deleteFrom('activityList').where('listID', '=', listID).execute();
+  await db.deleteFrom('list').where('listID', '=', listID).execute();
+}

@@ -47,3 +47,14 @@ export function findPersonByEmail(db: Kysely<DB>, email: string) {
     .orderBy('personID')
     .executeTakeFirst();
 }
+
+/** The hash of the password a person has for one event (spec §5.4 event scope), if any. */
+export async function eventPasswordHash(db: Kysely<DB>, eventID: number, personID: number) {
+  const member = await db
+    .selectFrom('eventPerson')
+    .select('passwordHash')
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  return member?.passwordHash || undefined;
+}

@@ -10,6 +10,7 @@ import {
   newActivity,
   type ActivityInput,
 } from '../../domain/activity/repository.ts';
+import { eventColumns } from '../../domain/event/repository.ts';
 
 const COLUMNS = Object.keys(CREATE_FIELDS) as CreateField[];
 
@@ -54,11 +55,7 @@ export default defineOperation({
   auth: { kind: 'event', levels: LEVEL.ADMIN },
   writes: true,
   async handler(ctx, p) {
-    const event = await ctx.db
-      .selectFrom('event')
-      .select(['eventID', 'dateBegin'])
-      .where('eventID', '=', p.eventID)
-      .executeTakeFirstOrThrow();
+    const event = (await eventColumns(ctx.db, p.eventID, ['eventID', 'dateBegin']))!;
     const creatorID = ctx.caller!.personID;
     let rows;
     if (p.path !== undefined) {

@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { activityRow, delayActivities } from '../../domain/activity/repository.ts';
+import { eventColumns } from '../../domain/event/repository.ts';
 
 export const MAX_DELAY_MINUTES = 1440;
 
@@ -41,11 +42,7 @@ export default defineOperation({
     if (activity.dateBegin === 0) throw badRequest('activityID has no dateBegin to delay (set it with activity.edit)');
     const seconds = p.minutes * 60;
     if (activity.dateBegin + seconds < 0) throw badRequest('minutes would move dateBegin before 1970');
-    const { timezone } = await ctx.db
-      .selectFrom('event')
-      .select('timezone')
-      .where('eventID', '=', activity.eventID)
-      .executeTakeFirstOrThrow();
+    const { timezone } = (await eventColumns(ctx.db, activity.eventID, ['timezone']))!;
     const rows = await delayActivities(ctx.db, activity, seconds, p.subsequent === 1, timezone || 'UTC', ctx.now);
     return activityRecords(ctx.db, rows, { personID: ctx.caller!.personID });
   },

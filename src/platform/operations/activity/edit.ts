@@ -8,6 +8,7 @@ import { enrollAttendeesInGeneral } from '../../domain/enrollment/general.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { EDIT_KEYS } from '../../domain/activity/fields.ts';
 import { activityRow } from '../../domain/activity/repository.ts';
+import { updateRow } from '../../db/rows.ts';
 
 /**
  * Spec §4.5, §2.4: edits one field of an activity and sets its updatedDate. Keys outside the list
@@ -41,11 +42,7 @@ export default defineOperation({
     const generalOn = column === 'general' && value === 1 && current.general !== 1;
     // The activity locks (chain mates included, ascending) before this row's update takes its own.
     if (generalOn) await lockActivities(ctx.db, [p.activityID]);
-    await ctx.db
-      .updateTable('activity')
-      .set({ [column]: value, updatedDate: ctx.now })
-      .where('activityID', '=', p.activityID)
-      .execute();
+    await updateRow(ctx.db, 'activity', 'activityID', p.activityID, { [column]: value, updatedDate: ctx.now });
     // More seats go to the waiting list at once, first in the queue first.
     if (column === 'capacity' || column === 'oversize') await reseat(ctx.db, p.activityID);
     if (generalOn) await enrollAttendeesInGeneral(ctx.db, p.activityID, ctx.now);

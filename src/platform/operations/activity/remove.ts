@@ -1,5 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
+import { deleteRow } from '../../db/rows.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { activityRow } from '../../domain/activity/repository.ts';
 
@@ -17,7 +18,7 @@ export default defineOperation({
   async handler(ctx, p) {
     const row = (await activityRow(ctx.db, p.activityID))!;
     const [record] = await activityRecords(ctx.db, [row]);
-    await ctx.db.deleteFrom('activity').where('activityID', '=', p.activityID).execute();
+    await deleteRow(ctx.db, 'activity', 'activityID', p.activityID);
     return [record];
   },
 });

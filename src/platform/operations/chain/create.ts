@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { b, bOpt, defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { relationName } from '../../domain/relation/common.ts';
-import { chainQuery, chainRecords } from '../../domain/chain/repository.ts';
+import { chainByID, createChain } from '../../domain/chain/repository.ts';
 
 export const CONSTRAINT_MAX = 1000;
 
@@ -33,11 +33,6 @@ export default defineOperation({
   auth: { kind: 'event', levels: LEVEL.ADMIN },
   writes: true,
   async handler(ctx, p) {
-    const { chainID } = await ctx.db
-      .insertInto('chain')
-      .values({ eventID: p.eventID, name: p.name, maxPerPerson: p.constraint ?? 1 })
-      .returning('chainID')
-      .executeTakeFirstOrThrow();
-    return chainRecords(ctx.db, await chainQuery(ctx.db).where('chain.chainID', '=', chainID).execute());
+    return chainByID(ctx.db, await createChain(ctx.db, p.eventID, p.name, p.constraint ?? 1));
   },
 });

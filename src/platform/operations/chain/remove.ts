@@ -1,6 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
-import { chainQuery, chainRecords } from '../../domain/chain/repository.ts';
+import { chainByID, removeChain } from '../../domain/chain/repository.ts';
 
 /** Spec §4.7. Removes a chain and its links to activities (the activities stay); answers the chain as it was. */
 export default defineOperation({
@@ -11,12 +11,8 @@ export default defineOperation({
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['chainID'] },
   writes: true,
   async handler(ctx, p) {
-    const record = await chainRecords(
-      ctx.db,
-      await chainQuery(ctx.db).where('chain.chainID', '=', p.chainID).execute(),
-    );
-    await ctx.db.deleteFrom('activityChain').where('chainID', '=', p.chainID).execute();
-    await ctx.db.deleteFrom('chain').where('chainID', '=', p.chainID).execute();
+    const record = await chainByID(ctx.db, p.chainID);
+    await removeChain(ctx.db, p.chainID);
     return record;
   },
 });

@@ -7,6 +7,7 @@ import { eventAccess } from '../../auth/access.ts';
 import { checkSolution, type SolutionCheck } from '../../auth/altcha.ts';
 import { oneAtATime } from '../../limits/one-at-a-time.ts';
 import { recordFailure } from '../../domain/event/access-code-failures.ts';
+import { eventColumns } from '../../domain/event/repository.ts';
 
 /**
  * Wrong codes per event per client address per hour (then 429), and per event from everyone together
@@ -56,11 +57,7 @@ export default defineOperation({
   cors: true,
   writes: false,
   async handler(ctx, p) {
-    const event = await ctx.db
-      .selectFrom('event')
-      .select(['eventID', 'accessCode', 'visible', 'public'])
-      .where('eventID', '=', p.eventID)
-      .executeTakeFirst();
+    const event = await eventColumns(ctx.db, p.eventID, ['eventID', 'accessCode', 'visible', 'public']);
     // An invisible event exists only for the people related to it (its admins may try its code).
     if (!event || (event.visible !== 1 && !(await eventAccess(ctx.db, ctx.caller, event.eventID))?.related))
       throw notFound('event');

@@ -4,6 +4,7 @@ import { bit, id, text } from '../../schemas.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { apiKey, fieldType, options } from '../../domain/form/fields.ts';
 import { checkApiKeyFree, checkOptions, feedbackRows, nextPosition } from '../../domain/form/repository.ts';
+import { insertRow } from '../../db/rows.ts';
 
 export const fieldName = text(200)
   .transform((v) => v.trim())
@@ -36,20 +37,16 @@ export default defineOperation({
     const list = p.options ?? [];
     checkOptions(p.type, list);
     if (p.apiKey !== undefined) await checkApiKeyFree(ctx.db, p.eventID, p.apiKey);
-    const { feedbackID } = await ctx.db
-      .insertInto('feedback')
-      .values({
-        eventID: p.eventID,
-        name: p.name,
-        type: p.type,
-        options: JSON.stringify(list),
-        apiKey: p.apiKey ?? null,
-        required: p.required ?? 0,
-        description: p.description ?? '',
-        position: p.position ?? (await nextPosition(ctx.db, p.eventID)),
-      })
-      .returning('feedbackID')
-      .executeTakeFirstOrThrow();
+    const feedbackID = await insertRow(ctx.db, 'feedback', 'feedbackID', {
+      eventID: p.eventID,
+      name: p.name,
+      type: p.type,
+      options: JSON.stringify(list),
+      apiKey: p.apiKey ?? null,
+      required: p.required ?? 0,
+      description: p.description ?? '',
+      position: p.position ?? (await nextPosition(ctx.db, p.eventID)),
+    });
     return feedbackRows(ctx.db, p.eventID, feedbackID);
   },
 });

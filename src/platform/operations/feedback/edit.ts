@@ -3,8 +3,9 @@ import { bOpt, defineOperation, q, LEVEL } from '../../table.ts';
 import { bit, id, text } from '../../schemas.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { apiKey, fieldType, options, parseStoredOptions } from '../../domain/form/fields.ts';
-import { checkApiKeyFree, checkOptions, feedbackRows } from '../../domain/form/repository.ts';
+import { checkApiKeyFree, checkOptions, feedbackKind, feedbackRows } from '../../domain/form/repository.ts';
 import { fieldDescription, fieldName, fieldPosition } from './create.ts';
+import { updateRow } from '../../db/rows.ts';
 
 const KEYS: Record<string, EditKey> = {
   name: editKey(fieldName),
@@ -38,21 +39,13 @@ export default defineOperation({
   async handler(ctx, p) {
     const eventID = ctx.access!.eventID!;
     const { column, value } = parseEdit(KEYS, p.key, p.value);
-    const field = await ctx.db
-      .selectFrom('feedback')
-      .select(['type', 'options'])
-      .where('feedbackID', '=', p.feedbackID)
-      .executeTakeFirstOrThrow();
+    const field = (await feedbackKind(ctx.db, p.feedbackID))!;
     if (column === 'type' || column === 'options') {
       const type = column === 'type' ? (value as string) : field.type;
       checkOptions(type, parseStoredOptions(column === 'options' ? (value as string) : field.options));
     }
     if (column === 'apiKey' && value !== null) await checkApiKeyFree(ctx.db, eventID, value as string, p.feedbackID);
-    await ctx.db
-      .updateTable('feedback')
-      .set({ [column]: value })
-      .where('feedbackID', '=', p.feedbackID)
-      .execute();
+    await updateRow(ctx.db, 'feedback', 'feedbackID', p.feedbackID, { [column]: value });
     return feedbackRows(ctx.db, eventID, p.feedbackID);
   },
 });

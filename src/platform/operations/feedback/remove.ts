@@ -1,5 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
+import { deleteRow } from '../../db/rows.ts';
 import { feedbackRows } from '../../domain/form/repository.ts';
 
 /** Podium extension: removes a custom field of the registration form, with every answer to it. */
@@ -13,7 +14,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const rows = await feedbackRows(ctx.db, ctx.access!.eventID!, p.feedbackID);
-    await ctx.db.deleteFrom('feedback').where('feedbackID', '=', p.feedbackID).execute();
+    await deleteRow(ctx.db, 'feedback', 'feedbackID', p.feedbackID);
     return rows;
   },
 });

@@ -6,6 +6,7 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { eventByID } from '../../domain/event/repository.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { formRecord } from '../../domain/form/settings.ts';
+import { updateRow } from '../../db/rows.ts';
 
 export const MAX_CAPACITY = 10_000_000;
 
@@ -51,11 +52,7 @@ export default defineOperation({
       const end = column === 'enrollmentEnd' ? (value as number) : event.enrollmentEnd;
       if (begin && end && end < begin) throw badRequest('enrollmentEnd cannot be before enrollmentBegin');
     }
-    await ctx.db
-      .updateTable('event')
-      .set({ [column]: value })
-      .where('eventID', '=', p.eventID)
-      .execute();
+    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { [column]: value });
     return [await formRecord(ctx.db, { ...event, [column]: value }, ctx.now)];
   },
 });

@@ -1,7 +1,7 @@
 import { b, defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { relationName } from '../../domain/relation/common.ts';
-import { listQuery } from '../../domain/list/repository.ts';
+import { createList, listByID } from '../../domain/list/repository.ts';
 
 /**
  * Podium extension (the spec names lists only through activity.list and activity.find by listID):
@@ -16,11 +16,6 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const { listID } = await ctx.db
-      .insertInto('list')
-      .values({ eventID: p.eventID, name: p.name, dateCreated: ctx.now })
-      .returning('listID')
-      .executeTakeFirstOrThrow();
-    return listQuery(ctx.db).where('list.listID', '=', listID).execute();
+    return listByID(ctx.db, await createList(ctx.db, p.eventID, p.name, ctx.now));
   },
 });

@@ -3,7 +3,7 @@ import { bOpt, defineOperation, q, LEVEL } from '../../table.ts';
 import { id, text } from '../../schemas.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { relationName } from '../../domain/relation/common.ts';
-import { listQuery } from '../../domain/list/repository.ts';
+import { listByID, renameList } from '../../domain/list/repository.ts';
 
 const KEYS: Record<string, EditKey> = { name: editKey(relationName) };
 
@@ -21,12 +21,8 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const { column, value } = parseEdit(KEYS, p.key, p.value);
-    await ctx.db
-      .updateTable('list')
-      .set({ [column]: value })
-      .where('listID', '=', p.listID)
-      .execute();
-    return listQuery(ctx.db).where('list.listID', '=', p.listID).execute();
+    const { value } = parseEdit(KEYS, p.key, p.value);
+    await renameList(ctx.db, p.listID, value as string);
+    return listByID(ctx.db, p.listID);
   },
 });

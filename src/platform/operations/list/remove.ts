@@ -1,6 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
-import { listQuery } from '../../domain/list/repository.ts';
+import { listByID, removeList } from '../../domain/list/repository.ts';
 
 /**
  * Podium extension: removes a list with its members and its links to activities (an activity that
@@ -15,10 +15,8 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const record = await listQuery(ctx.db).where('list.listID', '=', p.listID).execute();
-    await ctx.db.deleteFrom('listPerson').where('listID', '=', p.listID).execute();
-    await ctx.db.deleteFrom('activityList').where('listID', '=', p.listID).execute();
-    await ctx.db.deleteFrom('list').where('listID', '=', p.listID).execute();
+    const record = await listByID(ctx.db, p.listID);
+    await removeList(ctx.db, p.listID);
     return record;
   },
 });

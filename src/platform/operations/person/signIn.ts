@@ -6,6 +6,7 @@ import { hashToken, verifyPassword } from '../../auth/secrets.ts';
 import { issueToken } from '../../domain/attendee/enroll.ts';
 import { findPersonByUsername } from '../../domain/person/repository.ts';
 import { tokenRecord } from '../../domain/person/identity.ts';
+import { eventPasswordHash } from '../../domain/person/repository.ts';
 
 const WRONG_TRIES_PER_WINDOW = 10;
 const WRONG_WINDOW_MS = 15 * 60_000;
@@ -39,13 +40,8 @@ export default defineOperation({
     let scope: 'system' | 'event' | undefined;
     let targetID = 0;
     if (person && p.eventID !== undefined) {
-      const member = await ctx.db
-        .selectFrom('eventPerson')
-        .select('passwordHash')
-        .where('eventID', '=', p.eventID)
-        .where('personID', '=', person.personID)
-        .executeTakeFirst();
-      if (member?.passwordHash && (await verifyPassword(p.password, member.passwordHash))) {
+      const passwordHash = await eventPasswordHash(ctx.db, p.eventID, person.personID);
+      if (passwordHash && (await verifyPassword(p.password, passwordHash))) {
         scope = 'event';
         targetID = p.eventID;
       }

@@ -1,5 +1,6 @@
 import { defineOperation, q } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
+import { deleteRow } from '../../../db/rows.ts';
 import { notFound } from '../../../errors.ts';
 import { companyTagByID } from '../../../domain/tag/company.ts';
 
@@ -15,7 +16,7 @@ export default defineOperation({
   async handler(ctx, p) {
     const row = await companyTagByID(ctx.db, p.companyID, p.tagID);
     if (!row) throw notFound('tag');
-    await ctx.db.deleteFrom('tag').where('tagID', '=', p.tagID).execute();
+    await deleteRow(ctx.db, 'tag', 'tagID', p.tagID);
     return [row];
   },
 });

@@ -2,6 +2,7 @@ import { defineOperation, b, q } from '../../../table.ts';
 import { bit, id, text } from '../../../schemas.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { toolRow } from './get.ts';
+import { updateRow } from '../../../db/rows.ts';
 
 /** Tool switches a company admin may edit (spec §2.6 Company tool edit keys). */
 export const TOOL_EDIT_KEYS = [
@@ -20,11 +21,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const { column, value } = parseEdit(KEYS, p.key, String(p.value));
-    await ctx.db
-      .updateTable('companyTool')
-      .set({ [column]: value })
-      .where('companyID', '=', p.companyID)
-      .execute();
+    await updateRow(ctx.db, 'companyTool', 'companyID', p.companyID, { [column]: value });
     return toolRow(ctx.db, p.companyID);
   },
 });

@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.ts';
 import { defineOperation, q } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { notFound } from '../../../errors.ts';
+import { companyTools } from '../../../domain/company/repository.ts';
 
-export async function toolRow(db: Kysely<DB>, companyID: number) {
-  const row = await db.selectFrom('companyTool').selectAll().where('companyID', '=', companyID).executeTakeFirst();
+export async function toolRow(db: Parameters<typeof companyTools>[0], companyID: number) {
+  const row = await companyTools(db, companyID);
   if (!row) throw notFound('company');
   return [row];
 }

@@ -3,6 +3,7 @@ import { id } from '../../../schemas.ts';
 import { notFound } from '../../../errors.ts';
 import { eventAccess } from '../../../auth/access.ts';
 import { newChallenge } from '../../../auth/altcha.ts';
+import { eventColumns } from '../../../domain/event/repository.ts';
 
 /**
  * Podium extension: a proof-of-work challenge for the access-code gate of an event. Once the event's
@@ -21,11 +22,7 @@ export default defineOperation({
   cors: true,
   writes: false,
   async handler(ctx, p) {
-    const event = await ctx.db
-      .selectFrom('event')
-      .select(['eventID', 'visible'])
-      .where('eventID', '=', p.eventID)
-      .executeTakeFirst();
+    const event = await eventColumns(ctx.db, p.eventID, ['eventID', 'visible']);
     // The same rule as event.checkAccessCode: an invisible event exists only for the people related to it.
     if (!event || (event.visible !== 1 && !(await eventAccess(ctx.db, ctx.caller, event.eventID))?.related))
       throw notFound('event');

@@ -2,6 +2,7 @@ import { b, bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { checkSectionRoom, sectionByID, SECTION_FIELD as F } from '../../../domain/hotsite/repository.ts';
 import { HOTSITE_SECTIONS } from '../../../../shared/hotsite.ts';
+import { insertRow } from '../../../db/rows.ts';
 
 /**
  * Spec §4.9: adds a section to the event's public website. `section` is its kind (src/shared/hotsite.ts:
@@ -24,11 +25,13 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     await checkSectionRoom(ctx.db, p.eventID);
-    const { sectionID } = await ctx.db
-      .insertInto('hotsite')
-      .values({ eventID: p.eventID, section: p.section, position: p.position, name: p.name ?? '', text: p.text ?? '' })
-      .returning('sectionID')
-      .executeTakeFirstOrThrow();
+    const sectionID = await insertRow(ctx.db, 'hotsite', 'sectionID', {
+      eventID: p.eventID,
+      section: p.section,
+      position: p.position,
+      name: p.name ?? '',
+      text: p.text ?? '',
+    });
     return [(await sectionByID(ctx.db, sectionID))!];
   },
 });

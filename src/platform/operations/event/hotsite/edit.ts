@@ -3,6 +3,7 @@ import { bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
 import { id, text } from '../../../schemas.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
 import { sectionByID, SECTION_KEYS } from '../../../domain/hotsite/repository.ts';
+import { updateRow } from '../../../db/rows.ts';
 
 /** Podium extension: edits one field of a hotsite section (spec §1.3 edit style). */
 export default defineOperation({
@@ -19,11 +20,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const { column, value } = parseEdit(SECTION_KEYS, p.key, p.value);
-    await ctx.db
-      .updateTable('hotsite')
-      .set({ [column]: value })
-      .where('sectionID', '=', p.sectionID)
-      .execute();
+    await updateRow(ctx.db, 'hotsite', 'sectionID', p.sectionID, { [column]: value });
     return [(await sectionByID(ctx.db, p.sectionID))!];
   },
 });

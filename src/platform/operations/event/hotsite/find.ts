@@ -1,7 +1,7 @@
 import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { grantParam, siteReader } from '../../site-read.ts';
-import { sectionKind, sectionQuery } from '../../../domain/hotsite/repository.ts';
+import { sectionKind, sectionsPage } from '../../../domain/hotsite/repository.ts';
 
 /**
  * Podium extension: the sections of an event's public website, by position, then sectionID. Public
@@ -24,22 +24,6 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     await siteReader(ctx, p.eventID, p.grant);
-    const page = pageOf(p);
-    const rows = await sectionQuery(ctx.db)
-      .where('eventID', '=', p.eventID)
-      .$if(p.section !== undefined, (w) => w.where('section', '=', p.section!))
-      .orderBy('position')
-      .orderBy('sectionID')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
-    if (!page.paginated) return rows;
-    const { n } = await ctx.db
-      .selectFrom('hotsite')
-      .select((e) => e.fn.countAll<number>().as('n'))
-      .where('eventID', '=', p.eventID)
-      .$if(p.section !== undefined, (w) => w.where('section', '=', p.section!))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(n) };
+    return sectionsPage(ctx.db, p.eventID, p.section, pageOf(p));
   },
 });

@@ -1,5 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
+import { deleteRow } from '../../../db/rows.ts';
 import { sectionByID } from '../../../domain/hotsite/repository.ts';
 
 /** Podium extension: removes a hotsite section; answers the removed record. */
@@ -13,7 +14,7 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     const row = (await sectionByID(ctx.db, p.sectionID))!;
-    await ctx.db.deleteFrom('hotsite').where('sectionID', '=', p.sectionID).execute();
+    await deleteRow(ctx.db, 'hotsite', 'sectionID', p.sectionID);
     return [row];
   },
 });
