@@ -99,3 +99,13 @@ export async function countAdmins(db: Kysely<DB>, companyID: number): Promise<nu
 /** The company's tool switches (spec §4.3), or undefined for no such company. */
 export const companyTools = (db: Kysely<DB>, companyID: number) =>
   db.selectFrom('companyTool').selectAll().where('companyID', '=', companyID).executeTakeFirst();
+
+/** Whether another company already has this namespace (its public address). */
+export async function namespaceTaken(db: Kysely<DB>, namespace: string, companyID: number): Promise<boolean> {
+  const taken = await db
+    .selectFrom('company')
+    .select('companyID')
+    .where('namespace', '=', namespace)
+    .executeTakeFirst();
+  return taken !== undefined && taken.companyID !== companyID;
+}

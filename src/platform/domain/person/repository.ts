@@ -58,3 +58,24 @@ export async function eventPasswordHash(db: Kysely<DB>, eventID: number, personI
     .executeTakeFirst();
   return member?.passwordHash || undefined;
 }
+
+/** A person's whole row (the caller's own record, person.edit and person.confirm). */
+export const personByID = (db: Kysely<DB>, personID: number) =>
+  db.selectFrom('person').selectAll().where('personID', '=', personID).executeTakeFirstOrThrow();
+
+/** Whether another person already signs in with, or is reached at, this address. */
+export async function emailTaken(db: Kysely<DB>, email: string, personID: number): Promise<boolean> {
+  const taken = await db
+    .selectFrom('person')
+    .select('personID')
+    .where((w) => w.or([w('email', '=', email), w('username', '=', email)]))
+    .where('personID', '!=', personID)
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/** Sets a new system password and ends every session of the person (their tokens go). */
+export async function resetPassword(db: Kysely<DB>, personID: number, passwordHash: string): Promise<void> {
+  await db.deleteFrom('token').where('personID', '=', personID).execute();
+  await db.updateTable('person').set({ passwordHash }).where('personID', '=', personID).execute();
+}

@@ -6,6 +6,8 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { requireCaller, requireCompany } from '../../auth/access.ts';
 import { companyByOnboardingToken, getCompany } from '../../domain/company/repository.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
+import { updateRow } from '../../db/rows.ts';
+import { namespaceTaken } from '../../domain/company/repository.ts';
 
 const color = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a color such as #1a2b3c');
 const image = editKey(url, { clear: '' });
@@ -72,18 +74,10 @@ export default defineOperation({
     }
     const { column, value } = parseEdit(keys, p.key, p.value);
     if (column === 'namespace') {
-      const taken = await ctx.db
-        .selectFrom('company')
-        .select('companyID')
-        .where('namespace', '=', value as string)
-        .executeTakeFirst();
-      if (taken && taken.companyID !== companyID) throw conflict('namespace is already used by another company');
+      if (await namespaceTaken(ctx.db, value as string, companyID))
+        throw conflict('namespace is already used by another company');
     }
-    await ctx.db
-      .updateTable('company')
-      .set({ [column]: value })
-      .where('companyID', '=', companyID)
-      .execute();
+    await updateRow(ctx.db, 'company', 'companyID', companyID, { [column]: value });
     return [(await getCompany(ctx.db, { companyID }, keys === ADMIN_KEYS))!];
   },
 });

@@ -5,6 +5,7 @@ import { badRequest } from '../../errors.ts';
 import { hashPassword } from '../../auth/secrets.ts';
 import { issueToken } from '../../domain/attendee/enroll.ts';
 import { spendConfirmation, tokenRecord } from '../../domain/person/identity.ts';
+import { personByID, resetPassword } from '../../domain/person/repository.ts';
 
 export const passwordSchema = z
   .string()
@@ -34,17 +35,8 @@ export default defineOperation({
   async handler(ctx, p) {
     const personID = await spendConfirmation(ctx.db, p.code, 'password', ctx.now);
     if (personID === undefined) throw badRequest('code is not valid, was used already or has expired');
-    await ctx.db.deleteFrom('token').where('personID', '=', personID).execute();
-    await ctx.db
-      .updateTable('person')
-      .set({ passwordHash: ctx.prepared.passwordHash as string })
-      .where('personID', '=', personID)
-      .execute();
-    const person = await ctx.db
-      .selectFrom('person')
-      .selectAll()
-      .where('personID', '=', personID)
-      .executeTakeFirstOrThrow();
+    await resetPassword(ctx.db, personID, ctx.prepared.passwordHash as string);
+    const person = await personByID(ctx.db, personID);
     const tokenID = await issueToken(ctx, personID, 'system', 0);
     return [tokenRecord(person, { tokenID, scope: 'system', targetID: 0 }, ctx.now)];
   },

@@ -7,6 +7,8 @@ import { hashPassword, verifyPassword } from '../../auth/secrets.ts';
 import { nameParts } from '../../domain/attendee/enroll.ts';
 import { ownRecord } from '../../domain/person/identity.ts';
 import { passwordSchema } from './confirm.ts';
+import { updateRow } from '../../db/rows.ts';
+import { emailTaken, personByID } from '../../domain/person/repository.ts';
 
 const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');
 
@@ -49,11 +51,7 @@ export default defineOperation({
     const caller = ctx.caller!;
     if (caller.scope !== 'system') throw new ApiError(403, 'person.edit needs a system-scope token of the person');
     const { column, value } = parseEdit(KEYS, p.key, p.value);
-    const person = await ctx.db
-      .selectFrom('person')
-      .selectAll()
-      .where('personID', '=', caller.personID)
-      .executeTakeFirstOrThrow();
+    const person = await personByID(ctx.db, caller.personID);
     if (NEEDS_PASSWORD.has(p.key) && person.passwordHash !== '') {
       const proven = p.currentPassword !== undefined && (await verifyPassword(p.currentPassword, person.passwordHash));
       if (!proven) throw new ApiError(403, `currentPassword is wrong: key ${p.key} needs the system password`);
@@ -66,20 +64,11 @@ export default defineOperation({
       set = { firstName: first, lastName: last, name: [first, last].filter(Boolean).join(' ') };
     } else if (p.key === 'password') set = { passwordHash: ctx.prepared.passwordHash as string };
     else if (p.key === 'email') {
-      const taken = await ctx.db
-        .selectFrom('person')
-        .select('personID')
-        .where((w) => w.or([w('email', '=', value as string), w('username', '=', value as string)]))
-        .where('personID', '!=', person.personID)
-        .executeTakeFirst();
-      if (taken) throw conflict('email is already used by another person');
+      if (await emailTaken(ctx.db, value as string, person.personID))
+        throw conflict('email is already used by another person');
     }
-    await ctx.db.updateTable('person').set(set).where('personID', '=', person.personID).execute();
-    const after = await ctx.db
-      .selectFrom('person')
-      .selectAll()
-      .where('personID', '=', person.personID)
-      .executeTakeFirstOrThrow();
+    await updateRow(ctx.db, 'person', 'personID', person.personID, set);
+    const after = await personByID(ctx.db, person.personID);
     return [ownRecord(after, ctx.now)];
   },
 });

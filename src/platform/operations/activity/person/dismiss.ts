@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bOpt, defineOperation, qOpt, ANY_LEVEL } from '../../../table.ts';
+import { bOpt, defineOperation, qOpt, ANY_LEVEL, type Context } from '../../../table.ts';
 import { bit, id } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { dismissSeat, lockActivities, type Seats } from '../../../domain/enrollment/seats.ts';
@@ -14,8 +14,6 @@ import {
   selfAttendee,
 } from '../../../domain/enrollment/rules.ts';
 import { MAX_BULK, MAX_CONTENT, contentOfEvent, inRow } from '../../../domain/enrollment/bulk.ts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.ts';
 
 /**
  * Spec §4.6, three forms: an admin dismisses a person, or many over the event (B content, all or
@@ -73,7 +71,7 @@ export default defineOperation({
   },
 });
 
-async function dismiss(db: Kysely<DB>, seats: Seats, personID: number) {
+async function dismiss(db: Context['db'], seats: Seats, personID: number) {
   const dismissed = await dismissSeat(db, seats, personID);
   return { ...(await absentRow(db, seats.activityID, seats.eventID, personID)), dismissed: dismissed ? 1 : 0 };
 }

@@ -1,27 +1,15 @@
 import { z } from 'zod';
-import { sql } from 'kysely';
 import { defineOperation, pageOf, pageParams, q, qOpt, LEVEL } from '../../../table.ts';
 import { id, orientation, selection, text } from '../../../schemas.ts';
-import { attendeeQuery } from '../../../domain/enrollment/records.ts';
-import { SELECTED_APPROVAL } from '../../../domain/approval.ts';
+import {
+  ACTIVITY_PERSON_ORDERS as ORDERS,
+  activityPeoplePage,
+  type ActivityPersonOrder as Order,
+} from '../../../domain/enrollment/records.ts';
 
 const SELECTIONS = ['all', 'approved', 'denied', 'paid', 'present'] as const;
 
 /** Sort columns: the columns of the answer that can order it. */
-const ORDERS = {
-  enrollmentID: 'activityPerson.enrollmentID',
-  personID: 'activityPerson.personID',
-  name: 'eventPerson.name',
-  email: 'eventPerson.email',
-  position: 'activityPerson.position',
-  approved: 'activityPerson.approved',
-  paid: 'activityPerson.paid',
-  present: 'activityPerson.present',
-  priori: 'activityPerson.priori',
-  rating: 'activityPerson.rating',
-  dateCreated: 'activityPerson.dateCreated',
-} as const;
-type Order = keyof typeof ORDERS;
 
 /**
  * Spec §4.6. The attendees of an activity, for its event's admins and staff. Selections (combine with
@@ -49,35 +37,14 @@ export default defineOperation({
   auth: { kind: 'event', levels: LEVEL.ADMIN | LEVEL.STAFF, via: ['activityID'] },
   writes: false,
   async handler(ctx, p) {
-    const page = pageOf(p);
     const chosen = p.selection.values;
-    let base = attendeeQuery(ctx.db).where('activityPerson.activityID', '=', p.activityID);
-    // Spec §3 (domain/approval.ts): denied = registered and not approved (0), as in every .find.
-    for (const s of ['approved', 'denied'] as const)
-      if (chosen.has(s)) base = base.where('activityPerson.approved', '=', SELECTED_APPROVAL[s]);
-    if (chosen.has('paid')) base = base.where('activityPerson.paid', '=', 1);
-    if (chosen.has('present')) base = base.where('activityPerson.present', '=', 1);
-    if (p.query !== undefined) {
-      // Contained as typed: % and _ are not wildcards.
-      const like = `%${p.query.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-      base = base.where(
-        sql<boolean>`(lower(${sql.ref('eventPerson.name')}) like ${like} escape '\\' or lower(${sql.ref('eventPerson.email')}) like ${like} escape '\\')`,
-      );
-    }
+    const filter = {
+      approval: (['approved', 'denied'] as const).filter((v) => chosen.has(v)),
+      paid: chosen.has('paid'),
+      present: chosen.has('present'),
+      query: p.query,
+    };
     const dir = p.orderOrientation === 'DESC' ? 'desc' : 'asc';
-    const ordered =
-      p.order !== undefined
-        ? base.orderBy(ORDERS[p.order], dir).orderBy('activityPerson.enrollmentID')
-        : base
-            .orderBy('activityPerson.approved', 'desc')
-            .orderBy('activityPerson.position')
-            .orderBy('activityPerson.enrollmentID');
-    const rows = await ordered.limit(page.limit).offset(page.offset).execute();
-    if (!page.paginated) return rows;
-    const { n } = await base
-      .clearSelect()
-      .select((e) => e.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return { rows, total: Number(n) };
+    return activityPeoplePage(ctx.db, p.activityID, filter, p.order, dir, pageOf(p));
   },
 });

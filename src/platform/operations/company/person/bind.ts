@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { b, bOpt, defineOperation, q, COMPANY_LEVEL } from '../../../table.ts';
 import { bit, email, id, text } from '../../../schemas.ts';
-import { conflict } from '../../../errors.ts';
-import { companyPeople } from '../../../domain/company/repository.ts';
 import { createPerson, findPersonByEmail } from '../../../domain/person/repository.ts';
+import { addCompanyPerson } from '../../../domain/company/people.ts';
 
 /**
  * Spec §4.3. Adds a person (found by e-mail, or created with it as username) to the company. The
@@ -34,18 +33,7 @@ export default defineOperation({
     const personID =
       existing?.personID ??
       (await createPerson(ctx.db, { username: mail, email: mail, name: p.name, password: p.password }, ctx.now));
-    const already = await ctx.db
-      .selectFrom('companyPerson')
-      .select('level')
-      .where('companyID', '=', p.companyID)
-      .where('personID', '=', personID)
-      .executeTakeFirst();
-    if (already) throw conflict('the person already belongs to this company');
     const level = p.level === 0 ? COMPANY_LEVEL.EXTERNAL : COMPANY_LEVEL.ADMIN;
-    await ctx.db
-      .insertInto('companyPerson')
-      .values({ companyID: p.companyID, personID, level, dateCreated: ctx.now, name: p.name, email: mail })
-      .execute();
-    return companyPeople(ctx.db, p.companyID).where('companyPerson.personID', '=', personID).execute();
+    return addCompanyPerson(ctx.db, p.companyID, { personID, level, name: p.name, email: mail }, ctx.now);
   },
 });

@@ -1,7 +1,6 @@
-import { defineOperation, q, COMPANY_LEVEL } from '../../../table.ts';
+import { defineOperation, q } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { conflict, notFound } from '../../../errors.ts';
-import { companyPeople, countAdmins } from '../../../domain/company/repository.ts';
+import { companyMember, keepAnAdmin, removeCompanyPerson } from '../../../domain/company/people.ts';
 
 /** Spec §4.3. Removes a person from the company; the last admin cannot be removed. */
 export default defineOperation({
@@ -12,18 +11,9 @@ export default defineOperation({
   auth: { kind: 'company', role: 'admin' },
   writes: true,
   async handler(ctx, p) {
-    const member = await companyPeople(ctx.db, p.companyID)
-      .where('companyPerson.personID', '=', p.personID)
-      .executeTakeFirst();
-    if (!member) throw notFound('company person');
-    if (member.level === COMPANY_LEVEL.ADMIN && (await countAdmins(ctx.db, p.companyID)) <= 1) {
-      throw conflict('the company must keep at least one admin');
-    }
-    await ctx.db
-      .deleteFrom('companyPerson')
-      .where('companyID', '=', p.companyID)
-      .where('personID', '=', p.personID)
-      .execute();
+    const member = await companyMember(ctx.db, p.companyID, p.personID);
+    await keepAnAdmin(ctx.db, p.companyID, member);
+    await removeCompanyPerson(ctx.db, p.companyID, p.personID);
     return [member];
   },
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { b, defineOperation, q, COMPANY_LEVEL } from '../../../table.ts';
 import { bit, id } from '../../../schemas.ts';
-import { conflict, notFound } from '../../../errors.ts';
-import { companyPeople, countAdmins } from '../../../domain/company/repository.ts';
+import { companyMember, keepAnAdmin, setCompanyLevel } from '../../../domain/company/people.ts';
 
 /** Spec §4.3: key `level`, value bit — 1 makes the person Admin, 0 External user. */
 export default defineOperation({
@@ -18,24 +17,10 @@ export default defineOperation({
   auth: { kind: 'company', role: 'admin' },
   writes: true,
   async handler(ctx, p) {
-    const member = await companyPeople(ctx.db, p.companyID)
-      .where('companyPerson.personID', '=', p.personID)
-      .executeTakeFirst();
-    if (!member) throw notFound('company person');
+    const member = await companyMember(ctx.db, p.companyID, p.personID);
     const level = p.value === 1 ? COMPANY_LEVEL.ADMIN : COMPANY_LEVEL.EXTERNAL;
-    if (
-      member.level === COMPANY_LEVEL.ADMIN &&
-      level !== COMPANY_LEVEL.ADMIN &&
-      (await countAdmins(ctx.db, p.companyID)) <= 1
-    ) {
-      throw conflict('the company must keep at least one admin');
-    }
-    await ctx.db
-      .updateTable('companyPerson')
-      .set({ level })
-      .where('companyID', '=', p.companyID)
-      .where('personID', '=', p.personID)
-      .execute();
+    await keepAnAdmin(ctx.db, p.companyID, member, level);
+    await setCompanyLevel(ctx.db, p.companyID, p.personID, level);
     return [{ ...member, level }];
   },
 });
