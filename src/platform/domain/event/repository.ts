@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { conflict } from '../../errors.ts';
 
 /** 1 when `rows` (rows of the event) has at least one, else 0: a has* field of spec §2.2. */
 function anyOf(e: ExpressionBuilder<DB, 'event'>, ...rows: Expression<unknown>[]) {
@@ -111,4 +112,22 @@ export function eventColumns<K extends keyof DB['event'] & string>(
   columns: readonly K[],
 ) {
   return db.selectFrom('event').select(columns).where('eventID', '=', eventID).executeTakeFirst();
+}
+
+/** 409 when another event of the company has the nickname, or another event the custom domain. */
+export async function checkEventAddress(
+  db: Kysely<DB>,
+  event: { eventID: number; companyID: number },
+  address: { nickname: string } | { cname: string },
+): Promise<void> {
+  const other = db.selectFrom('event').select('eventID').where('eventID', '!=', event.eventID);
+  if ('nickname' in address) {
+    const taken = await other
+      .where('companyID', '=', event.companyID)
+      .where('nickname', '=', address.nickname)
+      .executeTakeFirst();
+    if (taken) throw conflict('nickname is already used in this company');
+  } else if (await other.where('cname', '=', address.cname).executeTakeFirst()) {
+    throw conflict('cname is already used by another event');
+  }
 }

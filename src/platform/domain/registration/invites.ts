@@ -103,3 +103,23 @@ export async function findInvites(
   }
   return { rows: rows.map(inviteRecord), total };
 }
+
+/** Puts addresses on the event's invitee list (those already on it stay as they were) and answers them. */
+export async function addInvites(db: Kysely<DB>, eventID: number, emails: readonly string[], now: number) {
+  await db
+    .insertInto('eventInvite')
+    .values(emails.map((email) => ({ eventID, email, dateCreated: now })))
+    .onConflict((oc) => oc.columns(['eventID', 'email']).doNothing())
+    .execute();
+  return inviteQuery(db, eventID)
+    .where('eventInvite.email', 'in', [...emails])
+    .orderBy('eventInvite.email')
+    .execute();
+}
+
+/** Takes an address off the invitee list; answers its row as it was (undefined: it was not on it). */
+export async function removeInvite(db: Kysely<DB>, eventID: number, email: string) {
+  const row = await inviteQuery(db, eventID).where('eventInvite.email', '=', email).executeTakeFirst();
+  if (row) await db.deleteFrom('eventInvite').where('eventID', '=', eventID).where('email', '=', email).execute();
+  return row;
+}

@@ -2,6 +2,7 @@ import { defineOperation, qOpt } from '../../table.ts';
 import { id } from '../../schemas.ts';
 import { requireCaller, requireCompany, requireEvent } from '../../auth/access.ts';
 import { LEVEL } from '../../table.ts';
+import { balances } from '../../domain/billing/repository.ts';
 
 /**
  * Spec §4.3: remaining e-mail and SMS amounts of a company, or of one event. Each row is one
@@ -17,15 +18,11 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     requireCaller(ctx);
-    let query = ctx.db.selectFrom('billing').selectAll();
     if (p.eventID !== undefined) {
       await requireEvent(ctx, p.eventID, LEVEL.ADMIN);
-      query = query.where('eventID', '=', p.eventID);
-    } else {
-      await requireCompany(ctx, p.companyID!, 'admin');
-      query = query.where('companyID', '=', p.companyID!).where('eventID', 'is', null);
+      return balances(ctx.db, { eventID: p.eventID });
     }
-    const rows = await query.orderBy('billingID').execute();
-    return rows.map((r) => ({ ...r, eventID: r.eventID ?? 0, remaining: Math.max(0, r.amount - r.sent) }));
+    await requireCompany(ctx, p.companyID!, 'admin');
+    return balances(ctx.db, { companyID: p.companyID! });
   },
 });

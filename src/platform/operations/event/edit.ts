@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { bOpt, defineOperation, q, LEVEL } from '../../table.ts';
 import { bit, email, hostname, id, number, slug, text, timestamp, timezone, url } from '../../schemas.ts';
-import { badRequest, conflict } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { eventByID } from '../../domain/event/repository.ts';
 import { eventRecord } from '../../domain/event/service.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { daysInMonth, fromWallTime, wallTime, type WallTime } from '../../domain/time.ts';
+import { updateRow } from '../../db/rows.ts';
+import { checkEventAddress } from '../../domain/event/repository.ts';
 
 const link = editKey(url, { clear: '' });
 const line = editKey(text(1000), { clear: '' });
@@ -100,30 +102,9 @@ export default defineOperation({
       const end = column === 'enrollmentEnd' ? (value as number) : event.enrollmentEnd;
       if (begin && end && end < begin) throw badRequest('enrollmentEnd cannot be before enrollmentBegin');
     }
-    if (column === 'nickname') {
-      const taken = await ctx.db
-        .selectFrom('event')
-        .select('eventID')
-        .where('companyID', '=', event.companyID)
-        .where('nickname', '=', value as string)
-        .where('eventID', '!=', p.eventID)
-        .executeTakeFirst();
-      if (taken) throw conflict('nickname is already used in this company');
-    }
-    if (column === 'cname' && value !== null) {
-      const taken = await ctx.db
-        .selectFrom('event')
-        .select('eventID')
-        .where('cname', '=', value as string)
-        .where('eventID', '!=', p.eventID)
-        .executeTakeFirst();
-      if (taken) throw conflict('cname is already used by another event');
-    }
-    await ctx.db
-      .updateTable('event')
-      .set({ [column]: value })
-      .where('eventID', '=', p.eventID)
-      .execute();
+    if (column === 'nickname') await checkEventAddress(ctx.db, event, { nickname: value as string });
+    if (column === 'cname' && value !== null) await checkEventAddress(ctx.db, event, { cname: value as string });
+    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { [column]: value });
     return [eventRecord((await eventByID(ctx.db, p.eventID))!, ctx.now, 'full')];
   },
 });

@@ -6,6 +6,7 @@ import {
   EVENT_TAG_FIELD as F,
   EVENT_TAG_KIND,
 } from '../../../domain/tag/company.ts';
+import { insertRow } from '../../../db/rows.ts';
 
 /**
  * Podium extension: adds an event tag to the company (kind `event`, no eventID). Event tags classify the
@@ -26,11 +27,13 @@ export default defineOperation({
   writes: true,
   async handler(ctx, p) {
     await checkCompanyTagName(ctx.db, p.companyID, p.name);
-    const { tagID } = await ctx.db
-      .insertInto('tag')
-      .values({ companyID: p.companyID, eventID: null, name: p.name, color: p.color ?? '', kind: EVENT_TAG_KIND })
-      .returning('tagID')
-      .executeTakeFirstOrThrow();
+    const tagID = await insertRow(ctx.db, 'tag', 'tagID', {
+      companyID: p.companyID,
+      eventID: null,
+      name: p.name,
+      color: p.color ?? '',
+      kind: EVENT_TAG_KIND,
+    });
     return [(await companyTagByID(ctx.db, p.companyID, tagID))!];
   },
 });

@@ -1,6 +1,7 @@
 import { b, defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { emailList, inviteQuery, inviteRecord } from '../../../domain/registration/invites.ts';
+import { emailList, inviteRecord } from '../../../domain/registration/invites.ts';
+import { addInvites } from '../../../domain/registration/invites.ts';
 
 /**
  * Podium extension: puts e-mail addresses on the invitee list of an event (spec §4.4: with the invite
@@ -18,15 +19,6 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    await ctx.db
-      .insertInto('eventInvite')
-      .values(p.email.map((email) => ({ eventID: p.eventID, email, dateCreated: ctx.now })))
-      .onConflict((oc) => oc.columns(['eventID', 'email']).doNothing())
-      .execute();
-    const rows = await inviteQuery(ctx.db, p.eventID)
-      .where('eventInvite.email', 'in', p.email)
-      .orderBy('eventInvite.email')
-      .execute();
-    return rows.map(inviteRecord);
+    return (await addInvites(ctx.db, p.eventID, p.email, ctx.now)).map(inviteRecord);
   },
 });

@@ -1,7 +1,8 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { email, id } from '../../../schemas.ts';
 import { notFound } from '../../../errors.ts';
-import { inviteQuery, inviteRecord } from '../../../domain/registration/invites.ts';
+import { inviteRecord } from '../../../domain/registration/invites.ts';
+import { removeInvite } from '../../../domain/registration/invites.ts';
 
 /** Podium extension: takes an address off the invitee list (a registration made with it stays). */
 export default defineOperation({
@@ -19,9 +20,8 @@ export default defineOperation({
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const row = await inviteQuery(ctx.db, p.eventID).where('eventInvite.email', '=', p.email).executeTakeFirst();
+    const row = await removeInvite(ctx.db, p.eventID, p.email);
     if (!row) throw notFound('invite');
-    await ctx.db.deleteFrom('eventInvite').where('eventID', '=', p.eventID).where('email', '=', p.email).execute();
     return [inviteRecord(row)];
   },
 });

@@ -6,6 +6,7 @@ import { attendeeRecord } from '../../../domain/attendee/record.ts';
 import { recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
 import { dismissFromEvent } from '../../../domain/enrollment/seats.ts';
 import { removeFromEventLists } from '../../../domain/list/repository.ts';
+import { removeRegistration } from '../../../domain/attendee/membership.ts';
 
 /**
  * Podium extension (spec §1.3 names `dismiss` for removing a connection; §4.4 lists no way to remove an
@@ -32,15 +33,7 @@ export default defineOperation({
     if (!record) throw notFound('person');
     await dismissFromEvent(ctx.db, eventID, personID);
     await removeFromEventLists(ctx.db, eventID, personID);
-    for (const table of ['eventPersonTag', 'feedbackAnswer'] as const)
-      await ctx.db.deleteFrom(table).where('eventID', '=', eventID).where('personID', '=', personID).execute();
-    await ctx.db
-      .deleteFrom('token')
-      .where('personID', '=', personID)
-      .where('scope', '=', 'event')
-      .where('targetID', '=', eventID)
-      .execute();
-    await ctx.db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();
+    await removeRegistration(ctx.db, eventID, personID);
     return [record];
   },
 });

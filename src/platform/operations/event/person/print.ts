@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { conflict, notFound } from '../../../errors.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
 import { recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { countPrint } from '../../../domain/attendee/membership.ts';
 
 /**
  * Spec §4.4 names it, §8 "label printing"; parameters are Podium's. Counts one more printed label
@@ -21,24 +20,7 @@ export default defineOperation({
   auth: { kind: 'event', levels: LEVEL.ADMIN | LEVEL.STAFF },
   writes: true,
   async handler(ctx, p) {
-    const limitOf = ctx.db.selectFrom('event').select('event.printLimit').where('event.eventID', '=', p.eventID);
-    const result = await ctx.db
-      .updateTable('eventPerson')
-      .set({ prints: sql`${sql.ref('prints')} + 1`, updatedDate: ctx.now })
-      .where('eventID', '=', p.eventID)
-      .where('personID', '=', p.personID)
-      .where((e) => e.or([e(limitOf, '=', 0), e('prints', '<', limitOf)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      const member = await ctx.db
-        .selectFrom('eventPerson')
-        .select('prints')
-        .where('eventID', '=', p.eventID)
-        .where('personID', '=', p.personID)
-        .executeTakeFirst();
-      if (!member) throw notFound('person');
-      throw conflict(`the print limit of this event is reached (${member.prints} labels printed)`);
-    }
+    await countPrint(ctx.db, p.eventID, p.personID, ctx.now);
     const record = await attendeeRecord(
       ctx.db,
       p.eventID,
