@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { eventTagsOfKind } from '../tag/repository.ts';
 
 // An attendee's place in an event beyond the profile: label prints, and leaving the event.
 
@@ -44,4 +45,60 @@ export async function removeRegistration(db: Kysely<DB>, eventID: number, person
     .where('targetID', '=', eventID)
     .execute();
   await db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();
+}
+
+/** The names the event has of an attendee (undefined: not an attendee). */
+export const attendeeNames = (db: Kysely<DB>, eventID: number, personID: number) =>
+  db
+    .selectFrom('eventPerson')
+    .select(['firstName', 'lastName'])
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+
+/** 409 when another attendee of the event already has this e-mail or NFC tag. */
+export async function checkUniqueInEvent(
+  db: Kysely<DB>,
+  eventID: number,
+  personID: number,
+  column: 'email' | 'nfc',
+  value: string,
+): Promise<void> {
+  const taken = await db
+    .selectFrom('eventPerson')
+    .select('personID')
+    .where('eventID', '=', eventID)
+    .where(column, '=', value)
+    .where('personID', '!=', personID)
+    .executeTakeFirst();
+  if (taken) throw conflict(`${column} is already used by another attendee of this event`);
+}
+
+/** Sets this event's record of an attendee (never the person's identity or their other events). */
+export async function updateAttendee(
+  db: Kysely<DB>,
+  eventID: number,
+  personID: number,
+  set: Record<string, unknown>,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('eventPerson')
+    .set({ ...set, updatedDate: now })
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .execute();
+}
+
+/** Replaces an attendee's tags with `tagIDs`, which must be attendee tags of the event (400 naming the first that is not). */
+export async function setAttendeeTags(db: Kysely<DB>, eventID: number, personID: number, tagIDs: readonly number[]) {
+  const ok = new Set(await eventTagsOfKind(db, eventID, 'attendee', tagIDs));
+  const bad = tagIDs.find((t) => !ok.has(t));
+  if (bad !== undefined) throw badRequest(`value tag ${bad} is not an attendee tag of this event (key tagIDs)`);
+  await db.deleteFrom('eventPersonTag').where('eventID', '=', eventID).where('personID', '=', personID).execute();
+  if (tagIDs.length > 0)
+    await db
+      .insertInto('eventPersonTag')
+      .values(tagIDs.map((tagID) => ({ eventID, personID, tagID })))
+      .execute();
 }

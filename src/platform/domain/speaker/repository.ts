@@ -61,3 +61,21 @@ export async function checkSpeakerPerson(
     .executeTakeFirst();
   if (linked) throw conflict('the person is already linked to another speaker of this event');
 }
+
+/**
+ * event.person.bind `createSpeaker`: the attendee becomes a speaker of the event (with the name and
+ * e-mail the event has of them), unless a speaker is already linked to them.
+ */
+export async function ensureSpeaker(
+  db: Kysely<DB>,
+  eventID: number,
+  person: { personID: number; name: string; email: string },
+) {
+  const linked = await db
+    .selectFrom('speaker')
+    .select('speakerID')
+    .where('eventID', '=', eventID)
+    .where('personID', '=', person.personID)
+    .executeTakeFirst();
+  if (!linked) await SPEAKER.insert(db, eventID, person);
+}

@@ -6,6 +6,8 @@ import { enrollInEvent, nameParts } from '../../../domain/attendee/enroll.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
 import { levelSchema, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
 import { createPerson, findPersonByUsername } from '../../../domain/person/repository.ts';
+import { isAttendee } from '../../../domain/enrollment/rules.ts';
+import { ensureSpeaker } from '../../../domain/speaker/repository.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -50,13 +52,8 @@ export default defineOperation({
     const names = nameParts(p.name);
     let personID = (await findPersonByUsername(ctx.db, p.username))?.personID;
     if (personID !== undefined) {
-      const enrolled = await ctx.db
-        .selectFrom('eventPerson')
-        .select('personID')
-        .where('eventID', '=', eventID)
-        .where('personID', '=', personID)
-        .executeTakeFirst();
-      if (enrolled) throw conflict('the person is already an attendee of this event');
+      if (await isAttendee(ctx.db, eventID, personID))
+        throw conflict('the person is already an attendee of this event');
     } else {
       personID = await createPerson(ctx.db, { username: p.username, email: mail, ...names }, ctx.now);
     }
@@ -74,16 +71,7 @@ export default defineOperation({
       { eventID, personID, level: p.level ?? LEVEL.USER, origin: p.origin ?? '', ...profile },
       ctx.now,
     );
-    if (p.createSpeaker === 1) {
-      const speaker = await ctx.db
-        .selectFrom('speaker')
-        .select('speakerID')
-        .where('eventID', '=', eventID)
-        .where('personID', '=', personID)
-        .executeTakeFirst();
-      if (!speaker)
-        await ctx.db.insertInto('speaker').values({ eventID, personID, name: names.name, email: mail }).execute();
-    }
+    if (p.createSpeaker === 1) await ensureSpeaker(ctx.db, eventID, { personID, name: names.name, email: mail });
     const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
     return [record!];
   },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bOpt, defineOperation, q, qOpt, ANY_LEVEL } from '../../../table.ts';
 import { bit, email, id, ids, text, url } from '../../../schemas.ts';
-import { ApiError, badRequest, conflict, notFound } from '../../../errors.ts';
+import { ApiError, notFound } from '../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { sanitizeOrganizerHtml } from '../../../domain/html.ts';
@@ -15,6 +15,12 @@ import {
   recordOptions,
   viewerOf,
 } from '../../../domain/attendee/profile.ts';
+import {
+  attendeeNames,
+  checkUniqueInEvent,
+  setAttendeeTags,
+  updateAttendee,
+} from '../../../domain/attendee/membership.ts';
 
 const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');
 const line = (max = 200) => editKey(text(max), { clear: '' });
@@ -102,16 +108,9 @@ export default defineOperation({
     if (ADMIN_KEYS.has(p.key) && !admin) throw new ApiError(403, `key ${p.key} needs an event admin token`);
     const { column, value } = parseEdit(KEYS, p.key, p.value);
 
-    const member = await ctx.db
-      .selectFrom('eventPerson')
-      .select(['firstName', 'lastName'])
-      .where('eventID', '=', eventID)
-      .where('personID', '=', personID)
-      .executeTakeFirst();
+    const member = await attendeeNames(ctx.db, eventID, personID);
     if (!member) throw notFound('person');
 
-    const touch = (set: Record<string, unknown> = {}) =>
-      ctx.db.updateTable('eventPerson').set({ ...set, updatedDate: ctx.now });
     if (Object.hasOwn(PROFILE_KEYS, p.key)) {
       let set: Record<string, unknown> = { [column]: value };
       if (p.key === 'name') {
@@ -121,57 +120,21 @@ export default defineOperation({
         const last = p.key === 'lastName' ? (value as string).trim() : member.lastName;
         set = { firstName: first, lastName: last, name: [first, last].filter(Boolean).join(' ') };
       } else if (p.key === 'email' && value !== '') {
-        const taken = await ctx.db
-          .selectFrom('eventPerson')
-          .select('personID')
-          .where('eventID', '=', eventID)
-          .where('email', '=', value as string)
-          .where('personID', '!=', personID)
-          .executeTakeFirst();
-        if (taken) throw conflict('email is already used by another attendee of this event');
+        await checkUniqueInEvent(ctx.db, eventID, personID, 'email', value as string);
       }
       // This event's view only: the person's identity and their other events are not touched.
-      await touch(set).where('eventID', '=', eventID).where('personID', '=', personID).execute();
+      await updateAttendee(ctx.db, eventID, personID, set, ctx.now);
     } else {
       let set: Record<string, unknown> = { [column]: value };
       if (p.key === 'password') set = { passwordHash: ctx.prepared.passwordHash as string };
       if (p.key === 'nfc' && value !== '') {
-        const taken = await ctx.db
-          .selectFrom('eventPerson')
-          .select('personID')
-          .where('eventID', '=', eventID)
-          .where('nfc', '=', value as string)
-          .where('personID', '!=', personID)
-          .executeTakeFirst();
-        if (taken) throw conflict('nfc is already used by another attendee of this event');
+        await checkUniqueInEvent(ctx.db, eventID, personID, 'nfc', value as string);
       }
       if (p.key === 'tagIDs') {
-        const wanted = value === '' ? [] : [...new Set(value as number[])];
-        if (wanted.length > 0) {
-          const found = await ctx.db
-            .selectFrom('tag')
-            .select('tagID')
-            .where('eventID', '=', eventID)
-            .where('kind', '=', 'attendee')
-            .where('tagID', 'in', wanted)
-            .execute();
-          const ok = new Set(found.map((t) => t.tagID));
-          const bad = wanted.find((t) => !ok.has(t));
-          if (bad !== undefined) throw badRequest(`value tag ${bad} is not an attendee tag of this event (key tagIDs)`);
-        }
-        await ctx.db
-          .deleteFrom('eventPersonTag')
-          .where('eventID', '=', eventID)
-          .where('personID', '=', personID)
-          .execute();
-        if (wanted.length > 0)
-          await ctx.db
-            .insertInto('eventPersonTag')
-            .values(wanted.map((tagID) => ({ eventID, personID, tagID })))
-            .execute();
+        await setAttendeeTags(ctx.db, eventID, personID, value === '' ? [] : [...new Set(value as number[])]);
         set = {};
       }
-      await touch(set).where('eventID', '=', eventID).where('personID', '=', personID).execute();
+      await updateAttendee(ctx.db, eventID, personID, set, ctx.now);
     }
 
     const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
