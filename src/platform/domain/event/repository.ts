@@ -131,3 +131,17 @@ export async function checkEventAddress(
     throw conflict('cname is already used by another event');
   }
 }
+
+/** Every stored column of an event (what a sibling or template copy starts from). */
+export const eventRow = (db: Kysely<DB>, eventID: number) =>
+  db.selectFrom('event').selectAll().where('eventID', '=', eventID).executeTakeFirst();
+
+/** A new event takes the event tags of the event it was made from. */
+export async function copyEventTags(db: Kysely<DB>, fromEventID: number, toEventID: number): Promise<void> {
+  const tags = await db.selectFrom('eventTag').select('tagID').where('eventID', '=', fromEventID).execute();
+  if (tags.length > 0)
+    await db
+      .insertInto('eventTag')
+      .values(tags.map((t) => ({ eventID: toEventID, tagID: t.tagID })))
+      .execute();
+}

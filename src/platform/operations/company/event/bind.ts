@@ -1,8 +1,10 @@
 import { b, defineOperation, q, qOpt } from '../../../table.ts';
 import { bit, id, slug, text } from '../../../schemas.ts';
-import { badRequest, conflict, notFound } from '../../../errors.ts';
+import { badRequest, notFound } from '../../../errors.ts';
 import { eventByID } from '../../../domain/event/repository.ts';
 import { eventRecord } from '../../../domain/event/service.ts';
+import { checkEventAddress, copyEventTags, eventRow } from '../../../domain/event/repository.ts';
+import { insertRow } from '../../../db/rows.ts';
 
 /** Columns never copied from a sibling or template: identity, address and state of the source. */
 const NOT_COPIED = new Set([
@@ -35,45 +37,29 @@ export default defineOperation({
     const sourceID = p.siblingID ?? p.templateID;
     let copied: Record<string, unknown> = {};
     if (sourceID !== undefined) {
-      const source = await ctx.db.selectFrom('event').selectAll().where('eventID', '=', sourceID).executeTakeFirst();
+      const source = await eventRow(ctx.db, sourceID);
       const which = p.siblingID !== undefined ? 'sibling event' : 'template';
       if (!source || source.companyID !== p.companyID) throw notFound(which);
       if (p.templateID !== undefined && source.isTemplate !== 1) throw badRequest('templateID must name a template');
       copied = Object.fromEntries(Object.entries(source).filter(([k]) => !NOT_COPIED.has(k)));
     }
-    const taken = await ctx.db
-      .selectFrom('event')
-      .select('eventID')
-      .where('companyID', '=', p.companyID)
-      .where('nickname', '=', p.nickname)
-      .executeTakeFirst();
-    if (taken) throw conflict('nickname is already used in this company');
+    // eventID 0: no event yet, so every event of the company counts.
+    await checkEventAddress(ctx.db, { eventID: 0, companyID: p.companyID }, { nickname: p.nickname });
 
-    const { eventID } = await ctx.db
-      .insertInto('event')
-      .values({
-        ...copied,
-        companyID: p.companyID,
-        name: p.name.trim(),
-        nickname: p.nickname,
-        dateCreated: ctx.now,
-        creatorID: ctx.caller!.personID,
-        ownerID: ctx.caller!.personID,
-        isTemplate: p.isTemplate ?? 0,
-        templateID: p.templateID ?? 0,
-        siblingID: p.siblingID ?? 0,
-        visible: sourceID !== undefined ? (copied.visible as number) : 0,
-      })
-      .returning('eventID')
-      .executeTakeFirstOrThrow();
-    if (sourceID !== undefined) {
-      const tags = await ctx.db.selectFrom('eventTag').select('tagID').where('eventID', '=', sourceID).execute();
-      if (tags.length > 0)
-        await ctx.db
-          .insertInto('eventTag')
-          .values(tags.map((t) => ({ eventID, tagID: t.tagID })))
-          .execute();
-    }
+    const eventID = await insertRow(ctx.db, 'event', 'eventID', {
+      ...copied,
+      companyID: p.companyID,
+      name: p.name.trim(),
+      nickname: p.nickname,
+      dateCreated: ctx.now,
+      creatorID: ctx.caller!.personID,
+      ownerID: ctx.caller!.personID,
+      isTemplate: p.isTemplate ?? 0,
+      templateID: p.templateID ?? 0,
+      siblingID: p.siblingID ?? 0,
+      visible: sourceID !== undefined ? (copied.visible as number) : 0,
+    });
+    if (sourceID !== undefined) await copyEventTags(ctx.db, sourceID, eventID);
     return [eventRecord((await eventByID(ctx.db, eventID))!, ctx.now, 'full')];
   },
 });
