@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { DB, EventPersonTable } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
-import type { Context } from '../../table.ts';
+import type { Work } from '../work.ts';
 import { enrollInGeneral } from '../enrollment/general.ts';
 
 export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollmentDate' | 'updatedDate'>;
@@ -30,7 +30,7 @@ export function nameParts(full: string): { name: string; firstName: string; last
 
 /** Issues an access token (spec §2.1) for a person; nothing is stored for sandbox calls. */
 export async function issueToken(
-  ctx: Pick<Context, 'db' | 'now' | 'sandbox' | 'config'>,
+  ctx: Omit<Work, 'caller'>,
   personID: number,
   scope: 'system' | 'event',
   targetID: number,

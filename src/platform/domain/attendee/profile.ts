@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { ANY_LEVEL, LEVEL, type Context } from '../../table.ts';
-import type { AttendeeViewer, RecordOptions } from './record.ts';
+import { ANY_LEVEL, LEVEL } from '../../auth/levels.ts';
+import type { RecordOptions } from './record.ts';
 
 /** A numeric event permission level (spec §5.8): one or more of the LEVEL bits, no other bit. */
 export const levelSchema = z
@@ -33,16 +33,6 @@ export const base64Schema = z
   .max(1000, 'must be at most 1000 characters')
   .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be base64');
 
-/** How the caller of an attendee operation sees records: its own in full, others limited for event scope. */
-export function viewerOf(ctx: Context): AttendeeViewer {
-  const caller = ctx.caller!;
-  return {
-    personID: caller.personID,
-    limited: caller.scope === 'event',
-    ownLevel: caller.scope === 'event' ? ctx.access?.level : undefined,
-  };
-}
-
 export async function recordOptions(db: Kysely<DB>, eventID: number, fullProfile = false): Promise<RecordOptions> {
   const event = await db.selectFrom('event').select('language').where('eventID', '=', eventID).executeTakeFirst();
   return { eventLanguage: event?.language ?? '', fullProfile };
@@ -50,5 +40,3 @@ export async function recordOptions(db: Kysely<DB>, eventID: number, fullProfile
 
 /** Callers that may read every attendee of the event (event.person.find, event.person.get of another). */
 export const READERS = LEVEL.ADMIN | LEVEL.STAFF | LEVEL.COLLECTOR;
-
-export const isAdmin = (ctx: Context) => ((ctx.access?.level ?? 0) & LEVEL.ADMIN) !== 0;

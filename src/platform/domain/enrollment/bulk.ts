@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, badRequest, notFound } from '../../errors.ts';
 import { MAX_ID } from '../../schemas.ts';
-import { LEVEL, type Context } from '../../table.ts';
+import { LEVEL } from '../../auth/levels.ts';
 import { enrollInEvent, nameParts } from '../attendee/enroll.ts';
 import { createPerson, findPersonByEmail } from '../person/repository.ts';
 import { isAttendee } from './rules.ts';
@@ -98,12 +98,12 @@ export async function inRow<T>(label: string, index: number, run: () => Promise<
  * The pairs of a `content` list whose activities are all in the event the call names (checked before
  * any lock is taken): an activity of another event, or none, is a 404 naming the item.
  */
-export async function contentOfEvent(ctx: Context, eventID: number, content: string): Promise<Pair[]> {
+export async function contentOfEvent(db: Kysely<DB>, eventID: number, content: string): Promise<Pair[]> {
   const list = parseContent(content);
   const ids = [...new Set(list.map((x) => x.activityID))];
   const found = new Set<number>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await ctx.db
+    const rows = await db
       .selectFrom('activity')
       .select('activityID')
       .where('eventID', '=', eventID)

@@ -1,21 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../errors.ts';
-import { LEVEL, type Context } from '../../table.ts';
-
-/** Whether the caller is an admin of the event the dispatcher authorized (company admins and operators are). */
-export const isEventAdmin = (ctx: Context): boolean => ((ctx.access?.level ?? 0) & LEVEL.ADMIN) !== 0;
-
-/** Admins and staff: who may read other people's enrollments. */
-export const isAdminOrStaff = (ctx: Context): boolean => ((ctx.access?.level ?? 0) & (LEVEL.ADMIN | LEVEL.STAFF)) !== 0;
-
-/** The admin forms: 403 for members below admin (event-scope tokens of admins are downgraded to User). */
-export function requireAdmin(ctx: Context, what: string): void {
-  if (!isEventAdmin(ctx)) throw new ApiError(403, `only event admins may ${what}`);
-}
-
-/** The event the dispatcher authorized (every attendance operation has an `event` rule). */
-export const eventOfCall = (ctx: Context): number => ctx.access!.eventID!;
 
 export function isAttendee(db: Kysely<DB>, eventID: number, personID: number): Promise<boolean> {
   return db
@@ -30,14 +15,6 @@ export function isAttendee(db: Kysely<DB>, eventID: number, personID: number): P
 /** A person named by an admin must be an attendee of the event: otherwise 404, as if they did not exist. */
 export async function requireAttendee(db: Kysely<DB>, eventID: number, personID: number): Promise<void> {
   if (!(await isAttendee(db, eventID, personID))) throw notFound('person');
-}
-
-/** The token's person, who must be an attendee of the event to change their own enrollment. */
-export async function selfAttendee(ctx: Context): Promise<number> {
-  const personID = ctx.caller!.personID;
-  if (!(await isAttendee(ctx.db, eventOfCall(ctx), personID)))
-    throw new ApiError(403, 'only attendees of the event can join or leave its activities');
-  return personID;
 }
 
 /** lockOperations=1: members cannot enroll, dismiss or reprioritize themselves; admins still can. */

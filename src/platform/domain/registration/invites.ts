@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { email } from '../../schemas.ts';
-import type { Page } from '../../table.ts';
+import type { Page } from '../../db/page.ts';
 
 export const MAX_INVITES_PER_CALL = 1000;
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { LEVEL, type Context } from '../../table.ts';
+import { LEVEL } from '../../auth/levels.ts';
+import type { Work } from '../work.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
 import { isPostgres } from '../../db/connect.ts';
@@ -87,7 +88,7 @@ async function formOf(db: Kysely<DB>, eventID: number) {
  * sees it; anyone else needs it visible and not a template, and a private event needs its grant.
  */
 async function checkReadable(
-  ctx: Context,
+  ctx: Work,
   e: { visible: number; isTemplate: number; public: number },
   eventID: number,
   grant: string | undefined,
@@ -170,7 +171,7 @@ function eventProfile(p: RegistrationInput, username: string) {
  * e-mail meet on one person row.
  */
 async function findOrCreatePerson(
-  ctx: Context,
+  ctx: Work,
   p: RegistrationInput,
   username: string,
 ): Promise<{ person: { personID: number }; isNew: boolean }> {
@@ -227,7 +228,7 @@ async function findOrCreatePerson(
  * e-mail; insert … on conflict do nothing, then read it, locking its row on PostgreSQL), so two submits
  * of one e-mail meet on one person row and the second sees the first's registration.
  */
-export async function register(ctx: Context, p: RegistrationInput): Promise<RegistrationAnswer> {
+export async function register(ctx: Work, p: RegistrationInput, passwordHash = ''): Promise<RegistrationAnswer> {
   const db = ctx.db;
   const form = await formOf(db, p.eventID);
   if (!form) throw notFound('event');
@@ -266,7 +267,6 @@ export async function register(ctx: Context, p: RegistrationInput): Promise<Regi
 
   // Hashed by the operation's prepare step, before the transaction; '' when no password was given
   // (then no event password exists).
-  const passwordHash = (ctx.prepared.passwordHash as string | undefined) ?? '';
 
   const username = p.username ?? p.email;
   const customUsername = username !== p.email;

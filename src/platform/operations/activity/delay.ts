@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { bit, id } from '../../schemas.ts';
 import { badRequest } from '../../errors.ts';
-import { lockRow } from '../../db/lock.ts';
+import { lockRow } from '../../domain/rows.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { activityRow, delayActivities } from '../../domain/activity/repository.ts';
 import { eventColumns } from '../../domain/event/repository.ts';

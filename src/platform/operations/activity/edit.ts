@@ -8,7 +8,7 @@ import { enrollAttendeesInGeneral } from '../../domain/enrollment/general.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { EDIT_KEYS } from '../../domain/activity/fields.ts';
 import { activityRow } from '../../domain/activity/repository.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 
 /**
  * Spec §4.5, §2.4: edits one field of an activity and sets its updatedDate. Keys outside the list

@@ -1,6 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
-import { deleteRow } from '../../db/rows.ts';
+import { deleteRow } from '../../domain/rows.ts';
 import { activityRecords } from '../../domain/activity/record.ts';
 import { activityRow } from '../../domain/activity/repository.ts';
 

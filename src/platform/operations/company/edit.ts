@@ -6,7 +6,7 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { requireCaller, requireCompany } from '../../auth/access.ts';
 import { companyByOnboardingToken, getCompany } from '../../domain/company/repository.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 import { namespaceTaken } from '../../domain/company/repository.ts';
 
 const color = z.string().regex(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a color such as #1a2b3c');

@@ -7,7 +7,7 @@ import { eventByID } from '../../domain/event/repository.ts';
 import { eventRecord } from '../../domain/event/service.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { daysInMonth, fromWallTime, wallTime, type WallTime } from '../../domain/time.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 import { checkEventAddress } from '../../domain/event/repository.ts';
 
 const link = editKey(url, { clear: '' });

@@ -4,7 +4,7 @@ import { bit, id, text } from '../../schemas.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { apiKey, fieldType, options } from '../../domain/form/fields.ts';
 import { checkApiKeyFree, checkOptions, feedbackRows, nextPosition } from '../../domain/form/repository.ts';
-import { insertRow } from '../../db/rows.ts';
+import { insertRow } from '../../domain/rows.ts';
 
 export const fieldName = text(200)
   .transform((v) => v.trim())

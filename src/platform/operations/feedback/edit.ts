@@ -5,7 +5,7 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { apiKey, fieldType, options, parseStoredOptions } from '../../domain/form/fields.ts';
 import { checkApiKeyFree, checkOptions, feedbackKind, feedbackRows } from '../../domain/form/repository.ts';
 import { fieldDescription, fieldName, fieldPosition } from './create.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 
 const KEYS: Record<string, EditKey> = {
   name: editKey(fieldName),

@@ -1,6 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../table.ts';
 import { id } from '../../schemas.ts';
-import { deleteRow } from '../../db/rows.ts';
+import { deleteRow } from '../../domain/rows.ts';
 import { feedbackRows } from '../../domain/form/repository.ts';
 
 /** Podium extension: removes a custom field of the registration form, with every answer to it. */

@@ -6,7 +6,7 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../edit.ts';
 import { eventByID } from '../../domain/event/repository.ts';
 import { sanitizeOrganizerHtml } from '../../domain/html.ts';
 import { formRecord } from '../../domain/form/settings.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 
 export const MAX_CAPACITY = 10_000_000;
 

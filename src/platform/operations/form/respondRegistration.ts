@@ -67,6 +67,6 @@ export default defineOperation({
   // scrypt only when a password is given, and outside the transaction (see Operation.prepare).
   prepare: async (p) => ({ passwordHash: p.password ? await hashPassword(p.password) : '' }),
   async handler(ctx, p) {
-    return [await register(ctx, p)];
+    return [await register(ctx, p, (ctx.prepared.passwordHash as string | undefined) ?? '')];
   },
 });

@@ -7,7 +7,7 @@ import { hashPassword, verifyPassword } from '../../auth/secrets.ts';
 import { nameParts } from '../../domain/attendee/enroll.ts';
 import { ownRecord } from '../../domain/person/identity.ts';
 import { passwordSchema } from './confirm.ts';
-import { updateRow } from '../../db/rows.ts';
+import { updateRow } from '../../domain/rows.ts';
 import { emailTaken, personByID } from '../../domain/person/repository.ts';
 
 const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');

@@ -3,19 +3,13 @@ import { bOpt, defineOperation, qOpt, ANY_LEVEL, type Context } from '../../../t
 import { bit, email, id, text } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { readImport } from '../../../domain/imports.ts';
-import { lockRow } from '../../../db/lock.ts';
+import { lockRow } from '../../../domain/rows.ts';
 import { lockActivities, bindSeat, type Seats } from '../../../domain/enrollment/seats.ts';
-import {
-  eventOfCall,
-  isEventAdmin,
-  requireAdmin,
-  requireAttendee,
-  requireUnlocked,
-  selfAttendee,
-} from '../../../domain/enrollment/rules.ts';
+import { requireAttendee, requireUnlocked } from '../../../domain/enrollment/rules.ts';
 import { MAX_BULK, MAX_CONTENT, attendeeByEmail, contentOfEvent, inRow } from '../../../domain/enrollment/bulk.ts';
 import { lockWithGeneral } from '../../../domain/enrollment/general.ts';
 import { formOf } from '../../../domain/enrollment/forms.ts';
+import { eventOfCall, isEventAdmin, requireAdmin, selfAttendee } from '../../call.ts';
 
 const csvID = /^[1-9]\d{0,9}$/;
 
@@ -93,7 +87,7 @@ export default defineOperation({
       return out;
     }
     // content: every pair is checked and bound in one transaction; any refusal refuses them all.
-    const pairs = await contentOfEvent(ctx, eventID, p.content!);
+    const pairs = await contentOfEvent(ctx.db, eventID, p.content!);
     const seats = await lockActivities(ctx.db, [...new Set(pairs.map((x) => x.activityID))]);
     const out = [];
     for (const [i, pair] of pairs.entries()) {

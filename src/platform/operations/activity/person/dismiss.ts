@@ -5,15 +5,9 @@ import { badRequest } from '../../../errors.ts';
 import { dismissSeat, lockActivities, type Seats } from '../../../domain/enrollment/seats.ts';
 import { absentRow } from '../../../domain/enrollment/records.ts';
 import { formOf } from '../../../domain/enrollment/forms.ts';
-import {
-  eventOfCall,
-  isEventAdmin,
-  requireAdmin,
-  requireAttendee,
-  requireUnlocked,
-  selfAttendee,
-} from '../../../domain/enrollment/rules.ts';
+import { requireAttendee, requireUnlocked } from '../../../domain/enrollment/rules.ts';
 import { MAX_BULK, MAX_CONTENT, contentOfEvent, inRow } from '../../../domain/enrollment/bulk.ts';
+import { eventOfCall, isEventAdmin, requireAdmin, selfAttendee } from '../../call.ts';
 
 /**
  * Spec §4.6, three forms: an admin dismisses a person, or many over the event (B content, all or
@@ -56,7 +50,7 @@ export default defineOperation({
       const seats = (await lockActivities(ctx.db, [p.activityID!])).get(p.activityID!)!;
       return [await dismiss(ctx.db, seats, p.personID!)];
     }
-    const pairs = await contentOfEvent(ctx, eventID, p.content!);
+    const pairs = await contentOfEvent(ctx.db, eventID, p.content!);
     const seats = await lockActivities(ctx.db, [...new Set(pairs.map((x) => x.activityID))]);
     const out = [];
     for (const [i, pair] of pairs.entries()) {

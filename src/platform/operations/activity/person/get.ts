@@ -2,7 +2,8 @@ import { ApiError } from '../../../errors.ts';
 import { defineOperation, q, qOpt, ANY_LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { absentRow, attendeeRow } from '../../../domain/enrollment/records.ts';
-import { eventOfCall, isAdminOrStaff, requireAttendee } from '../../../domain/enrollment/rules.ts';
+import { requireAttendee } from '../../../domain/enrollment/rules.ts';
+import { eventOfCall, isAdminOrStaff } from '../../call.ts';
 
 /**
  * Spec §4.6. One enrollment: the token's own without personID (any member), another person's for the

@@ -4,13 +4,8 @@ import { bit, id, text } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { lockActivities, setSeatField, type SeatField } from '../../../domain/enrollment/seats.ts';
-import {
-  eventOfCall,
-  isEventAdmin,
-  requireAdmin,
-  requireAttendee,
-  requireUnlocked,
-} from '../../../domain/enrollment/rules.ts';
+import { requireAttendee, requireUnlocked } from '../../../domain/enrollment/rules.ts';
+import { eventOfCall, isEventAdmin, requireAdmin } from '../../call.ts';
 
 /** Spec §2.5: the attendee edit keys, all bits. */
 const KEYS: Record<SeatField, EditKey> = {

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../../../errors.ts';
 import { eventByID } from '../../../domain/event/repository.ts';
 import { eventRecord } from '../../../domain/event/service.ts';
 import { checkEventAddress, copyEventTags, eventRow } from '../../../domain/event/repository.ts';
-import { insertRow } from '../../../db/rows.ts';
+import { insertRow } from '../../../domain/rows.ts';
 
 /** Columns never copied from a sibling or template: identity, address and state of the source. */
 const NOT_COPIED = new Set([

@@ -6,7 +6,7 @@ import {
   EVENT_TAG_FIELD as F,
   EVENT_TAG_KIND,
 } from '../../../domain/tag/company.ts';
-import { insertRow } from '../../../db/rows.ts';
+import { insertRow } from '../../../domain/rows.ts';
 
 /**
  * Podium extension: adds an event tag to the company (kind `event`, no eventID). Event tags classify the

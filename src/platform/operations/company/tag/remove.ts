@@ -1,6 +1,6 @@
 import { defineOperation, q } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { deleteRow } from '../../../db/rows.ts';
+import { deleteRow } from '../../../domain/rows.ts';
 import { notFound } from '../../../errors.ts';
 import { companyTagByID } from '../../../domain/tag/company.ts';
 

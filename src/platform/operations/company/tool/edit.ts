@@ -2,7 +2,7 @@ import { defineOperation, b, q } from '../../../table.ts';
 import { bit, id, text } from '../../../schemas.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { toolRow } from './get.ts';
-import { updateRow } from '../../../db/rows.ts';
+import { updateRow } from '../../../domain/rows.ts';
 
 /** Tool switches a company admin may edit (spec §2.6 Company tool edit keys). */
 export const TOOL_EDIT_KEYS = [

@@ -2,7 +2,7 @@ import { b, bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { checkSectionRoom, sectionByID, SECTION_FIELD as F } from '../../../domain/hotsite/repository.ts';
 import { HOTSITE_SECTIONS } from '../../../../shared/hotsite.ts';
-import { insertRow } from '../../../db/rows.ts';
+import { insertRow } from '../../../domain/rows.ts';
 
 /**
  * Spec §4.9: adds a section to the event's public website. `section` is its kind (src/shared/hotsite.ts:

@@ -3,7 +3,7 @@ import { bOpt, defineOperation, q, LEVEL } from '../../../table.ts';
 import { id, text } from '../../../schemas.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
 import { sectionByID, SECTION_KEYS } from '../../../domain/hotsite/repository.ts';
-import { updateRow } from '../../../db/rows.ts';
+import { updateRow } from '../../../domain/rows.ts';
 
 /** Podium extension: edits one field of a hotsite section (spec §1.3 edit style). */
 export default defineOperation({

@@ -1,6 +1,6 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
-import { deleteRow } from '../../../db/rows.ts';
+import { deleteRow } from '../../../domain/rows.ts';
 import { sectionByID } from '../../../domain/hotsite/repository.ts';
 
 /** Podium extension: removes a hotsite section; answers the removed record. */

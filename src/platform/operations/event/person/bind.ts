@@ -4,10 +4,11 @@ import { bit, email, id, text } from '../../../schemas.ts';
 import { conflict } from '../../../errors.ts';
 import { enrollInEvent, nameParts } from '../../../domain/attendee/enroll.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
-import { levelSchema, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { levelSchema, recordOptions } from '../../../domain/attendee/profile.ts';
 import { createPerson, findPersonByUsername } from '../../../domain/person/repository.ts';
 import { isAttendee } from '../../../domain/enrollment/rules.ts';
 import { ensureSpeaker } from '../../../domain/speaker/repository.ts';
+import { viewerOf } from '../../call.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,12 +1,13 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { notFound } from '../../../errors.ts';
-import { lockRow } from '../../../db/lock.ts';
+import { lockRow } from '../../../domain/rows.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
-import { recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { recordOptions } from '../../../domain/attendee/profile.ts';
 import { dismissFromEvent } from '../../../domain/enrollment/seats.ts';
 import { removeFromEventLists } from '../../../domain/list/repository.ts';
 import { removeRegistration } from '../../../domain/attendee/membership.ts';
+import { viewerOf } from '../../call.ts';
 
 /**
  * Podium extension (spec §1.3 names `dismiss` for removing a connection; §4.4 lists no way to remove an

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, q, qOpt, LEVEL, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Param } from '../../../table.ts';
 import { bit, id, MAX_ID, orientation, selection, text, timestamp } from '../../../schemas.ts';
 import { ApiError, badRequest } from '../../../errors.ts';
-import { READERS, viewerOf } from '../../../domain/attendee/profile.ts';
+import { READERS } from '../../../domain/attendee/profile.ts';
 import {
   ATTENDEE_ORDERS,
   ATTENDEE_SELECTIONS,
@@ -10,6 +10,7 @@ import {
   findAttendees,
   type AttendeeOrder,
 } from '../../../domain/attendee/find.ts';
+import { viewerOf } from '../../call.ts';
 
 const SELECTIONS = ATTENDEE_SELECTIONS;
 

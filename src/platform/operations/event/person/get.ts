@@ -2,7 +2,8 @@ import { defineOperation, q, qOpt, ANY_LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { ApiError, notFound } from '../../../errors.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
-import { READERS, recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { READERS, recordOptions } from '../../../domain/attendee/profile.ts';
+import { viewerOf } from '../../call.ts';
 
 /**
  * Spec §4.4 names it; parameters are Podium's. One attendee's full record (with the custom-field

@@ -7,20 +7,14 @@ import { hashPassword } from '../../../auth/secrets.ts';
 import { sanitizeOrganizerHtml } from '../../../domain/html.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
 import { nameParts } from '../../../domain/attendee/enroll.ts';
-import {
-  base64Schema,
-  isAdmin,
-  languageSchema,
-  levelSchema,
-  recordOptions,
-  viewerOf,
-} from '../../../domain/attendee/profile.ts';
+import { base64Schema, languageSchema, levelSchema, recordOptions } from '../../../domain/attendee/profile.ts';
 import {
   attendeeNames,
   checkUniqueInEvent,
   setAttendeeTags,
   updateAttendee,
 } from '../../../domain/attendee/membership.ts';
+import { isAdmin, viewerOf } from '../../call.ts';
 
 const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');
 const line = (max = 200) => editKey(text(max), { clear: '' });

@@ -1,8 +1,9 @@
 import { defineOperation, q, LEVEL } from '../../../table.ts';
 import { id } from '../../../schemas.ts';
 import { attendeeRecord } from '../../../domain/attendee/record.ts';
-import { recordOptions, viewerOf } from '../../../domain/attendee/profile.ts';
+import { recordOptions } from '../../../domain/attendee/profile.ts';
 import { countPrint } from '../../../domain/attendee/membership.ts';
+import { viewerOf } from '../../call.ts';
 
 /**
  * Spec §4.4 names it, §8 "label printing"; parameters are Podium's. Counts one more printed label

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from './schema.ts';
+import type { DB } from '../db/schema.ts';
 
 // Row gateways: one row of a table by its id, for the operations whose write is exactly that (the
 // rules around it live in their domain folders). Typed by table name; the columns are the caller's.
@@ -33,3 +33,9 @@ export async function updateRow(
 ): Promise<void> {
   await (db as Kysely<any>).updateTable(table).set(values).where(idColumn, '=', id).execute();
 }
+
+/**
+ * A write that checks before it writes (capacity, duplicates) first takes the write lock of the row
+ * it depends on: the event, then its activities, in that order everywhere (db/lock.ts).
+ */
+export { lockRow } from '../db/lock.ts';
