@@ -59,23 +59,49 @@ export default tseslint.config(
       message: 'a migration is frozen in time and imports no application code',
     },
     {
-      // Domain code is called by operations, never the other way round, and knows nothing of HTTP.
-      files: ['src/platform/domain/**'],
-      group: ['**/operations/**', '**/dispatch.ts', '**/app.ts', '**/server.ts', '**/cache.ts', '**/cli/**'],
-      message: 'domain code does not import the request pipeline (operations, dispatch, app, server, cache)',
+      // A resource's field list, repository and rules take the store and plain values: they never see
+      // the operation kernel (the request, its context, dispatch, the cache) or the server.
+      files: ['src/platform/resources/**'],
+      ignores: ['src/platform/resources/*/operations/**'],
+      group: ['**/kernel/**', '**/catalog/**', '**/operations/**', '**/app.ts', '**/server.ts', '**/cli/**'],
+      message: 'resource code (fields, repositories, rules) does not import the operation kernel or the server',
     },
     {
-      files: ['src/platform/operations/**'],
+      // Operations validate, authorize and call repositories: no SQL, no store of their own.
+      files: ['src/platform/resources/*/operations/**', 'src/platform/kernel/**'],
+      ignores: ['src/platform/kernel/dispatch.ts', 'src/platform/kernel/table.ts'],
+      group: ['kysely', '**/db/**', '**/app.ts', '**/server.ts', '**/cli/**'],
+      message: 'operations reach the store only through repositories (src/platform/resources), and never the server',
+    },
+    {
+      // (The files the block above leaves out: one block per file, as a later one replaces an earlier.)
+      files: ['src/platform/catalog/**', 'src/platform/kernel/dispatch.ts', 'src/platform/kernel/table.ts'],
       group: ['**/app.ts', '**/server.ts', '**/cli/**'],
-      message: 'operations do not import the server',
+      message: 'the operation kernel does not import the server',
     },
   ]),
+  {
+    files: ['src/platform/resources/*/operations/**', 'src/platform/kernel/**'],
+    ignores: ['src/platform/kernel/dispatch.ts', 'src/platform/kernel/table.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|transaction|executeQuery)$/]',
+          message: 'operations do not write SQL: call a repository function (src/platform/resources)',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'operations do not write SQL' },
+      ],
+    },
+  },
 );
 
 /** One no-restricted-imports block per boundary (a later block for the same files would replace an earlier one's options). */
 function boundaries(rules) {
-  return rules.map(({ files, group, message }) => ({
+  return rules.map(({ files, ignores, group, message }) => ({
     files,
+    ...(ignores ? { ignores } : {}),
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
   }));
 }

@@ -3,7 +3,7 @@
 // Prints their ids as JSON. Usage: DATABASE_URL=file:… node bench/seed-bench.mjs
 import { openStore, migrate } from '../src/platform/db/connect.ts';
 import { seedProgram } from '../src/platform/seed/program.ts';
-import { fromWallTime, wallTime } from '../src/platform/domain/time.ts';
+import { fromWallTime, wallTime } from '../src/platform/resources/time.ts';
 
 const { db } = openStore(process.env.DATABASE_URL);
 await migrate(db);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { migrate, openStore } from '../platform/db/connect.ts';
 import { startPlatform } from '../platform/server.ts';
 import { isEmpty, seedDemo, type DemoSeed } from '../platform/seed/demo.ts';
-import { createPerson, findPersonByUsername } from '../platform/domain/person/repository.ts';
+import { createPerson, findPersonByUsername } from '../platform/resources/person/repository.ts';
 import { hashPassword } from '../platform/auth/secrets.ts';
 import { ensureBuilt } from '../site/build.ts';
 import { startSite, type Site } from '../site/server.ts';

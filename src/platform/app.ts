@@ -12,11 +12,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
-import { createDispatcher, errorAnswer, type Answer } from './dispatch.ts';
+import { createDispatcher, errorAnswer, type Answer } from './kernel/dispatch.ts';
 import { forwardedClient } from './forwarded.ts';
 import { ApiError } from './errors.ts';
-import { operations } from './operations/index.ts';
-import { openApiDocument } from './openapi.ts';
+import { operations } from './catalog/index.ts';
+import { openApiDocument } from './kernel/openapi.ts';
 
 export interface AppDeps {
   readonly config: Config;

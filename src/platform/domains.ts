@@ -3,7 +3,7 @@
 // namespace (part of that route). The public site remembers domain lookups for a while; a listener told
 // of these changes (the site in the same process, `podium start`) forgets them at once.
 
-import type { Committed } from './dispatch.ts';
+import type { Committed } from './kernel/dispatch.ts';
 
 /** One change to forget: the event (or every event of the company) and the event's domain now. */
 export interface DomainChange {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from './errors.ts';
-import type { AnyOperation } from './table.ts';
+import type { AnyOperation } from './kernel/table.ts';
 
 /** One editable key of an edit-style operation (spec §1.3: Q key, B value). */
 export interface EditKey {

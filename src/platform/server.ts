@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { migrate, openStore, type Store } from './db/connect.ts';
 import { createCounter } from './limits/counter.ts';
 import { buildApp } from './app.ts';
-import type { Dispatcher } from './dispatch.ts';
+import type { Dispatcher } from './kernel/dispatch.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
 
 export interface Platform {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentOperations, operations } from '../../src/platform/operations/index.ts';
+import { contentOperations, operations } from '../../src/platform/catalog/index.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
 import {
   PASSWORD,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, idsOf, type Client } from '../helpers/operations.ts';
-import { enrollInEvent } from '../../src/platform/domain/attendee/enroll.ts';
+import { enrollInEvent } from '../../src/platform/resources/attendee/enroll.ts';
 
 /** Fields of spec §2.4 every activity record carries. */
 const ACTIVITY_FIELDS = `activityID eventID placeID name description latitude longitude location dateBegin dateEnd

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
-import { createPerson } from '../../src/platform/domain/person/repository.ts';
-import { enrollInEvent } from '../../src/platform/domain/attendee/enroll.ts';
-import { dismissFromEvent } from '../../src/platform/domain/enrollment/seats.ts';
+import { createPerson } from '../../src/platform/resources/person/repository.ts';
+import { enrollInEvent } from '../../src/platform/resources/attendee/enroll.ts';
+import { dismissFromEvent } from '../../src/platform/resources/enrollment/seats.ts';
 
 /** The activity attendee record: spec §2.5 fields plus the activity, event, name, e-mail and date. */
 const FIELDS = [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentOperations } from '../../src/platform/operations/index.ts';
-import { LEVEL, type AnyOperation, type Param } from '../../src/platform/table.ts';
+import { contentOperations } from '../../src/platform/catalog/index.ts';
+import { LEVEL, type AnyOperation, type Param } from '../../src/platform/kernel/table.ts';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 
 // The auth rules of the content operations (issue 3), swept from the table itself: for every

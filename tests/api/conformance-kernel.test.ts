@@ -9,8 +9,8 @@
 //  10. a parameter in the wrong place says where it belongs; an unknown edit key lists the valid keys;
 //      the operator 403 says how to become one; the relation writes accept POST as well as GET.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/platform/operations/index.ts';
-import type { AnyOperation, Param } from '../../src/platform/table.ts';
+import { operations } from '../../src/platform/catalog/index.ts';
+import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';
 

@@ -5,8 +5,8 @@
 // exist: each must get the very same answer, `404 <object> not found`, status and line. The table comes
 // from the operation table, so an operation added with `via` is checked without touching this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/platform/operations/index.ts';
-import type { AnyOperation, Param } from '../../src/platform/table.ts';
+import { operations } from '../../src/platform/catalog/index.ts';
+import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';

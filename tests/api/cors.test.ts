@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/platform/operations/index.ts';
+import { operations } from '../../src/platform/catalog/index.ts';
 import { operatorWithCompany, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
 // CORS: the public operations the embeddable widgets call answer any origin, without credentials;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/platform/operations/index.ts';
+import { operations } from '../../src/platform/catalog/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
-import { paramJsonSchema } from '../../src/platform/describe.ts';
-import { createConfirmation } from '../../src/platform/domain/person/identity.ts';
-import type { AnyOperation, Param } from '../../src/platform/table.ts';
+import { paramJsonSchema } from '../../src/platform/kernel/describe.ts';
+import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
+import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
   STORES,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_SWITCHES } from '../../src/platform/db/schema.ts';
-import { TOOL_EDIT_KEYS } from '../../src/platform/operations/company/tool/edit.ts';
+import { TOOL_EDIT_KEYS } from '../../src/platform/resources/company/operations/tool/edit.ts';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, idsOf, type Client } from '../helpers/operations.ts';
 

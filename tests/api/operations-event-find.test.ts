@@ -1,7 +1,7 @@
 // company.event.find over real HTTP, in both call styles and on both stores (spec §4.2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XLSX_CONTENT_TYPE } from '../../src/platform/excel.ts';
-import { LIST_FIELDS } from '../../src/platform/domain/event/service.ts';
+import { LIST_FIELDS } from '../../src/platform/resources/event/service.ts';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, idsOf, nowSeconds, type Client } from '../helpers/operations.ts';
 

@@ -3,7 +3,7 @@
 // reading of the output (not by the sanitizer's own parser); legitimate content must survive intact.
 // Directly on sanitizeOrganizerHtml, and through the API on both stores and in both call styles.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sanitizeOrganizerHtml } from '../../src/platform/domain/html.ts';
+import { sanitizeOrganizerHtml } from '../../src/platform/resources/html.ts';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, type Client } from '../helpers/operations.ts';
 

@@ -9,7 +9,7 @@ import type { EventPersonTable } from '../../src/platform/db/schema.ts';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform, type Platform } from '../../src/platform/server.ts';
-import { createPerson } from '../../src/platform/domain/person/repository.ts';
+import { createPerson } from '../../src/platform/resources/person/repository.ts';
 
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

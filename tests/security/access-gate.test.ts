@@ -10,9 +10,9 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform } from '../../src/platform/server.ts';
 import { newChallenge } from '../../src/platform/auth/altcha.ts';
 import { memoryCounter, type Counter } from '../../src/platform/limits/counter.ts';
-import checkAccessCode from '../../src/platform/operations/event/checkAccessCode.ts';
-import type { Context } from '../../src/platform/table.ts';
-import { maskAddress } from '../../src/platform/domain/event/access-code-failures.ts';
+import checkAccessCode from '../../src/platform/resources/event/operations/checkAccessCode.ts';
+import type { Context } from '../../src/platform/kernel/table.ts';
+import { maskAddress } from '../../src/platform/resources/event/access-code-failures.ts';
 import { STORES, TestPlatform, freshStore, world, type StoreKind, type World } from '../helpers/platform.ts';
 
 const MINUTE = 60_000;

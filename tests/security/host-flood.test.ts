@@ -14,7 +14,7 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PodiumError, type PodiumClient } from '../../src/client/index.ts';
-import type { Committed } from '../../src/platform/dispatch.ts';
+import type { Committed } from '../../src/platform/kernel/dispatch.ts';
 import { domainChangeOf } from '../../src/platform/domains.ts';
 import { forwardedClient } from '../../src/platform/forwarded.ts';
 import { HostResolver, NEGATIVE_TTL_MS, POSITIVE_TTL_MS } from '../../src/site/hosts.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/platform/operations/index.ts';
-import type { AnyOperation, Param } from '../../src/platform/table.ts';
+import { operations } from '../../src/platform/catalog/index.ts';
+import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import { PASSWORD, STORES, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import {
   changes,

@@ -1,5 +1,5 @@
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
-import { LEVEL } from '../../src/platform/table.ts';
+import { LEVEL } from '../../src/platform/kernel/table.ts';
 import { PASSWORD, type TestPlatform } from '../helpers/platform.ts';
 
 // Two tenants for the people isolation tests (issue 9 item 2): each company has two public events with

@@ -57,13 +57,13 @@ describe('the wire contract', { timeout: 240_000 }, () => {
     const wire = 'src/shared/wire/speaker.ts';
     expect(readFileSync(resolve(ROOT, wire), 'utf8')).toContain('headline: s,');
     const broken = filesWithErrors(wire, (t) => t.replace('headline: s,', 'headline: s,\n  pronouns: s,'));
-    expect(under(broken, 'src/platform/')).toEqual(['src/platform/domain/speaker/repository.ts']);
+    expect(under(broken, 'src/platform/')).toEqual(['src/platform/resources/speaker/repository.ts']);
   });
 
   it('a field taken out of a wire row breaks the platform that sends it and the site that reads it', () => {
     const wire = 'src/shared/wire/speaker.ts';
     const broken = filesWithErrors(wire, (t) => t.replace(/\n\s*name: s,/, ''));
-    expect(under(broken, 'src/platform/')).toContain('src/platform/domain/speaker/repository.ts');
+    expect(under(broken, 'src/platform/')).toContain('src/platform/resources/speaker/repository.ts');
     expect(under(broken, 'src/site/').length).toBeGreaterThan(0);
   });
 });

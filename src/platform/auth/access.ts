@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ApiError, notFound } from '../errors.ts';
-import { COMPANY_LEVEL, LEVEL, type Context } from '../table.ts';
+import { COMPANY_LEVEL, LEVEL, type Context } from '../kernel/table.ts';
 import type { Caller } from './caller.ts';
 
 const ALL_LEVELS = Object.values(LEVEL).reduce((a, b) => a | b, 0);

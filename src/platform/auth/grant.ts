@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { eventAccess } from './access.ts';
-import { eventByID } from '../domain/event/repository.ts';
-import type { Context } from '../table.ts';
+import { eventByID } from '../resources/event/repository.ts';
+import type { Context } from '../kernel/table.ts';
 
 /** How long an unlocked private event stays unlocked for a browser (the site and widgets keep the grant). */
 export const GRANT_TTL_SECONDS = 7 * 86400;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { createCompany } from '../domain/company/repository.ts';
-import { createPerson, findPersonByUsername } from '../domain/person/repository.ts';
-import { COMPANY_LEVEL } from '../table.ts';
-import { fromWallTime, wallTime } from '../domain/time.ts';
+import { createCompany } from '../resources/company/repository.ts';
+import { createPerson, findPersonByUsername } from '../resources/person/repository.ts';
+import { COMPANY_LEVEL } from '../kernel/table.ts';
+import { fromWallTime, wallTime } from '../resources/time.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
 
 export const DEMO_NAMESPACE = 'demo';

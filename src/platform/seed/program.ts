@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { ActivityTable, DB } from '../db/schema.ts';
-import { fromWallTime, wallTime } from '../domain/time.ts';
+import { fromWallTime, wallTime } from '../resources/time.ts';
 
 // The demo's program: deterministic (no randomness), so the site, the widgets, the end-to-end tests
 // and the benchmarks all see the same event. Straight inserts: the seed runs before any token exists.

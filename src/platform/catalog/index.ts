@@ -1,0 +1,74 @@
+import type { AnyOperation } from '../kernel/table.ts';
+import personSignIn from '../resources/person/operations/signIn.ts';
+import apiDescribe from '../resources/api/operations/describe.ts';
+import apiPing from '../resources/api/operations/ping.ts';
+import companyCreate from '../resources/company/operations/create.ts';
+import companyEdit from '../resources/company/operations/edit.ts';
+import companyFind from '../resources/company/operations/find.ts';
+import companyGet from '../resources/company/operations/get.ts';
+import companyPersonBind from '../resources/company/operations/person/bind.ts';
+import companyPersonOperate from '../resources/company/operations/person/operate.ts';
+import companyPersonDismiss from '../resources/company/operations/person/dismiss.ts';
+import companyPersonFind from '../resources/company/operations/person/find.ts';
+import companyToolEdit from '../resources/company/operations/tool/edit.ts';
+import companyToolGet from '../resources/company/operations/tool/get.ts';
+import companyToolAvailable from '../resources/company/operations/tool/available.ts';
+import companyEventBind from '../resources/company/operations/event/bind.ts';
+import companyEventFind from '../resources/company/operations/event/find.ts';
+import eventGet from '../resources/event/operations/get.ts';
+import eventEdit from '../resources/event/operations/edit.ts';
+import eventCheckAccessCode from '../resources/event/operations/checkAccessCode.ts';
+import eventAccessCodeChallenge from '../resources/event/operations/accessCode/challenge.ts';
+import eventAccessCodeFind from '../resources/event/operations/accessCode/find.ts';
+import billingFind from '../resources/billing/operations/find.ts';
+import { activitiesOperations } from './activities.ts';
+import { relationsOperations } from './relations.ts';
+import { attendanceOperations } from './attendance.ts';
+import { siteOperations } from './site.ts';
+import { attendeesOperations } from './attendees.ts';
+import { registrationOperations } from './registration.ts';
+import { peopleOperations } from './people.ts';
+import { ANSWERS } from '../kernel/answers.ts';
+
+/** Event content and registration (issue 3), one group per area. */
+export const contentOperations: readonly AnyOperation[] = [
+  ...activitiesOperations,
+  ...relationsOperations,
+  ...attendanceOperations,
+  ...siteOperations,
+  ...attendeesOperations,
+  ...registrationOperations,
+];
+
+/** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */
+export const operations: readonly AnyOperation[] = withAnswers([
+  personSignIn,
+  ...peopleOperations,
+  apiDescribe,
+  apiPing,
+  companyCreate,
+  companyEdit,
+  companyFind,
+  companyGet,
+  companyPersonBind,
+  companyPersonOperate,
+  companyPersonDismiss,
+  companyPersonFind,
+  companyToolEdit,
+  companyToolGet,
+  companyToolAvailable,
+  companyEventBind,
+  companyEventFind,
+  eventGet,
+  eventEdit,
+  eventCheckAccessCode,
+  eventAccessCodeChallenge,
+  eventAccessCodeFind,
+  billingFind,
+  ...contentOperations,
+]);
+
+/** Each operation with the wire row it answers (operations/answers.ts), for the OpenAPI document. */
+function withAnswers(ops: readonly AnyOperation[]): AnyOperation[] {
+  return ops.map((op) => (ANSWERS[op.name] && !op.answer ? { ...op, answer: ANSWERS[op.name] } : op));
+}

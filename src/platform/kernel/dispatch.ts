@@ -1,0 +1,383 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Config } from '../config.ts';
+import type { Counter } from '../limits/counter.ts';
+import { OWNERS, type AnyOperation, type Context, type Method, type OwnerParam, type Result } from './table.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { resolveCaller, type Caller } from '../auth/caller.ts';
+import { requireCompany, requireEvent } from '../auth/access.ts';
+import { hashToken } from '../auth/secrets.ts';
+import { envelope } from './wire.ts';
+import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
+import { AnswerCache } from './cache.ts';
+import { fileOutbox } from '../mail/outbox.ts';
+import { isEditOperation } from '../edit.ts';
+
+/** A call as both styles deliver it: the operation name, the method, the two parameter places. */
+export interface Call {
+  readonly name: string | undefined;
+  readonly method: string;
+  /** The query string as received, the key of cached public answers. */
+  readonly rawQuery: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: Readonly<Record<string, unknown>> | undefined;
+  readonly authorization: string | undefined;
+  readonly clientIp: string;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly type: string;
+  readonly body: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface Deps {
+  readonly db: Kysely<DB>;
+  readonly config: Config;
+  readonly counter: Counter;
+  readonly operations: readonly AnyOperation[];
+  readonly log: {
+    error(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
+export interface Committed {
+  readonly name: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly result: Result;
+}
+
+/**
+ * Operations marked `cors` (the widgets' public calls) are readable from any origin, never with
+ * credentials (no Allow-Credentials: the widgets send no cookies); a 429's Retry-After is readable.
+ */
+const CORS_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'Retry-After',
+};
+const corsPreflight = (op: AnyOperation): Record<string, string> => ({
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': op.methods.join(', '),
+  'Access-Control-Allow-Headers': 'Content-Type',
+  'Access-Control-Max-Age': '86400',
+});
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+class SandboxRollback extends Error {
+  readonly result: Result;
+  constructor(result: Result) {
+    super('sandbox rollback');
+    this.result = result;
+  }
+}
+
+/**
+ * What never goes into an error line: C0/C1 controls (CR LF would split it into several lines),
+ * the Unicode line and paragraph separators, and the bidirectional controls that reorder what a
+ * terminal or log viewer shows. Messages echo what callers sent (a selection, an operation name).
+ */
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The spec's error answer: one `text/plain` line `NNN message`, whatever the message held. */
+export const errorAnswer = (status: number, message: string, headers?: Record<string, string>): Answer => ({
+  status,
+  type: TEXT_TYPE,
+  body: `${status} ${message.replace(UNPRINTABLE, '').trim() || 'error'}`,
+  headers,
+});
+
+/** Turns what the store throws on a constraint into a client answer; anything else stays a 500. */
+function constraintError(err: unknown): ApiError | undefined {
+  const e = err as { code?: string; errcode?: number; message?: string };
+  if (e.code === '23505' || e.errcode === 2067 || e.errcode === 1555)
+    return new ApiError(409, 'conflicts with an existing object');
+  if (e.code === '23503' || e.errcode === 787) return new ApiError(409, 'refers to an object that does not exist');
+  return undefined;
+}
+
+/**
+ * The one path every call takes (design.md "the path of one call"): rate limits, the operation
+ * from the table, method, parameters from their declared places, token, the handler (inside a
+ * transaction for writes, rolled back for sandbox=1), and the envelope or error line.
+ */
+export function createDispatcher(deps: Deps) {
+  const { db, config, counter, log } = deps;
+  const table = new Map(deps.operations.map((op) => [op.name, op]));
+  const cache = new AnswerCache(5000, 10_000);
+  const mail = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => log.info({ path }, 'mail written'));
+  const committedListeners = new Set<(c: Committed) => void>();
+
+  async function limit(key: string, perSecond: number, who: string): Promise<void> {
+    let hit;
+    try {
+      hit = await counter.hit(key, 1000);
+    } catch (err) {
+      // Rate-limit store down: serve rather than fail every call; the log says so.
+      log.warn({ err }, 'rate limit store unavailable');
+      return;
+    }
+    if (hit.count > perSecond) {
+      throw new ApiError(429, `too many calls ${who}, at most ${perSecond} per second`, {
+        'Retry-After': String(Math.max(1, Math.ceil(hit.resetMs / 1000))),
+      });
+    }
+  }
+
+  function readToken(call: Call): string | undefined {
+    const q = call.query.tokenID;
+    if (typeof q === 'string' && q !== '') return q;
+    if (Array.isArray(q)) throw badRequest('tokenID must be given once');
+    const h = call.authorization;
+    if (h && /^Bearer /i.test(h)) return h.slice(7).trim() || undefined;
+    // Read from the query only (spec §5.1): one in the body would be ignored and the call run as
+    // anonymous, answering something misleading ("cannot be empty", or public data).
+    if (q === undefined && call.body?.tokenID !== undefined) throw badRequest('tokenID belongs in the query string');
+    return undefined;
+  }
+
+  /**
+   * The dispatcher's own parameters are read from the query only. One sent in the body alone would
+   * be ignored without a word: `sandbox=1` there would commit the write it was meant to try.
+   */
+  function refuseGlobalsInBody(call: Call): void {
+    for (const name of ['action', 'format', 'sandbox']) {
+      if (name === 'action' && call.name !== undefined) continue; // RESTful: the path names the operation
+      if (call.query[name] === undefined && call.body?.[name] !== undefined)
+        throw badRequest(`${name} belongs in the query string`);
+    }
+  }
+
+  function readParams(op: AnyOperation, call: Call): Record<string, unknown> {
+    const values: Record<string, unknown> = {};
+    const present = new Set<string>();
+    const inVariant = new Set(op.variants?.flat() ?? []);
+    // Placement first (spec §1.1 rule 4): a parameter sent only in the other place is named with where
+    // it belongs, before any other parameter is found missing.
+    for (const name in op.params) {
+      const p = op.params[name];
+      const [here, there] = p.place === 'query' ? [call.query, call.body] : [call.body, call.query];
+      if (here?.[name] === undefined && there?.[name] !== undefined)
+        throw badRequest(`${name} belongs in the ${p.place === 'query' ? 'query string' : 'request body'}`);
+    }
+    const edit = isEditOperation(op);
+    for (const name in op.params) {
+      const p = op.params[name];
+      const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
+      // An edit without a value at all is a mistake, not a request to clear the field: only an explicit
+      // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field.
+      if (raw === undefined && edit && name === 'value') throw badRequest('value cannot be empty');
+      if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
+      // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
+      if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
+      if (raw === undefined || raw === '') {
+        if (!p.optional && !inVariant.has(name)) throw badRequest(`${name} cannot be empty`);
+        continue;
+      }
+      const parsed = p.schema.safeParse(raw);
+      if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+      values[name] = parsed.data;
+      present.add(name);
+    }
+    if (op.variants && !op.variants.some((set: readonly string[]) => set.every((n) => present.has(n)))) {
+      const forms = op.variants.map((set: readonly string[]) => set.join(' + '));
+      throw badRequest(`one of these is required: ${forms.join('; ')}`);
+    }
+    return values;
+  }
+
+  function readPatternParams(op: AnyOperation, call: Call): Record<string, unknown> {
+    const extra: Record<string, unknown> = {};
+    if (!op.patternParams) return extra;
+    const { pattern, param } = op.patternParams;
+    const source = (param.place === 'query' ? call.query : call.body) ?? {};
+    for (const name of Object.keys(source)) {
+      if (!pattern.test(name)) continue;
+      const raw = source[name];
+      if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
+      if (raw === '' || raw === undefined) continue;
+      if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
+      const parsed = param.schema.safeParse(raw);
+      if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+      extra[name] = parsed.data;
+    }
+    return extra;
+  }
+
+  async function authenticate(op: AnyOperation, token: string | undefined, now: number): Promise<Caller | undefined> {
+    if (token === undefined) {
+      if (op.auth.kind !== 'public') throw new ApiError(401, 'tokenID cannot be empty');
+      return undefined;
+    }
+    const caller = await resolveCaller(db, token, now);
+    if (!caller) {
+      // Ignored only where a client holding a stale token must get a new one (signIn, recover,
+      // confirm, registration); elsewhere, public reads included, it is told its token is stale
+      // instead of being answered as anonymous.
+      if (op.staleTokenIgnored && op.auth.kind === 'public') return undefined;
+      throw new ApiError(401, 'tokenID is not valid or has expired');
+    }
+    if (op.auth.kind === 'operator' && !caller.operator)
+      throw new ApiError(403, 'platform operator access required (operators are made with npx podium admin create)');
+    return caller;
+  }
+
+  /**
+   * The event an `event` rule is about: named by eventID, or found through the object a call names.
+   * `object` is the noun of that object's 404: a caller with no relation to its event is answered
+   * exactly as for an id that does not exist (`404 activity not found`, not `404 event not found`),
+   * so another tenant's ids cannot be told from unknown ones.
+   */
+  async function eventOf(
+    via: readonly OwnerParam[],
+    params: Record<string, unknown>,
+  ): Promise<{ eventID: number; object: string }> {
+    const name = via.find((n) => params[n] !== undefined);
+    if (name === undefined) throw badRequest(`${via.join(' or ')} cannot be empty`);
+    const value = params[name] as number;
+    if (name === 'eventID') return { eventID: value, object: 'event' };
+    const table = OWNERS[name];
+    const object = table === 'hotsite' ? 'section' : table;
+    const row = await db
+      .selectFrom(table)
+      .select('eventID')
+      .where(name as never, '=', value as never)
+      .executeTakeFirst();
+    if (!row || row.eventID === null) throw notFound(object);
+    return { eventID: row.eventID, object };
+  }
+
+  async function run(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
+    if (!op.writes) return op.handler(ctx, params);
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        const out = await op.handler({ ...ctx, db: trx }, params);
+        if (ctx.sandbox) throw new SandboxRollback(out);
+        return out;
+      });
+      cache.clear(); // every committed write may change a public answer
+      // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
+      for (const listener of committedListeners) {
+        try {
+          listener({ name: op.name, params, result });
+        } catch (err) {
+          log.error({ err, operation: op.name }, 'a commit listener failed');
+        }
+      }
+      return result;
+    } catch (err) {
+      if (err instanceof SandboxRollback) return err.result;
+      throw constraintError(err) ?? err;
+    }
+  }
+
+  async function dispatch(call: Call): Promise<Answer> {
+    await limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
+    const token = readToken(call);
+    if (token !== undefined) await limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
+    refuseGlobalsInBody(call);
+
+    if (!call.name) throw badRequest('action cannot be empty');
+    const op = table.get(call.name);
+    if (!op) throw new ApiError(404, `operation ${call.name.slice(0, 80)} does not exist`);
+    const method = (call.method === 'HEAD' ? 'GET' : call.method) as Method;
+    if (!op.methods.includes(method)) {
+      throw new ApiError(405, `${op.name} accepts ${op.methods.join(' or ')}`, { Allow: op.methods.join(', ') });
+    }
+
+    // A cached public answer is keyed by the exact query string it was computed for, so a hit skips
+    // parsing; only answers to fully validated calls are ever stored.
+    const cacheKey =
+      op.cachePublic && token === undefined && method === 'GET' ? `${op.name}?${call.rawQuery}` : undefined;
+    if (cacheKey !== undefined) {
+      const hit = cache.get(cacheKey);
+      if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
+    }
+
+    // The token first: a stale one is the caller's problem to fix before any parameter is.
+    const now = Math.floor(Date.now() / 1000);
+    const caller = await authenticate(op, token, now);
+
+    const format = call.query.format ?? 'json';
+    if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
+    if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
+    const sandbox = call.query.sandbox === '1';
+    if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
+      throw badRequest('sandbox must be 0 or 1');
+    const params = readParams(op, call);
+
+    const extra = readPatternParams(op, call);
+    let ctx: Context = {
+      db,
+      caller,
+      access: undefined,
+      now,
+      clientIp: call.clientIp,
+      sandbox,
+      prepared: {},
+      extra,
+      config,
+      counter,
+      mail,
+    };
+    // Company and event rules name their target by the companyID / eventID parameter.
+    if (op.auth.kind === 'company') {
+      const companyID = params.companyID as number;
+      ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
+    } else if (op.auth.kind === 'event') {
+      const target = await eventOf(op.auth.via ?? ['eventID'], params);
+      const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
+      ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
+    }
+    if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
+    const result = await run(op, ctx, params);
+    const rows = Array.isArray(result) ? result : result.rows;
+    if (format === 'excel') {
+      const disposition = `attachment; filename="${op.name.replaceAll('.', '-')}.xlsx"`;
+      return {
+        status: 200,
+        type: XLSX_CONTENT_TYPE,
+        body: toXlsx(rows),
+        headers: { 'Content-Disposition': disposition },
+      };
+    }
+    const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
+    if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
+    return { status: 200, type: JSON_TYPE, body };
+  }
+
+  async function answer(call: Call): Promise<Answer> {
+    try {
+      return await dispatch(call);
+    } catch (err) {
+      if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
+      log.error({ err, operation: call.name }, 'operation failed');
+      return errorAnswer(500, 'internal error');
+    }
+  }
+
+  return {
+    table,
+    invalidate: () => cache.clear(),
+    /** Calls `listener` after each committed write of this process; returns its removal. */
+    onCommit(listener: (c: Committed) => void): () => void {
+      committedListeners.add(listener);
+      return () => committedListeners.delete(listener);
+    },
+    /** The answer to a call; operations marked `cors` add the CORS headers and answer the preflight. */
+    async answer(call: Call): Promise<Answer> {
+      const op = call.name === undefined ? undefined : table.get(call.name);
+      if (!op?.cors) return answer(call);
+      if (call.method === 'OPTIONS') return { status: 204, type: TEXT_TYPE, body: '', headers: corsPreflight(op) };
+      const a = await answer(call);
+      return { ...a, headers: { ...a.headers, ...CORS_HEADERS } };
+    },
+  };
+}
+
+export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,0 +1,70 @@
+import { defineOperation, q, LEVEL, type AnyOperation, type Context, type OwnerParam, type Params } from './table.ts';
+import { id } from '../schemas.ts';
+import {
+  bindPair,
+  dismissPair,
+  requireInEvent,
+  type EventObject,
+  type PairTable,
+} from '../resources/relation/common.ts';
+
+// The bind and dismiss operations of a relation between two objects of one event (spec §4.5 bottom
+// half: activity.speaker.bind, …), made from one description. Both are idempotent (binding a bound
+// pair or dismissing an unbound one changes nothing and answers the pair), both take GET or POST with
+// the ids in the query, and the dispatcher's event rule checks the first id (`owner`); the second must
+// be an object of the same event, or the answer is a 404 naming it, as for an id that does not exist.
+
+interface Side {
+  readonly param: string;
+  readonly description: string;
+}
+
+export interface PairSpec {
+  /** `activity.speaker`: the operations are `<module>.bind` and `<module>.dismiss`. */
+  readonly module: string;
+  readonly table: PairTable;
+  /** The id the event rule checks (and finds the event through). */
+  readonly owner: Side & { readonly param: OwnerParam };
+  /** The id linked to it; dismiss may describe it differently. */
+  readonly other: Side & { readonly table?: EventObject; readonly dismissDescription?: string };
+  readonly summaries: { readonly bind: string; readonly dismiss: string };
+  /** A Podium extension (not in the spec). */
+  readonly extension?: boolean;
+  /**
+   * The check of the second id, when `requireInEvent` of its table is not the whole rule (an activity
+   * tag must be of kind activity; an event tag is the company's).
+   */
+  readonly check?: (ctx: Context, otherID: number, action: 'bind' | 'dismiss') => Promise<void>;
+}
+
+export function pairOperations(spec: PairSpec): AnyOperation[] {
+  const auth =
+    spec.owner.param === 'eventID'
+      ? ({ kind: 'event', levels: LEVEL.ADMIN } as const)
+      : ({ kind: 'event', levels: LEVEL.ADMIN, via: [spec.owner.param] } as const);
+  const make = (action: 'bind' | 'dismiss') => {
+    const params: Params = {
+      [spec.owner.param]: q(id, spec.owner.description),
+      [spec.other.param]: q(id, (action === 'dismiss' && spec.other.dismissDescription) || spec.other.description),
+    };
+    return defineOperation<Params>({
+      name: `${spec.module}.${action}`,
+      summary: spec.summaries[action],
+      methods: ['GET', 'POST'],
+      params,
+      auth,
+      ...(spec.extension ? { extension: true } : {}),
+      writes: true,
+      async handler(ctx, p: Record<string, any>) {
+        const owner = p[spec.owner.param] as number;
+        const other = p[spec.other.param] as number;
+        if (spec.check) await spec.check(ctx, other, action);
+        else await requireInEvent(ctx.db, ctx.access!.eventID!, spec.other.table!, other);
+        const pair = { [spec.owner.param]: owner, [spec.other.param]: other };
+        await (action === 'bind' ? bindPair : dismissPair)(ctx.db, spec.table, pair as never);
+        return [pair];
+      },
+    });
+  };
+  return [make('bind'), make('dismiss')];
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Outbox } from '../mail/outbox.ts';
+import type { Config } from '../config.ts';
+import type { Counter } from '../limits/counter.ts';
+import { MAX_ID } from '../schemas.ts';
+
+export type Method = 'GET' | 'POST';
+export type Place = 'query' | 'body';
+
+/** One declared parameter: where it is read from (spec §4 Q/B) and how it is validated. */
+export interface Param<S extends z.ZodType = z.ZodType, O extends boolean = boolean> {
+  readonly place: Place;
+  readonly schema: S;
+  readonly optional: O;
+  readonly description: string;
+}
+
+const param =
+  <P extends Place, O extends boolean>(place: P, optional: O) =>
+  <S extends z.ZodType>(schema: S, description = ''): Param<S, O> => ({ place, schema, optional, description });
+
+/** Parameter read from the query string (Q in the spec tables). */
+export const q = param('query', false);
+/** Optional query parameter (Q name?). */
+export const qOpt = param('query', true);
+/** Parameter read from the form-encoded body (B). */
+export const b = param('body', false);
+/** Optional body parameter (B name?). */
+export const bOpt = param('body', true);
+
+export type Params = Record<string, Param>;
+export type ParamValues<P extends Params> = {
+  [K in keyof P]: P[K] extends Param<infer S, infer O>
+    ? O extends true
+      ? z.output<S> | undefined
+      : z.output<S>
+    : never;
+};
+
+export { LEVEL, ANY_LEVEL, COMPANY_LEVEL } from '../auth/levels.ts';
+
+/**
+ * Who may call. `public`: no token needed (one is used when given). `token`: any valid token.
+ * `operator`: a platform operator's system token. `company`: a system token of a person of the
+ * company named by `companyID` (admin or any member). `event`: a token whose level in the event
+ * named by `eventID` has one of the bits in `levels` (company admins count as event admins).
+ * Anyone with no relation to the company/event gets 404, as if it did not exist.
+ */
+export type Auth =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'token' }
+  | { readonly kind: 'operator' }
+  | { readonly kind: 'company'; readonly role: 'admin' | 'member' }
+  | { readonly kind: 'event'; readonly levels: number; readonly via?: readonly OwnerParam[] };
+
+/**
+ * Parameters that name an object inside one event: an `event` rule with `via` finds the event
+ * through the first of them the call carries (default: `eventID`). The object's own table has a
+ * column of the same name and an `eventID` column; a missing object is a 404 naming it, and so is
+ * an object of an event the caller has no relation to (the same line: ids of another tenant are
+ * not told from unknown ones).
+ */
+export const OWNERS = {
+  eventID: 'event',
+  activityID: 'activity',
+  chainID: 'chain',
+  listID: 'list',
+  speakerID: 'speaker',
+  sponsorID: 'sponsor',
+  tagID: 'tag',
+  sectionID: 'hotsite',
+  feedbackID: 'feedback',
+} as const;
+export type OwnerParam = keyof typeof OWNERS;
+
+/** What the dispatcher learned while authorizing a `company` or `event` rule. */
+export interface Access {
+  readonly companyID: number;
+  readonly eventID?: number;
+  /** Event level bits (event rules) or company level (company rules). */
+  readonly level: number;
+}
+
+export type Row = Record<string, unknown>;
+/** What a handler returns: rows, or a page of rows with the total for `paginated=1`. */
+export type Result = Row[] | { rows: Row[]; total: number };
+
+export interface Context {
+  /** The store; inside a write operation this is the transaction. */
+  readonly db: Kysely<DB>;
+  readonly caller: Caller | undefined;
+  /** Set for `company` and `event` rules: the target and the caller's level there. */
+  readonly access: Access | undefined;
+  /** Unix seconds at the start of the call. */
+  readonly now: number;
+  readonly clientIp: string;
+  readonly sandbox: boolean;
+  /** What the operation's `prepare` computed before the transaction (e.g. a password hash). */
+  readonly prepared: Readonly<Record<string, unknown>>;
+  /** Values of the operation's `patternParams` (e.g. feedback_12), by parameter name. */
+  readonly extra: Readonly<Record<string, unknown>>;
+  readonly config: Config;
+  readonly counter: Counter;
+  /** Where the platform's e-mails go (an .eml file per message until a mail transport exists). */
+  readonly mail: Outbox;
+}
+
+export interface Operation<P extends Params = Params> {
+  /** `module.operation`, as in the spec. */
+  readonly name: string;
+  readonly summary: string;
+  readonly methods: readonly Method[];
+  readonly params: P;
+  /**
+   * Parameters whose names follow a pattern rather than being listed (spec §4.4 `feedback_<id>`):
+   * every query key matching `pattern` is validated with `param` and handed over in `ctx.extra`.
+   */
+  readonly patternParams?: { readonly pattern: RegExp; readonly example: string; readonly param: Param };
+  /** Alternative required sets when the spec lists several forms (e.g. company.get). */
+  readonly variants?: ReadonlyArray<ReadonlyArray<keyof P & string>>;
+  readonly auth: Auth;
+  /**
+   * `public` operations only. A token that is not valid (unknown, expired, revoked) is ignored and the
+   * call runs anonymously, where every other operation answers `401 tokenID is not valid or has
+   * expired`. Only for the operations a client holding a stale token must still reach to get a new
+   * one: signing in, recovering a password, registering (docs/api.md "Auth").
+   */
+  readonly staleTokenIgnored?: boolean;
+  /**
+   * The row the answer's `data` holds (src/shared/wire): the OpenAPI document's 200 answer is made
+   * from it. Left out, the document says only that `data` holds objects.
+   */
+  readonly answer?: z.ZodObject;
+  /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
+  readonly extension?: boolean;
+  /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */
+  readonly writes: boolean;
+  /** Anonymous answers may be served from the cache of serialized public answers. */
+  readonly cachePublic?: boolean;
+  /**
+   * Callable from any web page (the embeddable widgets): every answer, errors included, carries
+   * `Access-Control-Allow-Origin: *` (never credentials) and OPTIONS answers the CORS preflight.
+   */
+  readonly cors?: boolean;
+  /**
+   * Slow work that needs no store, such as hashing a password (scrypt, ~30 ms), run after validation
+   * and authorization but before the write transaction: on SQLite a transaction holds the store's one
+   * connection, so hashing inside it would stall every other call. The handler reads `ctx.prepared`.
+   */
+  readonly prepare?: (params: ParamValues<P>) => Promise<Record<string, unknown>>;
+  readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
+}
+
+export type AnyOperation = Operation<any>;
+
+/** Declares an operation; the identity function exists for type inference of params in handler. */
+export function defineOperation<P extends Params>(op: Operation<P>): Operation<P> {
+  return op;
+}
+
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Page } from '../db/page.ts';
+export { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Page };
+
+/** The pagination parameters shared by every paginated list (spec §8). */
+export const pageParams = {
+  limit: qOpt(
+    z.coerce
+      .number()
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(PAGE_LIMIT_MAX, `must be at most ${PAGE_LIMIT_MAX}`),
+    `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`,
+  ),
+  offset: qOpt(
+    z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
+    'items to skip',
+  ),
+  paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
+} satisfies Params;
+
+export function pageOf(p: { limit?: number; offset?: number; paginated?: '0' | '1' }): Page {
+  return { limit: p.limit ?? PAGE_LIMIT_DEFAULT, offset: p.offset ?? 0, paginated: p.paginated === '1' };
+}

@@ -1,0 +1,28 @@
+import { defineOperation, qOpt } from '../../../kernel/table.ts';
+import { id } from '../../../schemas.ts';
+import { requireCaller, requireCompany, requireEvent } from '../../../auth/access.ts';
+import { LEVEL } from '../../../kernel/table.ts';
+import { balances } from '../repository.ts';
+
+/**
+ * Spec §4.3: remaining e-mail and SMS amounts of a company, or of one event. Each row is one
+ * product balance: billingID, companyID, eventID, product (email|sms), amount, sent, remaining.
+ */
+export default defineOperation({
+  name: 'billing.find',
+  summary: 'Remaining e-mail / SMS amounts of a company or an event.',
+  methods: ['GET'],
+  params: { companyID: qOpt(id, 'the company'), eventID: qOpt(id, 'the event') },
+  variants: [['companyID'], ['eventID']],
+  auth: { kind: 'token' },
+  writes: false,
+  async handler(ctx, p) {
+    requireCaller(ctx);
+    if (p.eventID !== undefined) {
+      await requireEvent(ctx, p.eventID, LEVEL.ADMIN);
+      return balances(ctx.db, { eventID: p.eventID });
+    }
+    await requireCompany(ctx, p.companyID!, 'admin');
+    return balances(ctx.db, { companyID: p.companyID! });
+  },
+});

@@ -1,0 +1,27 @@
+import { defineOperation, q, qOpt } from '../../../kernel/table.ts';
+import { id } from '../../../schemas.ts';
+import { grantSchema, readableEvent } from '../../../auth/grant.ts';
+import { formRecord } from '../settings.ts';
+
+/**
+ * Podium extension: the registration form of an event as a widget renders it — enrollment settings,
+ * whether it takes registrations now (and why not), the custom fields in order, the attendee-type tags.
+ */
+export default defineOperation({
+  name: 'form.get',
+  summary: 'Reads the registration form of an event: settings, state, fields and attendee tags.',
+  methods: ['GET'],
+  params: {
+    eventID: q(id, 'the event'),
+    grant: qOpt(grantSchema, 'the grant of event.checkAccessCode, for a private event'),
+  },
+  auth: { kind: 'public' },
+  cors: true,
+  extension: true,
+  cachePublic: true,
+  writes: false,
+  async handler(ctx, p) {
+    const { event } = await readableEvent(ctx, p.eventID, p.grant);
+    return [await formRecord(ctx.db, event, ctx.now)];
+  },
+});

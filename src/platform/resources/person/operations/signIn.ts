@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { b, defineOperation, q, qOpt } from '../../../kernel/table.ts';
+import { id, text } from '../../../schemas.ts';
+import { ApiError } from '../../../errors.ts';
+import { hashToken, verifyPassword } from '../../../auth/secrets.ts';
+import { issueToken } from '../../attendee/enroll.ts';
+import { findPersonByUsername } from '../repository.ts';
+import { tokenRecord } from '../identity.ts';
+import { eventPasswordHash } from '../repository.ts';
+
+const WRONG_TRIES_PER_WINDOW = 10;
+const WRONG_WINDOW_MS = 15 * 60_000;
+
+/** Spec §4.1, §5.2–5.4: a system token, or an event token when eventID and the event password are given. */
+export default defineOperation({
+  name: 'person.signIn',
+  summary: 'Signs in and returns an access token record (spec §2.1).',
+  methods: ['POST'],
+  params: {
+    username: q(text(320), 'login name (usually the e-mail)'),
+    eventID: qOpt(id, 'selects event scope when the event password is given'),
+    password: b(z.string().max(1000, 'must be at most 1000 characters'), 'system or event-scope password'),
+  },
+  auth: { kind: 'public' },
+  // Not 401 for a token that is not valid: a client holding a stale token must still be able to sign in again.
+  staleTokenIgnored: true,
+  // Not run as a write transaction: checking a password takes tens of milliseconds of scrypt, and on
+  // SQLite a write transaction holds the store for its whole length. The one insert honours sandbox.
+  writes: false,
+  async handler(ctx, p) {
+    // Throttle guessing per username and address; success does not add to the count.
+    const throttleKey = `signin:${ctx.clientIp}:${hashToken(p.username.toLowerCase())}`;
+    const tried = await ctx.counter.peek(throttleKey);
+    if (tried.count >= WRONG_TRIES_PER_WINDOW) {
+      throw new ApiError(429, 'too many wrong passwords, try again later', {
+        'Retry-After': String(Math.ceil(tried.resetMs / 1000)),
+      });
+    }
+    const person = await findPersonByUsername(ctx.db, p.username);
+    let scope: 'system' | 'event' | undefined;
+    let targetID = 0;
+    if (person && p.eventID !== undefined) {
+      const passwordHash = await eventPasswordHash(ctx.db, p.eventID, person.personID);
+      if (passwordHash && (await verifyPassword(p.password, passwordHash))) {
+        scope = 'event';
+        targetID = p.eventID;
+      }
+    }
+    // Spec §5.4: with eventID but the system password, the token is a system one.
+    if (!scope && person?.passwordHash && (await verifyPassword(p.password, person.passwordHash))) scope = 'system';
+    if (!person || !scope) {
+      await ctx.counter.hit(throttleKey, WRONG_WINDOW_MS);
+      throw new ApiError(401, 'wrong username or password');
+    }
+
+    const tokenID = await issueToken(ctx, person.personID, scope, targetID);
+    return [tokenRecord(person, { tokenID, scope, targetID }, ctx.now)];
+  },
+});
