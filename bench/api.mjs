@@ -38,7 +38,12 @@ const scenarios = [
   { name: 'dispatcher (api.ping, no store)', path: '/api/ping', goal: 0.75 },
   { name: 'event.get public (SQLite)', path: `/event/get?eventID=${eventID}`, goal: 0.6 },
   { name: 'company.get public (SQLite)', path: '/company/get?namespace=demo', goal: 0.6 },
-  { name: 'activity.find public, 300 activities', path: `/activity/find?eventID=${events.program}`, goal: 0.6 },
+  // A program is read a page of 100 at a time (spec §8; the client and the widgets read the pages at once).
+  {
+    name: 'activity.find public, a page of 100 of 300',
+    path: `/activity/find?eventID=${events.program}&limit=100`,
+    goal: 0.6,
+  },
 ];
 // The bare server answers each path with the very bytes the platform answers.
 const bodies = {};
