@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { migrate, openStore } from '../platform/db/connect.ts';
 import { startPlatform } from '../platform/server.ts';
 import { isEmpty, seedDemo, type DemoSeed } from '../platform/seed/demo.ts';
-import { createPerson, findPersonByUsername } from '../platform/resources/person/repository.ts';
+import { createPerson, findPersonByUsername, makeOperator } from '../platform/resources/person/repository.ts';
 import { hashPassword } from '../platform/auth/secrets.ts';
 import { ensureBuilt } from '../site/build.ts';
 import { startSite, type Site } from '../site/server.ts';
@@ -134,11 +134,7 @@ async function main(argv: string[]): Promise<number> {
         const existing = await findPersonByUsername(db, username);
         if (existing) {
           const passwordHash = await hashPassword(password);
-          await db
-            .updateTable('person')
-            .set({ operator: 1, passwordHash })
-            .where('personID', '=', existing.personID)
-            .execute();
+          await makeOperator(db, existing.personID, passwordHash);
           console.log(`operator ${username} updated (person ${existing.personID})`);
         } else {
           const personID = await createPerson(db, { username, password, operator: true, name: username }, now);

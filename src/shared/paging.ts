@@ -21,8 +21,14 @@ export async function readPages<T>(
   maxPages = 50,
 ): Promise<T[][]> {
   const first = await read(0, true);
-  const total = first.total ?? first.rows.length;
-  const count = Math.min(maxPages, Math.ceil(total / PAGE_SIZE_MAX));
+  if (first.total === undefined) {
+    // A platform that does not tell the total: page on until a page comes back short.
+    const pages = [first.rows];
+    while (pages.length < maxPages && pages[pages.length - 1].length === PAGE_SIZE_MAX)
+      pages.push((await read(pages.length * PAGE_SIZE_MAX, false)).rows);
+    return pages;
+  }
+  const count = Math.min(maxPages, Math.ceil(first.total / PAGE_SIZE_MAX));
   const rest = await Promise.all(
     Array.from({ length: Math.max(0, count - 1) }, (_, i) => read((i + 1) * PAGE_SIZE_MAX, false)),
   );

@@ -13,9 +13,11 @@ const files = (readdirSync(root, { recursive: true }) as string[])
 
 /**
  * Packages shared code may import, each browser-safe and weighed by the widgets' size budgets: ALTCHA's
- * solver with its Web Crypto key derivation (the access-code gate's proof of work).
+ * solver with its Web Crypto key derivation (the access-code gate's proof of work), and zod for the
+ * answer rows of src/shared/wire (read by the platform and the client; a widget that bundles them
+ * pays for zod in its own budget, bench:widgets).
  */
-const BROWSER_PACKAGES = new Set(['altcha-lib', 'altcha-lib/algorithms/web/pbkdf2']);
+const BROWSER_PACKAGES = new Set(['altcha-lib', 'altcha-lib/algorithms/web/pbkdf2', 'zod']);
 
 describe('src/shared is browser-safe', () => {
   it.each(files.map((f) => [relative(root, f), f]))('%s imports only src/shared and no Node API', (_, file) => {

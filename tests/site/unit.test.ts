@@ -250,6 +250,8 @@ describe('program views', () => {
 describe('platform client', () => {
   let server: Server;
   let base: string;
+  let withTotal = true;
+  const speakerPages: number[] = [];
   let client: PodiumClient;
   const seen: { url: string; xff?: string; body?: string }[] = [];
   let eventBody = '{"count":"1","data":[{"eventID":"7","name":"Summit","nickname":"summit","public":"1"}]}';
@@ -278,14 +280,18 @@ describe('platform client', () => {
           return res.end('429 too many wrong access codes, try again later');
         }
         if (path === '/api/speaker/find') {
-          const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
+          const query = new URL(req.url!, 'http://x').searchParams;
+          const offset = Number(query.get('offset') ?? 0);
+          speakerPages.push(offset);
           const n = offset === 0 ? 100 : 5;
           const data = Array.from({ length: n }, (_, i) => ({
             speakerID: String(offset + i + 1),
             name: `S${offset + i + 1}`,
           }));
+          // The total only when asked for, as the platform does; `withTotal` off plays an older one.
+          const total = withTotal && query.get('paginated') === '1' ? { total: '105' } : {};
           res.writeHead(200, { 'content-type': 'application/json' });
-          return res.end(JSON.stringify({ count: String(n), data }));
+          return res.end(JSON.stringify({ count: String(n), ...total, data }));
         }
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('404 not found');
@@ -342,6 +348,14 @@ describe('platform client', () => {
     const speakers = await client.speakerFind(7);
     expect(speakers).toHaveLength(105);
     expect(await client.speakerFind(7)).toBe(speakers);
+    // Without a total (an older platform) it pages on until a short page.
+    withTotal = false;
+    const other = createClient({ baseUrl: base });
+    speakerPages.length = 0;
+    expect(await other.speakerFind(8)).toHaveLength(105);
+    expect(speakerPages).toEqual([0, 100]);
+    await other.close();
+    withTotal = true;
     const fresh = createClient({ baseUrl: base, dataFreshMs: 60_000 });
     seen.length = 0;
     await fresh.eventGet({ eventID: 7 });

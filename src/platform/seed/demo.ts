@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { createCompany } from '../resources/company/repository.ts';
+import { createCompany, namespaceTaken } from '../resources/company/repository.ts';
+import { addCompanyPerson } from '../resources/company/people.ts';
+import { checkCompanyTagName, EVENT_TAG_KIND } from '../resources/tag/company.ts';
+import { bindPair } from '../resources/relation/common.ts';
+import { insertRow, updateRow } from '../resources/rows.ts';
 import { createPerson, findPersonByUsername } from '../resources/person/repository.ts';
-import { COMPANY_LEVEL } from '../kernel/table.ts';
+import { COMPANY_LEVEL } from '../auth/levels.ts';
 import { fromWallTime, wallTime } from '../resources/time.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
 
@@ -39,23 +43,15 @@ export async function seedDemo(
   firstDate?: string,
 ): Promise<DemoSeed | undefined> {
   return db.transaction().execute(async (trx) => {
-    if (
-      await trx.selectFrom('company').select('companyID').where('namespace', '=', DEMO_NAMESPACE).executeTakeFirst()
-    ) {
-      return undefined;
-    }
+    if (await namespaceTaken(trx, DEMO_NAMESPACE, 0)) return undefined;
     const { companyID } = await createCompany(trx, { shortName: 'Demo' }, now);
-    await trx
-      .updateTable('company')
-      .set({
-        storeTitle: 'Podium Demo',
-        mainColor: '#4f46e5',
-        backgroundColor: '#ffffff',
-        language: 'en',
-        currency: 'EUR',
-      })
-      .where('companyID', '=', companyID)
-      .execute();
+    await updateRow(trx, 'company', 'companyID', companyID, {
+      storeTitle: 'Podium Demo',
+      mainColor: '#4f46e5',
+      backgroundColor: '#ffffff',
+      language: 'en',
+      currency: 'EUR',
+    });
 
     let password: string | undefined;
     let organizer = await findPersonByUsername(trx, DEMO_ORGANIZER);
@@ -64,10 +60,8 @@ export async function seedDemo(
       await createPerson(trx, { username: DEMO_ORGANIZER, name: 'Demo Organizer', password }, now);
       organizer = (await findPersonByUsername(trx, DEMO_ORGANIZER))!;
     }
-    await trx
-      .insertInto('companyPerson')
-      .values({ companyID, personID: organizer.personID, level: COMPANY_LEVEL.ADMIN, dateCreated: now })
-      .execute();
+    const admin = { personID: organizer.personID, level: COMPANY_LEVEL.ADMIN, name: '', email: '' };
+    await addCompanyPerson(trx, companyID, admin, now);
 
     // Next month, three days from 09:00 to 18:00 Lisbon time; the partner day follows.
     const timezone = 'Europe/Lisbon';
@@ -79,51 +73,42 @@ export async function seedDemo(
       fromWallTime({ ...first, day: first.day + day, hour, minute: 0, second: 0 }, timezone);
     const start = at(0, 9);
     const base = { companyID, dateCreated: now, creatorID: organizer.personID, ownerID: organizer.personID };
-    const { eventID } = await trx
-      .insertInto('event')
-      .values({
-        ...base,
-        name: 'Podium Summit',
-        nickname: 'summit',
-        description:
-          '<p>Three days of talks, workshops and hallway conversations about building events people love.</p>',
-        dateBegin: start,
-        dateEnd: at(2, 18),
-        timezone,
-        language: 'en',
-        address: 'Rua da Prata 80, Lisboa',
-        city: 'Lisboa',
-        placeName: 'Podium Hall',
-        latitude: 38.7101,
-        longitude: -9.1366,
-        fugleman: 'Podium Demo',
-        emailAddress: 'hello@demo.podium.test',
-        visible: 1,
-        public: 1,
-        presential: 1,
-        published: 1,
-        capacity: 500,
-      })
-      .returning('eventID')
-      .executeTakeFirstOrThrow();
+    const eventID = await insertRow(trx, 'event', 'eventID', {
+      ...base,
+      name: 'Podium Summit',
+      nickname: 'summit',
+      description: '<p>Three days of talks, workshops and hallway conversations about building events people love.</p>',
+      dateBegin: start,
+      dateEnd: at(2, 18),
+      timezone,
+      language: 'en',
+      address: 'Rua da Prata 80, Lisboa',
+      city: 'Lisboa',
+      placeName: 'Podium Hall',
+      latitude: 38.7101,
+      longitude: -9.1366,
+      fugleman: 'Podium Demo',
+      emailAddress: 'hello@demo.podium.test',
+      visible: 1,
+      public: 1,
+      presential: 1,
+      published: 1,
+      capacity: 500,
+    });
 
     const accessCode = 1000 + (randomBytes(2).readUInt16BE() % 9000);
-    const { eventID: privateEventID } = await trx
-      .insertInto('event')
-      .values({
-        ...base,
-        name: 'Partner Day',
-        nickname: 'partners',
-        description: '<p>A closed day for sponsors and partners.</p>',
-        dateBegin: at(3, 9),
-        dateEnd: at(3, 18),
-        timezone,
-        visible: 1,
-        public: 0,
-        accessCode,
-      })
-      .returning('eventID')
-      .executeTakeFirstOrThrow();
+    const privateEventID = await insertRow(trx, 'event', 'eventID', {
+      ...base,
+      name: 'Partner Day',
+      nickname: 'partners',
+      description: '<p>A closed day for sponsors and partners.</p>',
+      dateBegin: at(3, 9),
+      dateEnd: at(3, 18),
+      timezone,
+      visible: 1,
+      public: 0,
+      accessCode,
+    });
 
     await seedProgram(trx, { eventID, companyID, timezone, firstDay }, DEMO_PROGRAM, now);
     await seedSections(trx, eventID);
@@ -136,23 +121,17 @@ export async function seedDemo(
       now,
     );
 
-    const tags = await trx
-      .insertInto('tag')
-      .values(['Product', 'Engineering', 'Community'].map((name) => ({ companyID, name, kind: 'event' })))
-      .returning('tagID')
-      .execute();
-    await trx
-      .insertInto('eventTag')
-      .values(tags.map((t) => ({ eventID, tagID: t.tagID })))
-      .execute();
-    await trx
-      .insertInto('billing')
-      .values([
-        { companyID, product: 'email', amount: 10000, sent: 0 },
-        { companyID, product: 'sms', amount: 500, sent: 0 },
-        { companyID, eventID, product: 'email', amount: 2000, sent: 120 },
-      ])
-      .execute();
+    for (const name of ['Product', 'Engineering', 'Community']) {
+      await checkCompanyTagName(trx, companyID, name);
+      const tag = { companyID, eventID: null, name, color: '', kind: EVENT_TAG_KIND };
+      await bindPair(trx, 'eventTag', { eventID, tagID: await insertRow(trx, 'tag', 'tagID', tag) });
+    }
+    for (const balance of [
+      { companyID, product: 'email', amount: 10000, sent: 0 },
+      { companyID, product: 'sms', amount: 500, sent: 0 },
+      { companyID, eventID, product: 'email', amount: 2000, sent: 120 },
+    ])
+      await insertRow(trx, 'billing', 'billingID', balance);
     return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode };
   });
 }

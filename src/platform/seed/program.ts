@@ -1,9 +1,20 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { ActivityTable, DB } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import { fromWallTime, wallTime } from '../resources/time.ts';
+import { parseEdit } from '../edit.ts';
+import { TAG } from '../resources/tag/repository.ts';
+import { SPEAKER } from '../resources/speaker/repository.ts';
+import { SPONSOR } from '../resources/sponsor/repository.ts';
+import { insertActivities, newActivity, type ActivityInput } from '../resources/activity/repository.ts';
+import { CREATE_FIELDS, EDIT_KEYS, type CreateField } from '../resources/activity/fields.ts';
+import { bindPair } from '../resources/relation/common.ts';
+import { checkSectionRoom, SECTION_FIELD } from '../resources/hotsite/repository.ts';
+import { insertRow, updateRow } from '../resources/rows.ts';
+import { checkApiKeyFree, checkOptions, nextPosition } from '../resources/form/repository.ts';
 
 // The demo's program: deterministic (no randomness), so the site, the widgets, the end-to-end tests
-// and the benchmarks all see the same event. Straight inserts: the seed runs before any token exists.
+// and the benchmarks all see the same event. It creates through the resources' repositories and
+// their parsers, as the API does; it runs before any token exists, so it does not go through operations.
 
 const ROOMS = ['Main Hall', 'Tejo Room', 'Douro Room', 'Workshop Lab', 'Studio', 'Garden Stage'];
 const TRACKS: [string, string][] = [
@@ -79,58 +90,49 @@ export async function seedProgram(
   now: number,
 ): Promise<void> {
   const { eventID, companyID } = event;
-  const tracks = await trx
-    .insertInto('tag')
-    .values(TRACKS.map(([name, color]) => ({ companyID, eventID, name, color, kind: 'activity' })))
-    .returning('tagID')
-    .execute();
-  await trx
-    .insertInto('tag')
-    .values(ATTENDEE_TYPES.map((name) => ({ companyID, eventID, name, kind: 'attendee' })))
-    .execute();
+  // Through the resources' own parse and insert: what the API's create operations check, the seed
+  // checks (values go in as the strings a request would carry).
+  const tag = (name: string, kind: string, color?: string) =>
+    TAG.insert(trx, eventID, TAG.parse({ name, color, kind }), { companyID });
+  const tracks: number[] = [];
+  for (const [name, color] of TRACKS) tracks.push(await tag(name, 'activity', color));
+  for (const name of ATTENDEE_TYPES) await tag(name, 'attendee');
 
-  const speakers = await trx
-    .insertInto('speaker')
-    .values(
-      Array.from({ length: size.speakers }, (_, i) => {
-        const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
-        const org = ORGS[i % ORGS.length];
-        return {
-          eventID,
-          name,
-          headline: `${ROLES[i % ROLES.length]} at ${org}`,
-          description: `<p>${name} works on ${TOPICS[i % TOPICS.length].toLowerCase()} at ${org} and speaks about it often.</p>`,
-          category: i < 6 ? 'Keynote' : 'Speaker',
-          image: `https://images.podium.test/speakers/${slug(name)}.jpg`,
-          website: `https://${slug(org)}.example.com`,
-          position: i + 1,
-        };
-      }),
-    )
-    .returning('speakerID')
-    .execute();
+  const speakers: number[] = [];
+  for (let i = 0; i < size.speakers; i++) {
+    const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
+    const org = ORGS[i % ORGS.length];
+    const input = {
+      name,
+      headline: `${ROLES[i % ROLES.length]} at ${org}`,
+      description: `<p>${name} works on ${TOPICS[i % TOPICS.length].toLowerCase()} at ${org} and speaks about it often.</p>`,
+      category: i < 6 ? 'Keynote' : 'Speaker',
+      image: `https://images.podium.test/speakers/${slug(name)}.jpg`,
+      website: `https://${slug(org)}.example.com`,
+      position: String(i + 1),
+    };
+    speakers.push(await SPEAKER.insert(trx, eventID, SPEAKER.parse(input)));
+  }
 
-  const sponsors = await trx
-    .insertInto('sponsor')
-    .values(
-      SPONSORS.map(([tier, name, tierRank], i) => ({
-        eventID,
-        companyName: name,
-        name,
-        website: `https://${slug(name)}.example.com`,
-        logo: `https://images.podium.test/sponsors/${slug(name)}.svg`,
-        bio: `<p>${name} supports the ${tier.toLowerCase()} tier of this event.</p>`,
-        category: tier,
-        tier,
-        tierRank,
-        position: i + 1,
-      })),
-    )
-    .returning('sponsorID')
-    .execute();
+  const sponsors: number[] = [];
+  for (const [i, [tier, name, tierRank]] of SPONSORS.entries()) {
+    const input = {
+      companyName: name,
+      name,
+      website: `https://${slug(name)}.example.com`,
+      logo: `https://images.podium.test/sponsors/${slug(name)}.svg`,
+      bio: `<p>${name} supports the ${tier.toLowerCase()} tier of this event.</p>`,
+      category: tier,
+      tier,
+      tierRank: String(tierRank),
+      position: String(i + 1),
+    };
+    sponsors.push(await SPONSOR.insert(trx, eventID, SPONSOR.parse(input)));
+  }
 
   const day0 = wallTime(event.firstDay, event.timezone);
-  const rows: Insertable<ActivityTable>[] = [];
+  const rows = [];
+  const keynote: boolean[] = [];
   const perDay = Math.ceil(size.activities / size.days);
   for (let n = 0; n < size.activities; n++) {
     const day = Math.floor(n / perDay);
@@ -140,59 +142,38 @@ export async function seedProgram(
     const begin = fromWallTime({ ...day0, day: day0.day + day, hour, minute, second: 0 }, event.timezone);
     // Format × topic gives 105 distinct titles before any repeats (which then say "part 2").
     const topic = TOPICS[Math.floor(n / FORMATS.length) % TOPICS.length];
-    const keynote = room === 0 && slotIndex === 0;
-    const title = keynote ? `Keynote: ${topic}` : `${FORMATS[n % FORMATS.length]} ${topic}`;
-    const name = n >= FORMATS.length * TOPICS.length ? `${title}, part 2` : title;
-    rows.push({
-      eventID,
-      name,
+    keynote.push(room === 0 && slotIndex === 0);
+    const title = keynote[n] ? `Keynote: ${topic}` : `${FORMATS[n % FORMATS.length]} ${topic}`;
+    const input = {
+      name: n >= FORMATS.length * TOPICS.length ? `${title}, part 2` : title,
       description: `<p>${title}: what worked, what did not, and what we would do again.</p>`,
       location: ROOMS[room],
-      dateBegin: begin,
-      dateEnd: begin + length * 60,
-      capacity: room === 3 ? 30 : 0,
-      highlight: keynote ? 1 : 0,
-      dateCreated: now,
-      updatedDate: now,
-    });
+      dateBegin: String(begin),
+      dateEnd: String(begin + length * 60),
+      capacity: String(room === 3 ? 30 : 0),
+    };
+    rows.push(newActivity(parseActivity(input), { eventID, dateBegin: begin }, 0, now));
   }
-  const activities = [];
-  // Chunks keep each INSERT under SQLite's limit on bound parameters.
-  for (let i = 0; i < rows.length; i += 50)
-    activities.push(
-      ...(await trx
-        .insertInto('activity')
-        .values(rows.slice(i, i + 50))
-        .returning('activityID')
-        .execute()),
-    );
+  const activities = await insertActivities(trx, rows);
+  // Keynotes are highlighted (activity.edit's key) and presented by the platinum sponsors.
+  const highlight = parseEdit(EDIT_KEYS, 'highlight', '1');
+  for (const [i, activityID] of activities.filter((_, n) => keynote[n]).entries()) {
+    await updateRow(trx, 'activity', 'activityID', activityID, { [highlight.column]: highlight.value });
+    await bindPair(trx, 'activitySponsor', { activityID, sponsorID: sponsors[i % 2] });
+  }
+  for (const [n, activityID] of activities.entries()) {
+    const its = [speakers[n % speakers.length], ...(n % 4 === 0 ? [speakers[(n + 13) % speakers.length]] : [])];
+    for (const speakerID of its) await bindPair(trx, 'activitySpeaker', { activityID, speakerID });
+    const tags = [tracks[n % tracks.length], ...(n % 3 === 0 ? [tracks[(n + 2) % tracks.length]] : [])];
+    for (const tagID of tags) await bindPair(trx, 'activityTag', { activityID, tagID });
+  }
+}
 
-  const links = activities.map((a, n) => ({
-    speakers: [speakers[n % speakers.length], ...(n % 4 === 0 ? [speakers[(n + 13) % speakers.length]] : [])],
-    tags: [tracks[n % tracks.length], ...(n % 3 === 0 ? [tracks[(n + 2) % tracks.length]] : [])],
-    activityID: a.activityID,
-  }));
-  const speakerRows = links.flatMap((l) =>
-    l.speakers.map((s) => ({ activityID: l.activityID, speakerID: s.speakerID })),
-  );
-  const tagRows = links.flatMap((l) => l.tags.map((t) => ({ activityID: l.activityID, tagID: t.tagID })));
-  for (let i = 0; i < speakerRows.length; i += 200)
-    await trx
-      .insertInto('activitySpeaker')
-      .values(speakerRows.slice(i, i + 200))
-      .execute();
-  for (let i = 0; i < tagRows.length; i += 200)
-    await trx
-      .insertInto('activityTag')
-      .values(tagRows.slice(i, i + 200))
-      .execute();
-  // Keynotes are presented by the platinum sponsors.
-  const keynotes = activities.filter((_, n) => rows[n].highlight === 1);
-  if (keynotes.length > 0)
-    await trx
-      .insertInto('activitySponsor')
-      .values(keynotes.map((a, i) => ({ activityID: a.activityID, sponsorID: sponsors[i % 2].sponsorID })))
-      .execute();
+/** An activity's create fields as activity.create parses them (strings in, checked values out). */
+function parseActivity(input: Readonly<Record<CreateField, string>>): ActivityInput {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(CREATE_FIELDS)) out[key] = schema.parse(input[key as CreateField]);
+  return out as unknown as ActivityInput;
 }
 
 /** Hotsite sections of every kind, in the order the site shows them. */
@@ -219,39 +200,42 @@ export const DEMO_SECTIONS: { section: string; name: string; text: string }[] = 
 ];
 
 export async function seedSections(trx: Kysely<DB>, eventID: number): Promise<void> {
-  await trx
-    .insertInto('hotsite')
-    .values(DEMO_SECTIONS.map((s, i) => ({ eventID, ...s, position: i + 1 })))
-    .execute();
+  for (const [i, s] of DEMO_SECTIONS.entries()) {
+    await checkSectionRoom(trx, eventID);
+    const values = {
+      section: SECTION_FIELD.section.parse(s.section),
+      position: SECTION_FIELD.position.parse(String(i + 1)),
+      name: SECTION_FIELD.name.parse(s.name),
+      text: SECTION_FIELD.text.parse(s.text),
+    };
+    await insertRow(trx, 'hotsite', 'sectionID', { eventID, ...values });
+  }
 }
 
-/**
- * The registration form of the demo: three custom fields, one of them a required select. (Every row
- * names every column: SQLite has no DEFAULT in a multi-row VALUES list, so a missing one is NULL.)
- */
+/** The registration form of the demo: three custom fields, one of them a required select. */
 export async function seedForm(trx: Kysely<DB>, eventID: number): Promise<void> {
-  await trx
-    .insertInto('feedback')
-    .values([
-      {
-        eventID,
-        name: 'Company size',
-        type: 'select',
-        options: JSON.stringify(['1-10', '11-50', '51-200', 'More than 200']),
-        apiKey: 'companySize',
-        required: 1,
-        position: 1,
-      },
-      { eventID, name: 'Dietary needs', type: 'text', options: '[]', apiKey: 'dietary', required: 0, position: 2 },
-      {
-        eventID,
-        name: 'Send me news about future events',
-        type: 'checkbox',
-        options: '[]',
-        apiKey: 'newsletter',
-        required: 0,
-        position: 3,
-      },
-    ])
-    .execute();
+  const fields = [
+    {
+      name: 'Company size',
+      type: 'select',
+      options: ['1-10', '11-50', '51-200', 'More than 200'],
+      apiKey: 'companySize',
+      required: 1,
+    },
+    { name: 'Dietary needs', type: 'text', options: [], apiKey: 'dietary', required: 0 },
+    { name: 'Send me news about future events', type: 'checkbox', options: [], apiKey: 'newsletter', required: 0 },
+  ];
+  // The rules of feedback.create: options fit the type, the apiKey is free, positions follow.
+  for (const f of fields) {
+    checkOptions(f.type, f.options);
+    await checkApiKeyFree(trx, eventID, f.apiKey);
+    const position = await nextPosition(trx, eventID);
+    await insertRow(trx, 'feedback', 'feedbackID', {
+      eventID,
+      ...f,
+      options: JSON.stringify(f.options),
+      description: '',
+      position,
+    });
+  }
 }

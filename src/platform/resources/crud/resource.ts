@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { DB } from '../../db/schema.ts';
 import type { Page, Paged } from '../../db/page.ts';
 import { editKey, type EditKey } from '../../edit.ts';
+import { badRequest } from '../../errors.ts';
 import { contains } from '../hotsite/content.ts';
 
 // A content resource of an event (speaker, sponsor, tag, …) declared once: ONE field list, from which
@@ -181,6 +182,26 @@ function build<Id extends string, F extends Fields, Also extends string>(
         .select((e) => e.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return { rows, total: Number(n) };
+    },
+
+    /**
+     * The values of a create, as its parameters arrive (strings), checked and parsed by the field list:
+     * what the create operation's params do, for callers that are not a request (the seed, the CLI).
+     * A bad or missing required value is the same `400` line the operation answers.
+     */
+    parse(input: Readonly<Record<string, string | undefined>>): Partial<Row> {
+      const out: Record<string, unknown> = {};
+      for (const n of names) {
+        const raw = input[n];
+        if (raw === undefined) {
+          if (fields[n].required) throw badRequest(`${n} cannot be empty`);
+          continue;
+        }
+        const parsed = fields[n].schema.safeParse(raw);
+        if (!parsed.success) throw badRequest(`${n} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+        out[n] = parsed.data;
+      }
+      return out as Partial<Row>;
     },
 
     /** Inserts a row; fields left out get their default (required ones must be given). */

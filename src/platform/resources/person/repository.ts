@@ -79,3 +79,8 @@ export async function resetPassword(db: Kysely<DB>, personID: number, passwordHa
   await db.deleteFrom('token').where('personID', '=', personID).execute();
   await db.updateTable('person').set({ passwordHash }).where('personID', '=', personID).execute();
 }
+
+/** `podium admin create` for an existing person: they become a platform operator with this password. */
+export async function makeOperator(db: Kysely<DB>, personID: number, passwordHash: string): Promise<void> {
+  await db.updateTable('person').set({ operator: 1, passwordHash }).where('personID', '=', personID).execute();
+}
