@@ -1,22 +1,25 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import Fastify, {
-  LogController,
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import { parse as parseQuery } from 'fast-querystring';
+import { pino, type Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
-import { createDispatcher, errorAnswer, type Answer } from './kernel/dispatch.ts';
+import { createDispatcher, errorAnswer, type Answer, type Dispatcher } from './kernel/dispatch.ts';
 import { forwardedClient } from './forwarded.ts';
 import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
 import { openApiDocument } from './kernel/openapi.ts';
+
+// One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
+// gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
+// most of the traffic, already bypassed Fastify, so it only parsed POST bodies while adding a second
+// logger, a second path decoder and a second parse of TRUST_PROXY. What it gave is kept here, each
+// with a test (tests/security/errors.test.ts, tests/api/dispatch.test.ts): the body size limit (413,
+// by content-length before reading, and while reading), form-only bodies (415), plain-line answers for
+// what Node's parser refuses, a path length bound, and one masked log line per call (pino).
 
 export interface AppDeps {
   readonly config: Config;
@@ -26,12 +29,26 @@ export interface AppDeps {
   readonly logStream?: NodeJS.WritableStream;
 }
 
+/** The API's HTTP server and what the process around it needs of it. */
+export interface PlatformApp {
+  readonly server: Server;
+  readonly dispatcher: Dispatcher;
+  readonly log: Logger;
+  /** Listens; answers the port (0 picks a free one). */
+  listen(host: string, port: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&#]*/gi;
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
 
-/** The RESTful path as Fastify's router reads it (percent-decoded); an undecodable one is refused, as Fastify does. */
+/** Longest RESTful path accepted (an operation name is far shorter): 414 past it, before decoding. */
+const PATH_MAX = 100;
+
+/** The RESTful path percent-decoded; one that is not valid percent-encoding is refused. */
 function decodePath(path: string): string {
+  if (path.length > PATH_MAX) throw new ApiError(414, 'path is too long');
   try {
     return decodeURIComponent(path);
   } catch {
@@ -63,7 +80,6 @@ const REASONS: Readonly<Record<number, string>> = {
   431: 'Request Header Fields Too Large',
 };
 
-// Set here rather than in an onSend hook: an async hook on every request costs measurable throughput.
 const COMMON_HEADERS = {
   // Tokens travel in URLs (spec §5.1): never let them leak through a Referer header.
   'referrer-policy': 'no-referrer',
@@ -71,156 +87,128 @@ const COMMON_HEADERS = {
   'cache-control': 'no-store',
 };
 
-function send(reply: FastifyReply, a: Answer): FastifyReply {
-  reply.code(a.status).headers(COMMON_HEADERS).header('content-type', a.type);
-  if (a.headers) reply.headers(a.headers);
-  return reply.send(a.body);
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * Requests Node's parser refuses (head or URL too large, malformed, too slow) still get the spec's
+ * line, written to the socket since there is no response object. Node hands over the bytes it was
+ * parsing: they start with the request line when the head came in one piece (always, for heads within
+ * Node's 16 KB and for any sent in one write over loopback or from a proxy), which tells a HEAD (no
+ * body) and a URL too long (no line end yet) apart.
+ */
+function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void {
+  // As Node's own handler: nothing can be written once a response on this socket has begun.
+  const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) return void socket.destroy();
+  const raw = err.rawPacket;
+  const start = Buffer.isBuffer(raw) ? raw.subarray(0, 16 * 1024).toString('latin1') : '';
+  const [status, text] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'request timeout']
+      : err.code !== 'HPE_HEADER_OVERFLOW'
+        ? [400, 'malformed request']
+        : /^[A-Z]+ /.test(start) && !start.includes('\n')
+          ? [414, 'URL is too long']
+          : [431, 'request header fields too large'];
+  const body = `${status} ${text}`;
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
+      `x-content-type-options: nosniff\r\ncache-control: no-store\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${start.startsWith('HEAD ') ? '' : body}`,
+  );
 }
 
-/** The Fastify app: both call styles (spec §1.1) on one dispatcher, plus /openapi.json. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const { config } = deps;
   const trusted = config.TRUST_PROXY
     ? proxyAddr.compile(config.TRUST_PROXY.split(',').map((s) => s.trim()))
     : undefined;
   // The public site's calls name their visitor (SITE_API_KEY), so limits count per visitor.
   const forwarded = forwardedClient(config.SITE_API_KEY);
-  const app = Fastify({
-    // GET and HEAD calls carry no body, so they need nothing of Fastify's request pipeline: they go
-    // straight to the dispatcher (the same one, with the same query parser and client address as
-    // Fastify's), which is most of the platform's traffic and ~10% more throughput. Everything else,
-    // and any GET that does carry a body, goes through Fastify.
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-        if (bodiless && (req.method === 'GET' || req.method === 'HEAD') && !req.url?.startsWith('/openapi.json'))
-          void fastGet(req, res);
-        else handler(req, res);
-      }),
-    // Every method reaches the dispatcher, which answers 405 with Allow for those an operation lacks.
-    exposeHeadRoutes: false,
-    // Requests Node's parser refuses (head or URL too large, malformed, too slow) still get the spec's
-    // line, written to the socket since there is no response object. Node hands over the bytes it was
-    // parsing: they start with the request line when the head came in one piece (always, for heads
-    // within Node's 16 KB and for any sent in one write over loopback or from a proxy), which tells a
-    // HEAD (no body) and a URL too long (no line end yet) apart.
-    clientErrorHandler: (err: Error & { code?: string }, socket) => {
-      // As Node's own handler: nothing can be written once a response on this socket has begun.
-      const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-      if (err.code === 'ECONNRESET' || !socket.writable || current?.headersSent) return void socket.destroy();
-      const raw = (err as { rawPacket?: unknown }).rawPacket;
-      const start = Buffer.isBuffer(raw) ? raw.subarray(0, 16 * 1024).toString('latin1') : '';
-      const [status, text] =
-        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'request timeout']
-          : err.code !== 'HPE_HEADER_OVERFLOW'
-            ? [400, 'malformed request']
-            : /^[A-Z]+ /.test(start) && !start.includes('\n')
-              ? [414, 'URL is too long']
-              : [431, 'request header fields too large'];
-      const body = `${status} ${text}`;
-      socket.end(
-        `HTTP/1.1 ${status} ${REASONS[status]}\r\ncontent-type: text/plain; charset=utf-8\r\n` +
-          `x-content-type-options: nosniff\r\ncache-control: no-store\r\n` +
-          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${start.startsWith('HEAD ') ? '' : body}`,
-      );
-    },
-    // What Fastify's router answers itself (a path that is not valid percent-encoding) is the line too.
-    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-      if (err.code === 'FST_ERR_BAD_URL') return send(reply, errorAnswer(400, 'malformed path'));
-      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return send(reply, errorAnswer(414, 'path is too long'));
-      req.log.error({ err }, 'request failed');
-      return send(reply, errorAnswer(500, 'internal error'));
-    },
-    // Fastify's own query parser (fast-querystring, as the GET fast path), behind the same count:
-    // a query over PARAM_LIMIT is parsed as empty here and refused by the handler.
-    routerOptions: {
-      querystringParser: (s: string) => (tooManyParams(s, config.PARAM_LIMIT) ? {} : parseQuery(s)),
-    },
-    bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY ? config.TRUST_PROXY.split(',').map((s) => s.trim()) : false,
-    // One line per call from onResponse below (with the URL masked) instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
-    logger: {
-      level: config.LOG_LEVEL,
-      stream: deps.logStream,
-      serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, url: maskUrl(req.url), ip: req.ip }),
-      },
-    },
-  });
-
+  const log = pino({ level: config.LOG_LEVEL }, deps.logStream ?? process.stdout);
+  const logCalls = log.isLevelEnabled('info');
+  const dispatcher = createDispatcher({ db: deps.db, config, counter: deps.counter, operations, log });
+  const openapi = JSON.stringify(openApiDocument(operations));
   const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
-  const dispatcher = createDispatcher({
-    db: deps.db,
-    config,
-    counter: deps.counter,
-    operations,
-    log: app.log,
-  });
+  const tooLarge = new ApiError(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`);
 
-  // Bodies are always form-encoded (spec §1.1.3); anything else is refused with 415 by Fastify. They
-  // are parsed like queries, by fast-querystring: linear in length, a repeated key appends to one array.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    if (tooManyParams(body as string, config.PARAM_LIMIT))
-      done(new ApiError(413, `request body has more than ${config.PARAM_LIMIT} parameters`), undefined);
-    else done(null, parseQuery(body as string));
-  });
+  /**
+   * The form body of a call (spec §1.1.3), parsed by fast-querystring like the query: linear in its
+   * length, a repeated key collecting its values in one list. GET and HEAD bodies are not read; any
+   * other type than a form is 415; a body over BODY_LIMIT is 413, refused by its content-length
+   * before it is read, or as soon as it passes the limit.
+   */
+  async function readForm(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+    const length = req.headers['content-length'];
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    if (req.method === 'GET' || req.method === 'HEAD' || (!chunked && (length === undefined || length === '0')))
+      return undefined;
+    const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+    if (type !== FORM) throw new ApiError(415, `request body must be ${FORM}`);
+    if (Number(length) > config.BODY_LIMIT) throw tooLarge;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > config.BODY_LIMIT) throw tooLarge;
+      chunks.push(chunk);
+    }
+    const body = Buffer.concat(chunks).toString('utf8');
+    if (tooManyParams(body, config.PARAM_LIMIT))
+      throw new ApiError(413, `request body has more than ${config.PARAM_LIMIT} parameters`);
+    return parseQuery(body) as Record<string, unknown>;
+  }
 
-  const logCalls = ['info', 'debug', 'trace'].includes(config.LOG_LEVEL);
-  if (logCalls) {
-    app.addHook('onResponse', (req, reply, done) => {
-      req.log.info({ req, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'call');
-      done();
+  async function answer(req: IncomingMessage, url: string, clientIp: string): Promise<Answer> {
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    if (path === '/openapi.json' && req.method === 'GET')
+      return { status: 200, type: 'application/json', body: openapi };
+    const name = path !== '/' ? decodePath(path.slice(1)).replaceAll('/', '.') : undefined;
+    if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
+    const query = parseQuery(rawQuery) as Record<string, unknown>;
+    const body = await readForm(req);
+    const action = query.action;
+    return dispatcher.answer({
+      name: name ?? (typeof action === 'string' ? action : undefined),
+      rawQuery,
+      method: req.method!,
+      query,
+      body,
+      authorization: req.headers.authorization,
+      clientIp,
     });
   }
 
-  // Hoisted: the server above calls it, once the dispatcher exists.
-  async function fastGet(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const url = req.url ?? '/';
     const ip = forwarded(req.headers) ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
     let a: Answer;
     try {
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      const rawQuery = q < 0 ? '' : url.slice(q + 1);
-      if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
-      const query = parseQuery(rawQuery) as Record<string, unknown>;
-      const action = query.action;
-      a = await dispatcher.answer({
-        name:
-          path !== '/'
-            ? decodePath(path.slice(1)).replaceAll('/', '.')
-            : typeof action === 'string'
-              ? action
-              : undefined,
-        rawQuery,
-        method: req.method!,
-        query,
-        body: undefined,
-        authorization: req.headers.authorization,
-        clientIp: ip,
-      });
+      a = await answer(req, url, ip);
     } catch (err) {
       if (err instanceof ApiError) a = errorAnswer(err.status, err.message);
       else {
-        app.log.error({ err }, 'request failed');
+        log.error({ err }, 'request failed');
         a = errorAnswer(500, 'internal error');
       }
     }
-    // A HEAD gets the headers only: Node's response for a HEAD request drops the body (here and in Fastify).
+    // A HEAD gets the headers only: Node's response for a HEAD request drops the body.
     const body = typeof a.body === 'string' ? Buffer.from(a.body) : a.body;
-    res.writeHead(a.status, {
+    const headers: Record<string, string | number> = {
       ...COMMON_HEADERS,
       'content-type': a.type,
       'content-length': body.byteLength,
       ...a.headers,
-    });
+    };
+    // A body left unread (refused before or while reading) must not be taken for the next request.
+    if (!req.complete) headers.connection = 'close';
+    res.writeHead(a.status, headers);
     res.end(body);
     if (logCalls)
-      app.log.info(
+      log.info(
         {
           req: { method: req.method, url: maskUrl(url), ip },
           status: a.status,
@@ -230,43 +218,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
   }
 
-  const handle = async (req: FastifyRequest, reply: FastifyReply) => {
-    const path = (req.params as { '*'?: string })['*'];
-    const query = req.query as Record<string, unknown>;
-    const action = query.action;
-    const q = req.url.indexOf('?');
-    const rawQuery = q < 0 ? '' : req.url.slice(q + 1);
-    if (tooManyParams(rawQuery, config.PARAM_LIMIT)) return send(reply, errorAnswer(400, tooManyInQuery.message));
-    const answer = await dispatcher.answer({
-      name: path ? path.replaceAll('/', '.') : typeof action === 'string' ? action : undefined,
-      rawQuery,
-      method: req.method,
-      query,
-      body: req.body as Record<string, unknown> | undefined,
-      authorization: req.headers.authorization,
-      clientIp: forwarded(req.headers) ?? req.ip,
-    });
-    return send(reply, answer);
+  const server = createServer((req, res) => void handle(req, res));
+  server.on('clientError', answerClientError);
+  // Idle keep-alive connections close after 72 s (above common proxies' 60 s, so the proxy closes first).
+  server.keepAliveTimeout = 72_000;
+
+  return {
+    server,
+    dispatcher,
+    log,
+    listen: (host, port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeIdleConnections();
+      }),
   };
-
-  const openapi = JSON.stringify(openApiDocument(operations));
-  app.get('/openapi.json', (_req, reply) => send(reply, { status: 200, type: 'application/json', body: openapi }));
-  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
-  app.route({ method: methods, url: '/', handler: handle });
-  app.route({ method: methods, url: '/*', handler: handle });
-
-  app.setNotFoundHandler((_req, reply) => send(reply, errorAnswer(404, 'not found')));
-  app.setErrorHandler((err: { statusCode?: number; code?: string }, req, reply) => {
-    if (err instanceof ApiError) return send(reply, errorAnswer(err.status, err.message));
-    const status = err.statusCode ?? 500;
-    if (status === 415) return send(reply, errorAnswer(415, 'request body must be application/x-www-form-urlencoded'));
-    if (status === 413)
-      return send(reply, errorAnswer(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`));
-    if (status >= 400 && status < 500) return send(reply, errorAnswer(400, 'malformed request'));
-    req.log.error({ err }, 'request failed');
-    return send(reply, errorAnswer(500, 'internal error'));
-  });
-
-  app.decorate('dispatcher', dispatcher);
-  return app;
 }

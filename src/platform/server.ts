@@ -1,13 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { migrate, openStore, type Store } from './db/connect.ts';
 import { createCounter } from './limits/counter.ts';
-import { buildApp } from './app.ts';
-import type { Dispatcher } from './kernel/dispatch.ts';
+import { buildApp, type PlatformApp } from './app.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
 
 export interface Platform {
-  readonly app: FastifyInstance;
+  readonly app: PlatformApp;
   readonly store: Store;
   readonly databaseUrl: string;
   readonly url: string;
@@ -26,16 +24,14 @@ export async function startPlatform(
   await migrate(store.db);
   const counter = createCounter(config.REDIS_URL, opts.now);
   const app = await buildApp({ config, db: store.db, counter, logStream: opts.logStream });
-  await app.listen({ host: config.HOST, port: config.API_PORT });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.API_PORT;
+  const port = await app.listen(config.HOST, config.API_PORT);
   return {
     app,
     store,
     databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     onDomainChange(listener) {
-      return app.getDecorator<Dispatcher>('dispatcher').onCommit((committed) => {
+      return app.dispatcher.onCommit((committed) => {
         const change = domainChangeOf(committed);
         if (change) listener(change);
       });

@@ -512,14 +512,14 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   });
 });
 
-describe('fuzz: what Node and Fastify answer before the dispatcher', () => {
+describe('fuzz: what Node and the HTTP front answer before the dispatcher', () => {
   let p: TestPlatform;
   beforeAll(async () => {
     p = await startTestPlatform('sqlite');
   });
   afterAll(() => p?.close());
 
-  // A request head over Node's 16 KB limit never reaches Fastify's routes; it still gets the spec's line.
+  // A request head over Node's 16 KB limit never reaches the dispatcher; it still gets the spec's line.
   it('a 100 KB query string is refused with an error line', async () => {
     const r = await send(p, { name: 'company.get', style: 'rpc', method: 'GET', query: { namespace: LONG_BODY } });
     expect([413, 414, 431]).toContain(r.status);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import { STORES, operatorWithCompany, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 
-// Issue 9 item 6: every error, from every layer (Node's HTTP parser, Fastify's router and body
-// parser, the size limits, the dispatcher), is one `text/plain` line `NNN message`, whatever the
+// Issue 9 item 6: every error, from every layer (Node's HTTP parser, the HTTP front's path and body
+// readers, the size limits, the dispatcher), is one `text/plain` line `NNN message`, whatever the
 // caller sent; a HEAD answer never has a body. Requests go over a raw socket (node:net), so they
 // are sent byte for byte as written (fetch would refuse or normalise most of them) and the answer
 // is read as the bytes the server wrote.
@@ -88,7 +88,7 @@ const CONTROLS: readonly [string, string][] = [
 ];
 
 const CASES: readonly Case[] = [
-  // Fastify's router (POST, PUT) and the GET fast path both refuse a path that is not percent-encoding.
+  // The one request path refuses a path that is not percent-encoding, whatever the method.
   {
     label: 'malformed path',
     send: (m) => request(m, '/%zz', m === 'GET' || m === 'HEAD' ? {} : form('')),
@@ -175,7 +175,7 @@ const CASES: readonly Case[] = [
     status: 400,
     line: /^400 malformed request$/,
   },
-  // PARAM_LIMIT, on the fast path (GET, HEAD) and through Fastify (POST).
+  // PARAM_LIMIT, in the query (every method) and in the body.
   {
     label: 'too many parameters in the query',
     send: (m) => request(m, `/?action=api.ping${'&a='.repeat(PARAM_LIMIT)}`, m === 'POST' ? form('') : {}),
@@ -190,7 +190,7 @@ const CASES: readonly Case[] = [
     status: 413,
     line: new RegExp(`^413 request body has more than ${PARAM_LIMIT} parameters$`),
   },
-  // Fastify's body parser and size limit (Fastify reads no body on GET or HEAD).
+  // The body reader and its size limit (no body is read on GET or HEAD).
   {
     label: 'wrong content type',
     send: (m) =>
@@ -207,7 +207,33 @@ const CASES: readonly Case[] = [
     status: 413,
     line: new RegExp(`^413 request body is too large, at most ${BODY_LIMIT} bytes$`),
   },
-  // Errors from the dispatcher, on the fast path and (with an empty body) through Fastify.
+  {
+    label: 'body too large while it is read (chunked: no content-length to refuse it by)',
+    send: (m) => {
+      const chunk = 'a='.padEnd(BODY_LIMIT + 10, 'x');
+      const chunked = `${chunk.length.toString(16)}\r\n${chunk}\r\n0\r\n\r\n`;
+      return request(m, '/person/signIn?username=x', { 'content-type': FORM, 'transfer-encoding': 'chunked' }, chunked);
+    },
+    methods: ['POST'],
+    status: 413,
+    line: new RegExp(`^413 request body is too large, at most ${BODY_LIMIT} bytes$`),
+  },
+  {
+    label: 'a form body with a charset is a form',
+    send: (m) =>
+      request(m, '/?action=nope', { 'content-type': `${FORM}; charset=UTF-8`, 'content-length': '3' }, 'a=1'),
+    methods: ['POST'],
+    status: 404,
+    line: /^404 operation nope does not exist$/,
+  },
+  {
+    label: 'a RESTful path longer than any operation name',
+    send: (m) => request(m, `/${'a/'.repeat(60)}`, m === 'POST' ? form('') : {}),
+    methods: ['GET', 'HEAD', 'POST'],
+    status: 414,
+    line: /^414 path is too long$/,
+  },
+  // Errors from the dispatcher, with and without a (empty) body.
   {
     label: 'unknown operation',
     send: (m) => request(m, '/?action=nope', m === 'POST' ? form('') : {}),
@@ -216,7 +242,7 @@ const CASES: readonly Case[] = [
     line: /^404 operation nope does not exist$/,
   },
   {
-    label: 'HEAD of an error through Fastify (a HEAD with a body)',
+    label: 'HEAD of an error (a HEAD with a body, which is not read)',
     send: (m) => request(m, '/?action=nope', form('')),
     methods: ['HEAD'],
     status: 404,
