@@ -19,7 +19,8 @@ import { openApiDocument } from './kernel/openapi.ts';
 // logger, a second path decoder and a second parse of TRUST_PROXY. What it gave is kept here, each
 // with a test (tests/security/errors.test.ts, tests/api/dispatch.test.ts): the body size limit (413,
 // by content-length before reading, and while reading), form-only bodies (415), plain-line answers for
-// what Node's parser refuses, a path length bound, and one masked log line per call (pino).
+// what Node's parser refuses (a URL over Node's 16 KB head is 414), and one masked log line per call
+// (pino).
 
 export interface AppDeps {
   readonly config: Config;
@@ -43,12 +44,8 @@ const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
 
-/** Longest RESTful path accepted (an operation name is far shorter): 414 past it, before decoding. */
-const PATH_MAX = 100;
-
 /** The RESTful path percent-decoded; one that is not valid percent-encoding is refused. */
 function decodePath(path: string): string {
-  if (path.length > PATH_MAX) throw new ApiError(414, 'path is too long');
   try {
     return decodeURIComponent(path);
   } catch {
@@ -218,7 +215,14 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       );
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  // handle answers every error itself; what could still throw (a socket gone while answering) is
+  // logged, never left as an unhandled rejection that would end the process.
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      log.error({ err }, 'answer failed');
+      res.destroy();
+    });
+  });
   server.on('clientError', answerClientError);
   // Idle keep-alive connections close after 72 s (above common proxies' 60 s, so the proxy closes first).
   server.keepAliveTimeout = 72_000;

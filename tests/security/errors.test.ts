@@ -226,13 +226,6 @@ const CASES: readonly Case[] = [
     status: 404,
     line: /^404 operation nope does not exist$/,
   },
-  {
-    label: 'a RESTful path longer than any operation name',
-    send: (m) => request(m, `/${'a/'.repeat(60)}`, m === 'POST' ? form('') : {}),
-    methods: ['GET', 'HEAD', 'POST'],
-    status: 414,
-    line: /^414 path is too long$/,
-  },
   // Errors from the dispatcher, with and without a (empty) body.
   {
     label: 'unknown operation',
