@@ -12,6 +12,8 @@ export * from './activity.ts';
 export * from './speaker.ts';
 export * from './sponsor.ts';
 export * from './tag.ts';
+export * from './list.ts';
+export * from './chain.ts';
 export * from './form.ts';
 export * from './access.ts';
 export * from './person.ts';
