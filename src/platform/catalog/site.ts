@@ -7,10 +7,7 @@ import companyTagFind from '../resources/company/operations/tag/find.ts';
 import companyTagRemove from '../resources/company/operations/tag/remove.ts';
 import { eventTagPairOperations } from '../resources/event/operations/tag/rules.ts';
 import eventTagFind from '../resources/event/operations/tag/find.ts';
-import hotsiteCreate from '../resources/event/operations/hotsite/create.ts';
-import hotsiteFind from '../resources/event/operations/hotsite/find.ts';
-import hotsiteEdit from '../resources/event/operations/hotsite/edit.ts';
-import hotsiteRemove from '../resources/event/operations/hotsite/remove.ts';
+import { hotsiteOperations } from '../resources/hotsite/operations/index.ts';
 
 /**
  * The public website's content: speakers, sponsors, tags (the event's own, and the company's event tags
@@ -25,8 +22,5 @@ export const siteOperations: readonly AnyOperation[] = [
   companyTagRemove,
   ...eventTagPairOperations,
   eventTagFind,
-  hotsiteCreate,
-  hotsiteFind,
-  hotsiteEdit,
-  hotsiteRemove,
+  ...hotsiteOperations,
 ];

@@ -8,7 +8,6 @@ import {
   formWire,
   passwordSetWire,
   recoverWire,
-  sectionWire,
 } from '../../shared/wire/index.ts';
 
 /**
@@ -19,10 +18,6 @@ export const ANSWERS: Readonly<Record<string, z.ZodObject>> = {
   'company.get': companyWire,
   'company.event.find': eventListItemWire,
   'event.get': eventWire,
-  'event.hotsite.find': sectionWire,
-  'event.hotsite.create': sectionWire,
-  'event.hotsite.edit': sectionWire,
-  'event.hotsite.remove': sectionWire,
   'event.checkAccessCode': accessCodeWire,
   'activity.find': activityWire,
   'activity.get': activityWire,

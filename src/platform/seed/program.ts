@@ -8,7 +8,7 @@ import { SPONSOR } from '../resources/sponsor/repository.ts';
 import { insertActivities, newActivity, type ActivityInput } from '../resources/activity/repository.ts';
 import { CREATE_FIELDS, EDIT_KEYS, type CreateField } from '../resources/activity/fields.ts';
 import { bindPair } from '../resources/relation/common.ts';
-import { checkSectionRoom, SECTION_FIELD } from '../resources/hotsite/repository.ts';
+import { checkSectionRoom, SECTION } from '../resources/hotsite/repository.ts';
 import { insertRow, updateRow } from '../resources/rows.ts';
 import { checkApiKeyFree, checkOptions, nextPosition } from '../resources/form/repository.ts';
 
@@ -202,13 +202,7 @@ export const DEMO_SECTIONS: { section: string; name: string; text: string }[] = 
 export async function seedSections(trx: Kysely<DB>, eventID: number): Promise<void> {
   for (const [i, s] of DEMO_SECTIONS.entries()) {
     await checkSectionRoom(trx, eventID);
-    const values = {
-      section: SECTION_FIELD.section.parse(s.section),
-      position: SECTION_FIELD.position.parse(String(i + 1)),
-      name: SECTION_FIELD.name.parse(s.name),
-      text: SECTION_FIELD.text.parse(s.text),
-    };
-    await insertRow(trx, 'hotsite', 'sectionID', { eventID, ...values });
+    await SECTION.insert(trx, eventID, SECTION.parse({ ...s, position: String(i + 1) }));
   }
 }
 

@@ -34,6 +34,8 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   readonly default?: string | number | null;
   /** Shown to the event's admins only (personal or contact data). */
   readonly private?: boolean;
+  /** The stored column, when it is not the field's name (a chain's `constraint` is `maxPerPerson`). */
+  readonly column?: string;
 }
 
 export const field = <S extends z.ZodType>(
@@ -53,6 +55,15 @@ export type RowOf<F extends Fields, Id extends string> = { [K in Id | 'eventID']
 /** A column to order by: as stored, or without regard to case. */
 export type OrderBy = string | { readonly lower: string } | { readonly raw: ReturnType<typeof sql> };
 
+/**
+ * Read-only fields computed from other tables (a list's `memberCount`): their keys, and what adds them
+ * to a set of rows — one query for all the rows, never one per row.
+ */
+export interface Derived<D extends string> {
+  readonly keys: readonly D[];
+  readonly add: (db: Kysely<DB>, rows: Record<string, any>[]) => Promise<void>;
+}
+
 /** Keys of the wire row that the field list lacks, or the other way round (never when they agree). */
 type Drift<W, F, Id extends string> =
   Exclude<keyof W, keyof F | Id | 'eventID'> | Exclude<keyof F | Id | 'eventID', keyof W>;
@@ -63,6 +74,7 @@ export interface ResourceSpec<
   F extends Fields,
   W extends z.ZodObject,
   Also extends string = never,
+  D extends string = never,
 > {
   readonly table: T;
   readonly id: Id;
@@ -71,10 +83,12 @@ export interface ResourceSpec<
   readonly fields: F;
   /** Columns stored and shown but set by the resource's rules, never by create or edit params. */
   readonly also?: readonly Also[];
-  /** Its row in src/shared/wire: the field list must have exactly its keys. */
-  readonly wire: [Drift<z.output<W>, F, Id | Also>] extends [never]
+  /** Fields computed on read from other tables. */
+  readonly derived?: Derived<D>;
+  /** Its row in src/shared/wire: the field list (with `also` and `derived`) must have exactly its keys. */
+  readonly wire: [Drift<z.output<W>, F, Id | Also | D>] extends [never]
     ? W
-    : { error: 'the field list and the wire row differ in'; keys: Drift<z.output<W>, F, Id | Also> };
+    : { error: 'the field list and the wire row differ in'; keys: Drift<z.output<W>, F, Id | Also | D> };
   /** Order of lists; end with the id so pages never overlap. */
   readonly order: readonly OrderBy[];
 }
@@ -113,22 +127,30 @@ export function defineResource<
   F extends Fields,
   W extends z.ZodObject,
   Also extends string = never,
->(spec: ResourceSpec<T, Id, F, W, Also>) {
-  return build<Id, F, Also>(spec.table, spec.id, spec.what, spec.fields, spec.order, spec.wire as W, spec.also ?? []);
+  D extends string = never,
+>(spec: ResourceSpec<T, Id, F, W, Also, D>) {
+  return build<Id, F, Also, D>({ ...spec, wire: spec.wire as W });
 }
 
-function build<Id extends string, F extends Fields, Also extends string>(
-  table: keyof DB,
-  id: Id,
-  what: string,
-  fields: F,
-  order: readonly OrderBy[],
-  wire: z.ZodObject,
-  also: readonly Also[],
-) {
-  type Row = RowOf<F, Id> & { [K in Also]: number | null };
+function build<Id extends string, F extends Fields, Also extends string, D extends string>(spec: {
+  table: keyof DB;
+  id: Id;
+  what: string;
+  fields: F;
+  order: readonly OrderBy[];
+  wire: z.ZodObject;
+  also?: readonly Also[];
+  derived?: Derived<D>;
+}) {
+  const { table, id, what, fields, order, wire, also = [], derived } = spec;
+  type Row = RowOf<F, Id> & { [K in Also]: number | null } & { [K in D]: unknown };
   const names = Object.keys(fields) as (keyof F & string)[];
-  const columns = [id, 'eventID', ...also, ...names];
+  const columnOf = (n: string) => fields[n].column ?? n;
+  const columns = [id, 'eventID', ...also, ...names.map((n) => (fields[n].column ? `${fields[n].column} as ${n}` : n))];
+  const withDerived = async <R extends Record<string, any>>(db: Kysely<DB>, rows: R[]): Promise<R[]> => {
+    if (derived && rows.length > 0) await derived.add(db, rows);
+    return rows;
+  };
   const key: string = id; // a plain column name for the untyped queries
   const hidden = names.filter((n) => fields[n].private);
   // Kysely's types need literal table and column names; the field list holds them as data, so the
@@ -136,7 +158,16 @@ function build<Id extends string, F extends Fields, Also extends string>(
   const from = (db: Kysely<DB>) => (db as Kysely<any>).selectFrom(table as string);
 
   const editKeys: Record<string, EditKey> = Object.fromEntries(
-    names.map((n) => [n, editKey(fields[n].schema, fields[n].clear === undefined ? {} : { clear: fields[n].clear })]),
+    names.map((n) => {
+      const f = fields[n];
+      return [
+        n,
+        editKey(f.schema, {
+          ...(f.clear === undefined ? {} : { clear: f.clear }),
+          ...(f.column ? { column: f.column } : {}),
+        }),
+      ];
+    }),
   );
 
   const filtered = (db: Kysely<DB>, eventID: number, f: ListFilter) => {
@@ -167,7 +198,7 @@ function build<Id extends string, F extends Fields, Also extends string>(
         .where(key, '=', rowID)
         .where('eventID', 'is not', null)
         .executeTakeFirst();
-      return row as Row | undefined;
+      return row && ((await withDerived(db, [row]))[0] as Row);
     },
 
     /** One page of the event's rows in the resource's order; the total only when the page asks. */
@@ -176,7 +207,7 @@ function build<Id extends string, F extends Fields, Also extends string>(
       for (const o of order) {
         q = q.orderBy(typeof o === 'string' ? o : 'lower' in o ? sql`lower(${sql.ref(o.lower)})` : o.raw);
       }
-      const rows = (await q.limit(page.limit).offset(page.offset).execute()) as Row[];
+      const rows = (await withDerived(db, await q.limit(page.limit).offset(page.offset).execute())) as Row[];
       if (!page.paginated) return rows;
       const { n } = await filtered(db, eventID, f)
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -207,7 +238,7 @@ function build<Id extends string, F extends Fields, Also extends string>(
     /** Inserts a row; fields left out get their default (required ones must be given). */
     async insert(db: Kysely<DB>, eventID: number, values: Partial<Row>, more: Partial<Row> = {}) {
       const row: Record<string, unknown> = { eventID, ...more };
-      for (const n of names) row[n] = values[n] !== undefined ? values[n] : defaultOf(fields[n]);
+      for (const n of names) row[columnOf(n)] = values[n] !== undefined ? values[n] : defaultOf(fields[n]);
       const inserted = await (db as Kysely<any>)
         .insertInto(table as string)
         .values(row)
