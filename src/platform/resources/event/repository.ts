@@ -1,6 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { conflict } from '../../errors.ts';
+import { insertRow } from '../rows.ts';
+import { newEventRow, type NewEvent } from './fields.ts';
 
 /** 1 when `rows` (rows of the event) has at least one, else 0: a has* field of spec §2.2. */
 function anyOf(e: ExpressionBuilder<DB, 'event'>, ...rows: Expression<unknown>[]) {
@@ -130,6 +132,25 @@ export async function checkEventAddress(
   } else if (await other.where('cname', '=', address.cname).executeTakeFirst()) {
     throw conflict('cname is already used by another event');
   }
+}
+
+/**
+ * Creates an event in a company (spec §4.2 company.event.bind) and answers its id: the nickname, and a
+ * custom domain if one is set, must be free; `from` holds what it copies and the settings it starts with.
+ */
+export async function createEvent(
+  db: Kysely<DB>,
+  owner: { companyID: number; creatorID: number },
+  event: NewEvent,
+  now: number,
+  from: { copied?: Record<string, unknown>; settings?: Record<string, unknown> } = {},
+): Promise<number> {
+  // eventID 0: no event yet, so every event of the company counts.
+  const none = { eventID: 0, companyID: owner.companyID };
+  await checkEventAddress(db, none, { nickname: event.nickname });
+  const cname = from.settings?.cname;
+  if (typeof cname === 'string') await checkEventAddress(db, none, { cname });
+  return insertRow(db, 'event', 'eventID', newEventRow(event, owner, now, from));
 }
 
 /** Every stored column of an event (what a sibling or template copy starts from). */

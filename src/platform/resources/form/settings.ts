@@ -1,7 +1,31 @@
+import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { bit, text, timestamp } from '../../schemas.ts';
+import { editKey, type EditKey } from '../../edit.ts';
+import { sanitizeOrganizerHtml } from '../html.ts';
 import type { EventRecordRow } from '../event/repository.ts';
 import { fieldQuery, fieldRecord } from './fields.ts';
+
+export const MAX_CAPACITY = 10_000_000;
+
+/** The event's enrollment settings (Podium extension keys; event.edit has the spec's event keys). */
+export const SETTING_KEYS: Record<string, EditKey> = {
+  enrollmentOpen: editKey(bit),
+  inviteRequired: editKey(bit),
+  waitingList: editKey(bit),
+  capacity: editKey(
+    z
+      .string()
+      .regex(/^\d{1,8}$/, `must be an integer from 0 to ${MAX_CAPACITY}`)
+      .transform(Number)
+      .refine((n) => n <= MAX_CAPACITY, `must be an integer from 0 to ${MAX_CAPACITY}`),
+    { clear: 0 },
+  ),
+  enrollmentBegin: editKey(timestamp, { clear: 0 }),
+  enrollmentEnd: editKey(timestamp, { clear: 0 }),
+  consent: editKey(text(5000).transform(sanitizeOrganizerHtml), { clear: '' }),
+};
 
 /** The event's enrollment settings (columns of `event`) that decide whether the form takes registrations. */
 export interface EnrollmentSettings {

@@ -1,10 +1,10 @@
 import { b, defineOperation, q, qOpt } from '../../../../kernel/table.ts';
-import { bit, id, slug, text } from '../../../../schemas.ts';
+import { id } from '../../../../schemas.ts';
 import { badRequest, notFound } from '../../../../errors.ts';
 import { eventByID } from '../../../event/repository.ts';
 import { eventRecord } from '../../../event/service.ts';
-import { checkEventAddress, copyEventTags, eventRow } from '../../../event/repository.ts';
-import { insertRow } from '../../../rows.ts';
+import { CREATE_FIELDS } from '../../../event/fields.ts';
+import { copyEventTags, createEvent, eventRow } from '../../../event/repository.ts';
 
 /** Columns never copied from a sibling or template: identity, address and state of the source. */
 const NOT_COPIED = new Set([
@@ -25,9 +25,9 @@ export default defineOperation({
     companyID: q(id, 'the company'),
     siblingID: qOpt(id, 'copy data from this earlier event of the company'),
     templateID: qOpt(id, 'create from this template of the company'),
-    isTemplate: qOpt(bit, '1 makes a template'),
-    name: b(text(200), 'event name'),
-    nickname: b(slug, 'URL path segment, unique in the company'),
+    isTemplate: qOpt(CREATE_FIELDS.isTemplate, '1 makes a template'),
+    name: b(CREATE_FIELDS.name, 'event name'),
+    nickname: b(CREATE_FIELDS.nickname, 'URL path segment, unique in the company'),
   },
   auth: { kind: 'company', role: 'admin' },
   writes: true,
@@ -43,22 +43,8 @@ export default defineOperation({
       if (p.templateID !== undefined && source.isTemplate !== 1) throw badRequest('templateID must name a template');
       copied = Object.fromEntries(Object.entries(source).filter(([k]) => !NOT_COPIED.has(k)));
     }
-    // eventID 0: no event yet, so every event of the company counts.
-    await checkEventAddress(ctx.db, { eventID: 0, companyID: p.companyID }, { nickname: p.nickname });
-
-    const eventID = await insertRow(ctx.db, 'event', 'eventID', {
-      ...copied,
-      companyID: p.companyID,
-      name: p.name.trim(),
-      nickname: p.nickname,
-      dateCreated: ctx.now,
-      creatorID: ctx.caller!.personID,
-      ownerID: ctx.caller!.personID,
-      isTemplate: p.isTemplate ?? 0,
-      templateID: p.templateID ?? 0,
-      siblingID: p.siblingID ?? 0,
-      visible: sourceID !== undefined ? (copied.visible as number) : 0,
-    });
+    const owner = { companyID: p.companyID, creatorID: ctx.caller!.personID };
+    const eventID = await createEvent(ctx.db, owner, p, ctx.now, { copied });
     if (sourceID !== undefined) await copyEventTags(ctx.db, sourceID, eventID);
     return [eventRecord((await eventByID(ctx.db, eventID))!, ctx.now, 'full')];
   },
