@@ -9,6 +9,12 @@ import { insertRow, updateRow } from '../resources/rows.ts';
 import { createPerson, findPersonByUsername } from '../resources/person/repository.ts';
 import { COMPANY_LEVEL } from '../auth/levels.ts';
 import { fromWallTime, wallTime } from '../resources/time.ts';
+import { parseEvent } from '../resources/event/fields.ts';
+import { createEvent } from '../resources/event/repository.ts';
+import { SETTING_KEYS } from '../resources/form/settings.ts';
+import { addBalance } from '../resources/billing/repository.ts';
+import { parseEdit } from '../edit.ts';
+import { bit } from '../schemas.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
 
 export const DEMO_NAMESPACE = 'demo';
@@ -72,42 +78,50 @@ export async function seedDemo(
     const at = (day: number, hour: number) =>
       fromWallTime({ ...first, day: first.day + day, hour, minute: 0, second: 0 }, timezone);
     const start = at(0, 9);
-    const base = { companyID, dateCreated: now, creatorID: organizer.personID, ownerID: organizer.personID };
-    const eventID = await insertRow(trx, 'event', 'eventID', {
-      ...base,
-      name: 'Podium Summit',
-      nickname: 'summit',
-      description: '<p>Three days of talks, workshops and hallway conversations about building events people love.</p>',
-      dateBegin: start,
-      dateEnd: at(2, 18),
-      timezone,
-      language: 'en',
-      address: 'Rua da Prata 80, Lisboa',
-      city: 'Lisboa',
-      placeName: 'Podium Hall',
-      latitude: 38.7101,
-      longitude: -9.1366,
-      fugleman: 'Podium Demo',
-      emailAddress: 'hello@demo.podium.test',
-      visible: 1,
-      public: 1,
-      presential: 1,
-      published: 1,
-      capacity: 500,
-    });
+    // Through the event's own parsers and create (company.event.bind's, event.edit's keys, form.edit's
+    // capacity): values go in as the strings a request would carry.
+    const owner = { companyID, creatorID: organizer.personID };
+    const create = (input: Record<string, string>, more: Record<string, unknown> = {}) => {
+      const { event, settings } = parseEvent(input);
+      return createEvent(trx, owner, event, now, { settings: { ...settings, ...more } });
+    };
+    const capacity = parseEdit(SETTING_KEYS, 'capacity', '500');
+    const eventID = await create(
+      {
+        name: 'Podium Summit',
+        nickname: 'summit',
+        description:
+          '<p>Three days of talks, workshops and hallway conversations about building events people love.</p>',
+        dateBegin: String(start),
+        dateEnd: String(at(2, 18)),
+        timezone,
+        language: 'en',
+        address: 'Rua da Prata 80, Lisboa',
+        city: 'Lisboa',
+        placeName: 'Podium Hall',
+        latitude: '38.7101',
+        longitude: '-9.1366',
+        fugleman: 'Podium Demo',
+        email: 'hello@demo.podium.test',
+        visible: '1',
+        public: '1',
+        presential: '1',
+      },
+      // published: a state field of spec §2.2 that no operation edits; checked as one (0 or 1).
+      { [capacity.column]: capacity.value, published: bit.parse('1') },
+    );
 
     const accessCode = 1000 + (randomBytes(2).readUInt16BE() % 9000);
-    const privateEventID = await insertRow(trx, 'event', 'eventID', {
-      ...base,
+    const privateEventID = await create({
       name: 'Partner Day',
       nickname: 'partners',
       description: '<p>A closed day for sponsors and partners.</p>',
-      dateBegin: at(3, 9),
-      dateEnd: at(3, 18),
+      dateBegin: String(at(3, 9)),
+      dateEnd: String(at(3, 18)),
       timezone,
-      visible: 1,
-      public: 0,
-      accessCode,
+      visible: '1',
+      public: '0',
+      accessCode: String(accessCode),
     });
 
     await seedProgram(trx, { eventID, companyID, timezone, firstDay }, DEMO_PROGRAM, now);
@@ -126,12 +140,9 @@ export async function seedDemo(
       const tag = { companyID, eventID: null, name, color: '', kind: EVENT_TAG_KIND };
       await bindPair(trx, 'eventTag', { eventID, tagID: await insertRow(trx, 'tag', 'tagID', tag) });
     }
-    for (const balance of [
-      { companyID, product: 'email', amount: 10000, sent: 0 },
-      { companyID, product: 'sms', amount: 500, sent: 0 },
-      { companyID, eventID, product: 'email', amount: 2000, sent: 120 },
-    ])
-      await insertRow(trx, 'billing', 'billingID', balance);
+    await addBalance(trx, { companyID }, 'email', 10000);
+    await addBalance(trx, { companyID }, 'sms', 500);
+    await addBalance(trx, { companyID, eventID }, 'email', 2000, 120);
     return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode };
   });
 }
