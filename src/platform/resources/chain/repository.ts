@@ -1,7 +1,69 @@
+import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { chainWire } from '../../../shared/wire/chain.ts';
+import { defineResource, field } from '../crud/resource.ts';
+import { relationName } from '../relation/common.ts';
 
-/** Chain columns as the API names them: the stored maxPerPerson is the chain's `constraint`. */
+export const CONSTRAINT_MAX = 1000;
+
+/** The chain's constraint: how many of its activities one person may be enrolled in. */
+export const constraintSchema = z
+  .string()
+  .regex(/^\d{1,4}$/, `must be an integer from 1 to ${CONSTRAINT_MAX}`)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= CONSTRAINT_MAX, `must be an integer from 1 to ${CONSTRAINT_MAX}`);
+
+/**
+ * Adds `activityCount` and `activities` ({activityID, name}, by dateBegin) to chain rows: one query for
+ * the activities of all the rows.
+ */
+async function addActivities(db: Kysely<DB>, rows: Record<string, any>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const items = await db
+    .selectFrom('activityChain')
+    .innerJoin('activity', 'activity.activityID', 'activityChain.activityID')
+    .select(['activityChain.chainID', 'activity.activityID', 'activity.name'])
+    .where(
+      'activityChain.chainID',
+      'in',
+      rows.map((r) => r.chainID as number),
+    )
+    .orderBy('activity.dateBegin')
+    .orderBy('activity.activityID')
+    .execute();
+  for (const row of rows) {
+    row.activities = items
+      .filter((i) => i.chainID === row.chainID)
+      .map(({ activityID, name }) => ({ activityID, name }));
+    row.activityCount = row.activities.length;
+  }
+}
+
+/**
+ * A chain of activities (spec §2.5: chainID, eventID, name, constraint), declared once, with its
+ * activities. `constraint` (Podium's design of the spec's "optional constraint rule") is how many of
+ * them one person may be enrolled in, default 1 (spec §4.5: "a user cannot register in more than one
+ * activity of the same chain"); it is stored as maxPerPerson. Listed by name, then chainID.
+ */
+export const CHAIN = defineResource({
+  table: 'chain',
+  id: 'chainID',
+  what: 'chain',
+  wire: chainWire,
+  fields: {
+    name: field(relationName, 'chain name', { required: true }),
+    constraint: field(
+      constraintSchema,
+      `activities of the chain one person may be enrolled in (1 to ${CONSTRAINT_MAX}, default 1)`,
+      { column: 'maxPerPerson', default: 1 },
+    ),
+  },
+  derived: { keys: ['activityCount', 'activities'], add: addActivities },
+  order: ['name', 'chainID'],
+});
+
+/** Chain columns as the API names them, for a query the caller narrows (activity.chain.find). */
 export function chainQuery(db: Kysely<DB>) {
   return db
     .selectFrom('chain')
@@ -10,47 +72,8 @@ export function chainQuery(db: Kysely<DB>) {
 
 export type ChainRow = Awaited<ReturnType<ReturnType<typeof chainQuery>['execute']>>[number];
 
-/**
- * Chain records: the chain (spec §2.5: chainID, eventID, name, constraint) with `activityCount` and
- * `activities` ({activityID, name}, by dateBegin). One query for the activities of all the rows.
- */
-export async function chainRecords(db: Kysely<DB>, rows: readonly ChainRow[]): Promise<Record<string, unknown>[]> {
-  if (rows.length === 0) return [];
-  const items = await db
-    .selectFrom('activityChain')
-    .innerJoin('activity', 'activity.activityID', 'activityChain.activityID')
-    .select(['activityChain.chainID', 'activity.activityID', 'activity.name'])
-    .where(
-      'activityChain.chainID',
-      'in',
-      rows.map((r) => r.chainID),
-    )
-    .orderBy('activity.dateBegin')
-    .orderBy('activity.activityID')
-    .execute();
-  return rows.map((r) => {
-    const activities = items
-      .filter((i) => i.chainID === r.chainID)
-      .map(({ activityID, name }) => ({ activityID, name }));
-    return { ...r, activityCount: activities.length, activities };
-  });
-}
-
-/** A chain's record (empty when there is no such chain). */
-export const chainByID = async (db: Kysely<DB>, chainID: number) =>
-  chainRecords(db, await chainQuery(db).where('chain.chainID', '=', chainID).execute());
-
-export async function createChain(db: Kysely<DB>, eventID: number, name: string, maxPerPerson: number) {
-  const { chainID } = await db
-    .insertInto('chain')
-    .values({ eventID, name, maxPerPerson })
-    .returning('chainID')
-    .executeTakeFirstOrThrow();
-  return chainID;
-}
-
-/** Removes a chain; its activities stay, unchained. */
-export async function removeChain(db: Kysely<DB>, chainID: number): Promise<void> {
-  await db.deleteFrom('activityChain').where('chainID', '=', chainID).execute();
-  await db.deleteFrom('chain').where('chainID', '=', chainID).execute();
+/** Chain records of rows of chainQuery: each with its activities. */
+export async function chainRecords(db: Kysely<DB>, rows: ChainRow[]): Promise<Record<string, unknown>[]> {
+  await addActivities(db, rows);
+  return rows;
 }

@@ -1,17 +1,39 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { listWire } from '../../../shared/wire/list.ts';
+import { defineResource, field } from '../crud/resource.ts';
+import { relationName } from '../relation/common.ts';
 
-/** List records: listID, eventID, name, dateCreated and `memberCount` (people in the list). */
-export function listQuery(db: Kysely<DB>) {
-  return db
-    .selectFrom('list')
-    .select(['list.listID', 'list.eventID', 'list.name', 'list.dateCreated'])
-    .select(
-      sql<number>`(select count(*) from ${sql.table('listPerson')} as lp where lp.${sql.ref('listID')} = ${sql.ref('list.listID')})`.as(
-        'memberCount',
-      ),
-    );
-}
+/**
+ * A list of attendees of an event, declared once: its name, when it was made (set by list.create) and
+ * how many people it holds. Listed by name, then listID.
+ */
+export const LIST = defineResource({
+  table: 'list',
+  id: 'listID',
+  what: 'list',
+  wire: listWire,
+  also: ['dateCreated'],
+  fields: { name: field(relationName, 'list name', { required: true }) },
+  derived: {
+    keys: ['memberCount'],
+    async add(db, rows) {
+      const counts = await db
+        .selectFrom('listPerson')
+        .select(['listID', (e) => e.fn.countAll<number>().as('n')])
+        .where(
+          'listID',
+          'in',
+          rows.map((r) => r.listID as number),
+        )
+        .groupBy('listID')
+        .execute();
+      const n = new Map(counts.map((c) => [c.listID, Number(c.n)]));
+      for (const row of rows) row.memberCount = n.get(row.listID) ?? 0;
+    },
+  },
+  order: ['name', 'listID'],
+});
 
 /**
  * Members of a list as list.person.find answers them: listID, personID, and the name and e-mail the
@@ -60,27 +82,4 @@ export async function listPersonOf(db: Kysely<DB>, eventID: number, listID: numb
     .where('personID', '=', personID)
     .executeTakeFirst();
   return member ? { personID: member.personID, name: '', email: '' } : undefined;
-}
-
-/** A list's record (empty when there is no such list). */
-export const listByID = (db: Kysely<DB>, listID: number) => listQuery(db).where('list.listID', '=', listID).execute();
-
-export async function createList(db: Kysely<DB>, eventID: number, name: string, now: number) {
-  const { listID } = await db
-    .insertInto('list')
-    .values({ eventID, name, dateCreated: now })
-    .returning('listID')
-    .executeTakeFirstOrThrow();
-  return listID;
-}
-
-export async function renameList(db: Kysely<DB>, listID: number, name: string): Promise<void> {
-  await db.updateTable('list').set({ name }).where('listID', '=', listID).execute();
-}
-
-/** Removes a list, its members and its activity links. */
-export async function removeList(db: Kysely<DB>, listID: number): Promise<void> {
-  await db.deleteFrom('listPerson').where('listID', '=', listID).execute();
-  await db.deleteFrom('activityList').where('listID', '=', listID).execute();
-  await db.deleteFrom('list').where('listID', '=', listID).execute();
 }

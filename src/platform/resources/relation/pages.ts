@@ -3,16 +3,13 @@ import type { DB } from '../../db/schema.ts';
 import { readPage, type Page } from '../../db/page.ts';
 import { activityQuery, activityRecords, type ActivityViewer } from '../activity/record.ts';
 import { chainQuery, chainRecords } from '../chain/repository.ts';
-import { listMembers, listQuery } from '../list/repository.ts';
+import { listMembers } from '../list/repository.ts';
 import { companyTagQuery, tagsOfEvent } from '../tag/company.ts';
 import { lowerOf } from '../hotsite/content.ts';
 import { activitySpeakers, activitySponsors, activityTags } from './records.ts';
 
 // The paged lists of lists, chains, tags and the relations between them and activities (spec §4.5,
 // §4.7, §8), each in a total order (ending with the id) so that pages never overlap or skip.
-
-export const listsPage = (db: Kysely<DB>, eventID: number, page: Page) =>
-  readPage(db, listQuery(db).where('list.eventID', '=', eventID).orderBy('list.name').orderBy('list.listID'), page);
 
 export const listMembersPage = (db: Kysely<DB>, listID: number, page: Page) =>
   readPage(db, listMembers(db, listID).orderBy('eventPerson.name').orderBy('listPerson.personID'), page);
@@ -28,14 +25,6 @@ export const listsOfActivityPage = (db: Kysely<DB>, activityID: number, page: Pa
       .orderBy('list.name')
       .orderBy('list.listID'),
     page,
-  );
-
-export const chainsPage = (db: Kysely<DB>, eventID: number, page: Page) =>
-  readPage(
-    db,
-    chainQuery(db).where('chain.eventID', '=', eventID).orderBy('chain.name').orderBy('chain.chainID'),
-    page,
-    (rows) => chainRecords(db, rows),
   );
 
 export const chainsOfActivityPage = (db: Kysely<DB>, activityID: number, page: Page) =>
