@@ -2,10 +2,7 @@ import type { AnyOperation } from '../kernel/table.ts';
 import formGet from '../resources/form/operations/get.ts';
 import formEdit from '../resources/form/operations/edit.ts';
 import formRespondRegistration from '../resources/form/operations/respondRegistration.ts';
-import feedbackCreate from '../resources/feedback/operations/create.ts';
-import feedbackEdit from '../resources/feedback/operations/edit.ts';
-import feedbackRemove from '../resources/feedback/operations/remove.ts';
-import feedbackFind from '../resources/feedback/operations/find.ts';
+import { feedbackOperations } from '../resources/feedback/operations/index.ts';
 import eventInviteBind from '../resources/event/operations/invite/bind.ts';
 import eventInviteDismiss from '../resources/event/operations/invite/dismiss.ts';
 import eventInviteFind from '../resources/event/operations/invite/find.ts';
@@ -15,10 +12,7 @@ export const registrationOperations: readonly AnyOperation[] = [
   formGet,
   formEdit,
   formRespondRegistration,
-  feedbackCreate,
-  feedbackEdit,
-  feedbackRemove,
-  feedbackFind,
+  ...feedbackOperations,
   eventInviteBind,
   eventInviteDismiss,
   eventInviteFind,

@@ -46,10 +46,10 @@ export interface CrudOptions<P extends Params> {
   /** The spec module (`speaker`): operations are `speaker.create`, … */
   readonly module: string;
   /**
-   * One line per operation, for api.describe (edit's lists the keys itself). The resource has the
-   * operations named here, and edit when `edit` is given.
+   * One line per operation, for api.describe (edit's is followed by its keys, and may be left out). The
+   * resource has the operations named here, and edit when `edit` is given.
    */
-  readonly summaries: Readonly<Partial<Record<Exclude<CrudOperation, 'edit'>, string>>>;
+  readonly summaries: Readonly<Partial<Record<CrudOperation, string>>>;
   /** The edit's `value`: its bound and what an empty one does. */
   readonly edit?: { readonly max: number; readonly description: string };
   /** The find's own filters, and how they narrow the list. */
@@ -72,7 +72,7 @@ export interface CrudOptions<P extends Params> {
   readonly inQuery?: readonly string[];
   /** Special rules, run in the write transaction before the row is written. */
   readonly rules?: {
-    /** create: may refuse the values, and give the columns set by rules (`also`). */
+    /** create: may refuse or complete the values, and give the columns set by rules (`also`). */
     readonly create?: (ctx: Context, eventID: number, values: Row) => Promise<Row | void>;
     /** edit: may refuse the change of `column` of `row` to `value`. */
     readonly edit?: (ctx: Context, row: Row, column: string, value: unknown) => Promise<void>;

@@ -9,8 +9,8 @@ import { insertActivities, newActivity, type ActivityInput } from '../resources/
 import { CREATE_FIELDS, EDIT_KEYS, type CreateField } from '../resources/activity/fields.ts';
 import { bindPair } from '../resources/relation/common.ts';
 import { checkSectionRoom, SECTION } from '../resources/hotsite/repository.ts';
-import { insertRow, updateRow } from '../resources/rows.ts';
-import { checkApiKeyFree, checkOptions, nextPosition } from '../resources/form/repository.ts';
+import { updateRow } from '../resources/rows.ts';
+import { checkNewField, FEEDBACK } from '../resources/feedback/repository.ts';
 
 // The demo's program: deterministic (no randomness), so the site, the widgets, the end-to-end tests
 // and the benchmarks all see the same event. It creates through the resources' repositories and
@@ -219,17 +219,10 @@ export async function seedForm(trx: Kysely<DB>, eventID: number): Promise<void> 
     { name: 'Dietary needs', type: 'text', options: [], apiKey: 'dietary', required: 0 },
     { name: 'Send me news about future events', type: 'checkbox', options: [], apiKey: 'newsletter', required: 0 },
   ];
-  // The rules of feedback.create: options fit the type, the apiKey is free, positions follow.
+  // Through feedback.create's parsers and rules: options fit the type, the apiKey is free, positions follow.
   for (const f of fields) {
-    checkOptions(f.type, f.options);
-    await checkApiKeyFree(trx, eventID, f.apiKey);
-    const position = await nextPosition(trx, eventID);
-    await insertRow(trx, 'feedback', 'feedbackID', {
-      eventID,
-      ...f,
-      options: JSON.stringify(f.options),
-      description: '',
-      position,
-    });
+    const values = FEEDBACK.parse({ ...f, options: JSON.stringify(f.options), required: String(f.required) });
+    await checkNewField(trx, eventID, values);
+    await FEEDBACK.insert(trx, eventID, values);
   }
 }

@@ -1,20 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../errors.ts';
-import { SELECT_TYPES, fieldQuery, fieldRecord } from './fields.ts';
-
-/** One field as organizers see it (feedback.create/edit/find): the record plus how many answered it. */
-export async function feedbackRows(db: Kysely<DB>, eventID: number, feedbackID?: number) {
-  let query = fieldQuery(db, eventID).select((s) =>
-    s
-      .selectFrom('feedbackAnswer')
-      .select((c) => c.fn.countAll<number>().as('n'))
-      .whereRef('feedbackAnswer.feedbackID', '=', 'feedback.feedbackID')
-      .as('answers'),
-  );
-  if (feedbackID !== undefined) query = query.where('feedbackID', '=', feedbackID);
-  return (await query.execute()).map((f) => ({ ...fieldRecord(f), answers: Number(f.answers ?? 0) }));
-}
+import { SELECT_TYPES } from './fields.ts';
 
 /** 409 when another field of the event already has this API Field key. */
 export async function checkApiKeyFree(db: Kysely<DB>, eventID: number, key: string, feedbackID = 0) {
@@ -42,7 +29,3 @@ export async function nextPosition(db: Kysely<DB>, eventID: number): Promise<num
     .executeTakeFirstOrThrow();
   return Number(row.last) + 1;
 }
-
-/** A custom field's type and stored options (what an edit of either must keep consistent). */
-export const feedbackKind = (db: Kysely<DB>, feedbackID: number) =>
-  db.selectFrom('feedback').select(['type', 'options']).where('feedbackID', '=', feedbackID).executeTakeFirst();
