@@ -44,14 +44,24 @@ const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
 
-/** The RESTful path percent-decoded; one that is not valid percent-encoding is refused. */
-function decodePath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    throw new ApiError(400, 'malformed path');
+/**
+ * The operation a RESTful path names (`/event/get` → `event.get`), percent-decoded; a path that is not
+ * valid percent-encoding is refused. Most paths hold neither `%` nor more than one `/`.
+ */
+function operationName(path: string): string {
+  let name = path.slice(1);
+  if (name.includes('%')) {
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      throw new ApiError(400, 'malformed path');
+    }
   }
+  return name.includes('/') ? name.replaceAll('/', '.') : name;
 }
+
+/** The parameters of an empty query string, as fast-querystring parses it (no prototype, nothing in it). */
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 /**
  * Whether a query string or form body holds more than `limit` parameters (non-empty `&`-separated
@@ -125,7 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const log = pino({ level: config.LOG_LEVEL }, deps.logStream ?? process.stdout);
   const logCalls = log.isLevelEnabled('info');
   const dispatcher = createDispatcher({ db: deps.db, config, counter: deps.counter, operations, log });
-  const openapi = JSON.stringify(openApiDocument(operations));
+  const openapi: Answer = { status: 200, type: 'application/json', body: JSON.stringify(openApiDocument(operations)) };
   const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
   const tooLarge = new ApiError(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`);
 
@@ -133,16 +143,21 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
    * The form body of a call (spec §1.1.3), parsed by fast-querystring like the query: linear in its
    * length, a repeated key collecting its values in one list. GET and HEAD bodies are not read; any
    * other type than a form is 415; a body over BODY_LIMIT is 413, refused by its content-length
-   * before it is read, or as soon as it passes the limit.
+   * before it is read, or as soon as it passes the limit. Undefined when there is no body to read,
+   * so a call without one does not wait for it.
    */
-  async function readForm(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+  function readForm(req: IncomingMessage): Promise<Record<string, unknown>> | undefined {
+    if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     const length = req.headers['content-length'];
     const chunked = req.headers['transfer-encoding'] !== undefined;
-    if (req.method === 'GET' || req.method === 'HEAD' || (!chunked && (length === undefined || length === '0')))
-      return undefined;
+    if (!chunked && (length === undefined || length === '0')) return undefined;
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
     if (type !== FORM) throw new ApiError(415, `request body must be ${FORM}`);
     if (Number(length) > config.BODY_LIMIT) throw tooLarge;
+    return readBody(req);
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -156,54 +171,49 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     return parseQuery(body) as Record<string, unknown>;
   }
 
-  async function answer(req: IncomingMessage, url: string, clientIp: string): Promise<Answer> {
+  /** The answer to a request: at once for the OpenAPI document and what is refused before the dispatcher. */
+  function answer(req: IncomingMessage, url: string, clientIp: string): Answer | Promise<Answer> {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
-    if (path === '/openapi.json' && req.method === 'GET')
-      return { status: 200, type: 'application/json', body: openapi };
-    const name = path !== '/' ? decodePath(path.slice(1)).replaceAll('/', '.') : undefined;
+    if (path === '/openapi.json' && req.method === 'GET') return openapi;
+    const name = path !== '/' ? operationName(path) : undefined;
     if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
-    const query = parseQuery(rawQuery) as Record<string, unknown>;
-    const body = await readForm(req);
-    const action = query.action;
-    return dispatcher.answer({
-      name: name ?? (typeof action === 'string' ? action : undefined),
+    const query = (rawQuery === '' ? NO_PARAMS : parseQuery(rawQuery)) as Record<string, unknown>;
+    const call = {
+      name: name ?? (typeof query.action === 'string' ? query.action : undefined),
       rawQuery,
       method: req.method!,
       query,
-      body,
+      body: undefined as Record<string, unknown> | undefined,
       authorization: req.headers.authorization,
       clientIp,
-    });
+    };
+    const form = readForm(req);
+    if (form === undefined) return dispatcher.answer(call);
+    return form.then((body) => dispatcher.answer({ ...call, body }));
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const url = req.url ?? '/';
-    const ip = forwarded(req.headers) ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
-    let a: Answer;
-    try {
-      a = await answer(req, url, ip);
-    } catch (err) {
-      if (err instanceof ApiError) a = errorAnswer(err.status, err.message);
-      else {
-        log.error({ err }, 'request failed');
-        a = errorAnswer(500, 'internal error');
-      }
-    }
-    // A HEAD gets the headers only: Node's response for a HEAD request drops the body.
-    const body = typeof a.body === 'string' ? Buffer.from(a.body) : a.body;
+  function failed(err: unknown): Answer {
+    if (err instanceof ApiError) return errorAnswer(err.status, err.message);
+    log.error({ err }, 'request failed');
+    return errorAnswer(500, 'internal error');
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
+    // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A text body is
+    // handed to Node as text: it goes out in one write with the head, as a bare server's would.
+    const length = typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.byteLength;
     const headers: Record<string, string | number> = {
       ...COMMON_HEADERS,
       'content-type': a.type,
-      'content-length': body.byteLength,
+      'content-length': length,
       ...a.headers,
     };
     // A body left unread (refused before or while reading) must not be taken for the next request.
     if (!req.complete) headers.connection = 'close';
     res.writeHead(a.status, headers);
-    res.end(body);
+    res.end(a.body);
     if (logCalls)
       log.info(
         {
@@ -215,13 +225,36 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       );
   }
 
-  // handle answers every error itself; what could still throw (a socket gone while answering) is
+  // Every error of a call is answered; what could still throw (a socket gone while answering) is
   // logged, never left as an unhandled rejection that would end the process.
+  function answerFailed(res: ServerResponse, err: unknown): void {
+    log.error({ err }, 'answer failed');
+    res.destroy();
+  }
+
+  // The request's answer is sent as soon as it is known: at once when nothing is asynchronous (a
+  // refusal), after one promise otherwise.
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      log.error({ err }, 'answer failed');
-      res.destroy();
-    });
+    try {
+      const started = logCalls ? performance.now() : 0;
+      const url = req.url ?? '/';
+      const ip = forwarded(req.headers) ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
+      let pending: Answer | Promise<Answer>;
+      try {
+        pending = answer(req, url, ip);
+      } catch (err) {
+        pending = failed(err);
+      }
+      if (!(pending instanceof Promise)) return send(req, res, pending, url, ip, started);
+      pending
+        .then(
+          (a) => send(req, res, a, url, ip, started),
+          (err: unknown) => send(req, res, failed(err), url, ip, started),
+        )
+        .catch((err: unknown) => answerFailed(res, err));
+    } catch (err) {
+      answerFailed(res, err);
+    }
   });
   server.on('clientError', answerClientError);
   // Idle keep-alive connections close after 72 s (above common proxies' 60 s, so the proxy closes first).

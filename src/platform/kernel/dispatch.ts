@@ -1,8 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Config } from '../config.ts';
-import type { Counter } from '../limits/counter.ts';
-import { OWNERS, type AnyOperation, type Context, type Method, type OwnerParam, type Result } from './table.ts';
+import type { Counter, Hit } from '../limits/counter.ts';
+import {
+  OWNERS,
+  type AnyOperation,
+  type Context,
+  type Method,
+  type OwnerParam,
+  type Param,
+  type Result,
+} from './table.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { resolveCaller, type Caller } from '../auth/caller.ts';
 import { requireCompany, requireEvent } from '../auth/access.ts';
@@ -45,6 +53,8 @@ export interface Deps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** The dispatcher's own parameters, read from the query only. */
+const GLOBALS = ['action', 'format', 'sandbox'] as const;
 
 /** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
 export interface Committed {
@@ -68,6 +78,32 @@ const corsPreflight = (op: AnyOperation): Record<string, string> => ({
   'Access-Control-Max-Age': '86400',
 });
 const TEXT_TYPE = 'text/plain; charset=utf-8';
+const withCors = (a: Answer): Answer => ({ ...a, headers: { ...a.headers, ...CORS_HEADERS } });
+
+/**
+ * What the path of a call needs of an operation that does not change from call to call, computed
+ * once when the dispatcher is made instead of on every call: its parameters as a list, the
+ * parameters some variant names, whether it is an edit, its key prefix in the cache, its preflight.
+ */
+interface Plan {
+  readonly op: AnyOperation;
+  readonly params: readonly (readonly [string, Param])[];
+  readonly inVariant: ReadonlySet<string>;
+  readonly edit: boolean;
+  readonly cachePrefix: string;
+  readonly preflight: Answer | undefined;
+}
+
+function planOf(op: AnyOperation): Plan {
+  return {
+    op,
+    params: Object.entries(op.params as Record<string, Param>),
+    inVariant: new Set(op.variants?.flat() ?? []),
+    edit: isEditOperation(op),
+    cachePrefix: `${op.name}?`,
+    preflight: op.cors ? { status: 204, type: TEXT_TYPE, body: '', headers: corsPreflight(op) } : undefined,
+  };
+}
 
 class SandboxRollback extends Error {
   readonly result: Result;
@@ -109,24 +145,41 @@ function constraintError(err: unknown): ApiError | undefined {
 export function createDispatcher(deps: Deps) {
   const { db, config, counter, log } = deps;
   const table = new Map(deps.operations.map((op) => [op.name, op]));
+  const plans = new Map(deps.operations.map((op) => [op.name, planOf(op)]));
   const cache = new AnswerCache(5000, 10_000);
   const mail = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => log.info({ path }, 'mail written'));
   const committedListeners = new Set<(c: Committed) => void>();
 
-  async function limit(key: string, perSecond: number, who: string): Promise<void> {
-    let hit;
-    try {
-      hit = await counter.hit(key, 1000);
-    } catch (err) {
-      // Rate-limit store down: serve rather than fail every call; the log says so.
-      log.warn({ err }, 'rate limit store unavailable');
-      return;
-    }
+  function checkLimit(hit: Hit, perSecond: number, who: string): void {
     if (hit.count > perSecond) {
       throw new ApiError(429, `too many calls ${who}, at most ${perSecond} per second`, {
         'Retry-After': String(Math.max(1, Math.ceil(hit.resetMs / 1000))),
       });
     }
+  }
+
+  /**
+   * Counts a call against `key`; a 429 past `perSecond`. An in-process counter answers at once
+   * (nothing to wait for: no promise per call); Redis answers a promise.
+   */
+  function limit(key: string, perSecond: number, who: string): Promise<void> | undefined {
+    if (counter.hitNow) {
+      checkLimit(counter.hitNow(key, 1000), perSecond, who);
+      return undefined;
+    }
+    let pending: Promise<Hit>;
+    try {
+      pending = counter.hit(key, 1000);
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    return pending.then(
+      (hit) => checkLimit(hit, perSecond, who),
+      (err: unknown) => {
+        // Rate-limit store down: serve rather than fail every call; the log says so.
+        log.warn({ err }, 'rate limit store unavailable');
+      },
+    );
   }
 
   function readToken(call: Call): string | undefined {
@@ -146,28 +199,26 @@ export function createDispatcher(deps: Deps) {
    * be ignored without a word: `sandbox=1` there would commit the write it was meant to try.
    */
   function refuseGlobalsInBody(call: Call): void {
-    for (const name of ['action', 'format', 'sandbox']) {
+    if (call.body === undefined) return;
+    for (const name of GLOBALS) {
       if (name === 'action' && call.name !== undefined) continue; // RESTful: the path names the operation
       if (call.query[name] === undefined && call.body?.[name] !== undefined)
         throw badRequest(`${name} belongs in the query string`);
     }
   }
 
-  function readParams(op: AnyOperation, call: Call): Record<string, unknown> {
+  function readParams(plan: Plan, call: Call): Record<string, unknown> {
+    const { op, inVariant, edit } = plan;
     const values: Record<string, unknown> = {};
-    const present = new Set<string>();
-    const inVariant = new Set(op.variants?.flat() ?? []);
     // Placement first (spec §1.1 rule 4): a parameter sent only in the other place is named with where
     // it belongs, before any other parameter is found missing.
-    for (const name in op.params) {
-      const p = op.params[name];
-      const [here, there] = p.place === 'query' ? [call.query, call.body] : [call.body, call.query];
+    for (const [name, p] of plan.params) {
+      const here = p.place === 'query' ? call.query : call.body;
+      const there = p.place === 'query' ? call.body : call.query;
       if (here?.[name] === undefined && there?.[name] !== undefined)
         throw badRequest(`${name} belongs in the ${p.place === 'query' ? 'query string' : 'request body'}`);
     }
-    const edit = isEditOperation(op);
-    for (const name in op.params) {
-      const p = op.params[name];
+    for (const [name, p] of plan.params) {
       const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
       // An edit without a value at all is a mistake, not a request to clear the field: only an explicit
       // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field.
@@ -182,9 +233,8 @@ export function createDispatcher(deps: Deps) {
       const parsed = p.schema.safeParse(raw);
       if (!parsed.success) throw badRequest(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
       values[name] = parsed.data;
-      present.add(name);
     }
-    if (op.variants && !op.variants.some((set: readonly string[]) => set.every((n) => present.has(n)))) {
+    if (op.variants && !op.variants.some((set: readonly string[]) => set.every((n) => Object.hasOwn(values, n)))) {
       const forms = op.variants.map((set: readonly string[]) => set.join(' + '));
       throw badRequest(`one of these is required: ${forms.join('; ')}`);
     }
@@ -209,11 +259,13 @@ export function createDispatcher(deps: Deps) {
     return extra;
   }
 
-  async function authenticate(op: AnyOperation, token: string | undefined, now: number): Promise<Caller | undefined> {
-    if (token === undefined) {
-      if (op.auth.kind !== 'public') throw new ApiError(401, 'tokenID cannot be empty');
-      return undefined;
-    }
+  /** A call without a token: only public operations take it. */
+  function anonymous(op: AnyOperation): undefined {
+    if (op.auth.kind !== 'public') throw new ApiError(401, 'tokenID cannot be empty');
+    return undefined;
+  }
+
+  async function authenticate(op: AnyOperation, token: string, now: number): Promise<Caller | undefined> {
     const caller = await resolveCaller(db, token, now);
     if (!caller) {
       // Ignored only where a client holding a stale token must get a new one (signIn, recover,
@@ -252,8 +304,8 @@ export function createDispatcher(deps: Deps) {
     return { eventID: row.eventID, object };
   }
 
-  async function run(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
-    if (!op.writes) return op.handler(ctx, params);
+  /** A write: in a transaction, rolled back for sandbox=1; a commit clears the cache and is told. */
+  async function write(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
     try {
       const result = await db.transaction().execute(async (trx) => {
         const out = await op.handler({ ...ctx, db: trx }, params);
@@ -276,84 +328,89 @@ export function createDispatcher(deps: Deps) {
     }
   }
 
-  async function dispatch(call: Call): Promise<Answer> {
-    await limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
-    const token = readToken(call);
-    if (token !== undefined) await limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
-    refuseGlobalsInBody(call);
-
-    if (!call.name) throw badRequest('action cannot be empty');
-    const op = table.get(call.name);
-    if (!op) throw new ApiError(404, `operation ${call.name.slice(0, 80)} does not exist`);
-    const method = (call.method === 'HEAD' ? 'GET' : call.method) as Method;
-    if (!op.methods.includes(method)) {
-      throw new ApiError(405, `${op.name} accepts ${op.methods.join(' or ')}`, { Allow: op.methods.join(', ') });
-    }
-
-    // A cached public answer is keyed by the exact query string it was computed for, so a hit skips
-    // parsing; only answers to fully validated calls are ever stored.
-    const cacheKey =
-      op.cachePublic && token === undefined && method === 'GET' ? `${op.name}?${call.rawQuery}` : undefined;
-    if (cacheKey !== undefined) {
-      const hit = cache.get(cacheKey);
-      if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
-    }
-
-    // The token first: a stale one is the caller's problem to fix before any parameter is.
-    const now = Math.floor(Date.now() / 1000);
-    const caller = await authenticate(op, token, now);
-
-    const format = call.query.format ?? 'json';
-    if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
-    if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
-    const sandbox = call.query.sandbox === '1';
-    if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
-      throw badRequest('sandbox must be 0 or 1');
-    const params = readParams(op, call);
-
-    const extra = readPatternParams(op, call);
-    let ctx: Context = {
-      db,
-      caller,
-      access: undefined,
-      now,
-      clientIp: call.clientIp,
-      sandbox,
-      prepared: {},
-      extra,
-      config,
-      counter,
-      mail,
-    };
-    // Company and event rules name their target by the companyID / eventID parameter.
-    if (op.auth.kind === 'company') {
-      const companyID = params.companyID as number;
-      ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
-    } else if (op.auth.kind === 'event') {
-      const target = await eventOf(op.auth.via ?? ['eventID'], params);
-      const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
-      ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
-    }
-    if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
-    const result = await run(op, ctx, params);
-    const rows = Array.isArray(result) ? result : result.rows;
-    if (format === 'excel') {
-      const disposition = `attachment; filename="${op.name.replaceAll('.', '-')}.xlsx"`;
-      return {
-        status: 200,
-        type: XLSX_CONTENT_TYPE,
-        body: toXlsx(rows),
-        headers: { 'Content-Disposition': disposition },
-      };
-    }
-    const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
-    if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
-    return { status: 200, type: JSON_TYPE, body };
-  }
-
-  async function answer(call: Call): Promise<Answer> {
+  /**
+   * The path of one call, awaiting only what is really asynchronous (the handler, the store, a
+   * token, Redis): a public call without a token goes from the limits to its handler without a
+   * promise in between.
+   */
+  async function dispatch(call: Call, plan: Plan | undefined): Promise<Answer> {
     try {
-      return await dispatch(call);
+      const ipLimit = limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
+      if (ipLimit) await ipLimit;
+      const token = readToken(call);
+      if (token !== undefined) {
+        const tokenLimit = limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
+        if (tokenLimit) await tokenLimit;
+      }
+      refuseGlobalsInBody(call);
+
+      if (!call.name) throw badRequest('action cannot be empty');
+      if (!plan) throw new ApiError(404, `operation ${call.name.slice(0, 80)} does not exist`);
+      const { op } = plan;
+      const method = (call.method === 'HEAD' ? 'GET' : call.method) as Method;
+      if (!op.methods.includes(method)) {
+        throw new ApiError(405, `${op.name} accepts ${op.methods.join(' or ')}`, { Allow: op.methods.join(', ') });
+      }
+
+      // A cached public answer is keyed by the exact query string it was computed for, so a hit skips
+      // parsing; only answers to fully validated calls are ever stored.
+      const cacheKey =
+        op.cachePublic && token === undefined && method === 'GET' ? plan.cachePrefix + call.rawQuery : undefined;
+      if (cacheKey !== undefined) {
+        const hit = cache.get(cacheKey);
+        if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
+      }
+
+      // The token first: a stale one is the caller's problem to fix before any parameter is.
+      const now = Math.floor(Date.now() / 1000);
+      const caller = token === undefined ? anonymous(op) : await authenticate(op, token, now);
+
+      const format = call.query.format ?? 'json';
+      if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
+      if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
+      const sandbox = call.query.sandbox === '1';
+      if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
+        throw badRequest('sandbox must be 0 or 1');
+      const params = readParams(plan, call);
+
+      const extra = readPatternParams(op, call);
+      let ctx: Context = {
+        db,
+        caller,
+        access: undefined,
+        now,
+        clientIp: call.clientIp,
+        sandbox,
+        prepared: {},
+        extra,
+        config,
+        counter,
+        mail,
+      };
+      // Company and event rules name their target by the companyID / eventID parameter.
+      if (op.auth.kind === 'company') {
+        const companyID = params.companyID as number;
+        ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
+      } else if (op.auth.kind === 'event') {
+        const target = await eventOf(op.auth.via ?? ['eventID'], params);
+        const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
+        ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
+      }
+      if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
+      const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
+      const rows = Array.isArray(result) ? result : result.rows;
+      if (format === 'excel') {
+        const disposition = `attachment; filename="${op.name.replaceAll('.', '-')}.xlsx"`;
+        return {
+          status: 200,
+          type: XLSX_CONTENT_TYPE,
+          body: toXlsx(rows),
+          headers: { 'Content-Disposition': disposition },
+        };
+      }
+      const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
+      if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
+      return { status: 200, type: JSON_TYPE, body };
     } catch (err) {
       if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
       log.error({ err, operation: call.name }, 'operation failed');
@@ -370,12 +427,11 @@ export function createDispatcher(deps: Deps) {
       return () => committedListeners.delete(listener);
     },
     /** The answer to a call; operations marked `cors` add the CORS headers and answer the preflight. */
-    async answer(call: Call): Promise<Answer> {
-      const op = call.name === undefined ? undefined : table.get(call.name);
-      if (!op?.cors) return answer(call);
-      if (call.method === 'OPTIONS') return { status: 204, type: TEXT_TYPE, body: '', headers: corsPreflight(op) };
-      const a = await answer(call);
-      return { ...a, headers: { ...a.headers, ...CORS_HEADERS } };
+    answer(call: Call): Promise<Answer> {
+      const plan = call.name === undefined ? undefined : plans.get(call.name);
+      if (plan?.preflight === undefined) return dispatch(call, plan);
+      if (call.method === 'OPTIONS') return Promise.resolve(plan.preflight);
+      return dispatch(call, plan).then(withCors);
     },
   };
 }

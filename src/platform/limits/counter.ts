@@ -14,6 +14,11 @@ export interface Hit {
 export interface Counter {
   /** Adds one to `key` in a window of `windowMs` and returns the new count. */
   hit(key: string, windowMs: number): Promise<Hit>;
+  /**
+   * `hit` answered at once, for counters that keep their counts in this process: the dispatcher
+   * counts every call, and a promise per count would be the costliest part of the count.
+   */
+  hitNow?(key: string, windowMs: number): Hit;
   /** Current count of `key` without adding (0 when none), and ms until reset (0 when none). */
   peek(key: string): Promise<Hit>;
   close(): Promise<void>;
@@ -22,6 +27,7 @@ export interface Counter {
 /** The in-process counter also reports how many keys it holds, so tests can see that sweeping works. */
 export interface MemoryCounter extends Counter {
   readonly size: number;
+  hitNow(key: string, windowMs: number): Hit;
 }
 
 type Window = { count: number; resetAt: number };
@@ -40,26 +46,32 @@ export function memoryCounter(now: () => number = Date.now): MemoryCounter {
     for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key);
   }
 
+  function hitNow(key: string, windowMs: number): Hit {
+    const t = now();
+    if (t >= nextSweep) {
+      nextSweep = t + SWEEP_EVERY_MS;
+      sweep(t);
+    }
+    const w = windows.get(key);
+    // Common case: one lookup and an in-place increment.
+    if (w !== undefined && w.resetAt > t) {
+      w.count += 1;
+      return { count: w.count, resetMs: w.resetAt - t };
+    }
+    const ms = Math.max(1, Math.ceil(windowMs));
+    windows.set(key, { count: 1, resetAt: t + ms });
+    return { count: 1, resetMs: ms };
+  }
+
   return {
     get size() {
       return windows.size;
     },
 
+    hitNow,
+
     hit(key, windowMs) {
-      const t = now();
-      if (t >= nextSweep) {
-        nextSweep = t + SWEEP_EVERY_MS;
-        sweep(t);
-      }
-      const w = windows.get(key);
-      // Common case: one lookup and an in-place increment, no allocation.
-      if (w !== undefined && w.resetAt > t) {
-        w.count += 1;
-        return Promise.resolve({ count: w.count, resetMs: w.resetAt - t });
-      }
-      const ms = Math.max(1, Math.ceil(windowMs));
-      windows.set(key, { count: 1, resetAt: t + ms });
-      return Promise.resolve({ count: 1, resetMs: ms });
+      return Promise.resolve(hitNow(key, windowMs));
     },
 
     peek(key) {
