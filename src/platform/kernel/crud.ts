@@ -52,10 +52,12 @@ export interface CrudOptions<P extends Params> {
   readonly summaries: Readonly<Partial<Record<CrudOperation, string>>>;
   /** The edit's `value`: its bound and what an empty one does. */
   readonly edit?: { readonly max: number; readonly description: string };
-  /** The find's own filters, and how they narrow the list. */
+  /** How the find narrows its list: by text some columns contain (`query`), by values others equal. */
   readonly find?: {
-    readonly params: P;
-    readonly filter: (p: Values) => ListFilter;
+    /** Columns that `query` searches, in any case. */
+    readonly text?: readonly string[];
+    /** Parameters whose value the column of the same name must equal. */
+    readonly equal?: P;
     /** Callable from any page (the widgets read it). */
     readonly cors?: boolean;
   };
@@ -138,13 +140,21 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
   }
 
   if (o.summaries.find !== undefined) {
-    const filter = o.find?.filter ?? (() => ({}));
+    const { text: columns, equal = {} } = o.find ?? {};
+    const filter = (p: Values): ListFilter => ({
+      equal: Object.fromEntries(Object.keys(equal).map((k) => [k, p[k]])),
+      ...(columns ? { text: { columns, value: p.query } } : {}),
+    });
     const list = async (ctx: Context, p: Values, isAdmin: boolean) => {
       const page = await r.page(ctx.db, p.eventID as number, filter(p), pageOf(p));
       const shape = (rows: Row[]) => rows.map((row) => r.record(row as never, isAdmin));
       return Array.isArray(page) ? shape(page) : { rows: shape(page.rows), total: page.total };
     };
-    const own = { eventID: q(id, 'the event'), ...o.find?.params };
+    const own: Params = {
+      eventID: q(id, 'the event'),
+      ...(columns ? { query: qOpt(text(200), `${columns.join(' or ')} contains (any case)`) } : {}),
+      ...equal,
+    };
     made.find = defineOperation<Params>(
       organizers === undefined
         ? {

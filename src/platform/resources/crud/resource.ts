@@ -64,6 +64,17 @@ export interface Derived<D extends string> {
   readonly add: (db: Kysely<DB>, rows: Record<string, any>[]) => Promise<void>;
 }
 
+/** For derived counts: how many rows of `table` name each of `ids` in `column` (absent: none). */
+export async function countBy(db: Kysely<DB>, table: keyof DB, column: string, ids: readonly number[]) {
+  const counts = await (db as Kysely<any>)
+    .selectFrom(table)
+    .select([column, (e) => e.fn.countAll<number>().as('n')])
+    .where(column, 'in', ids)
+    .groupBy(column)
+    .execute();
+  return new Map<number, number>(counts.map((c) => [Number(c[column]), Number(c.n)]));
+}
+
 /** Keys of the wire row that the field list lacks, or the other way round (never when they agree). */
 type Drift<W, F, Id extends string> =
   Exclude<keyof W, keyof F | Id | 'eventID'> | Exclude<keyof F | Id | 'eventID', keyof W>;
@@ -129,20 +140,8 @@ export function defineResource<
   Also extends string = never,
   D extends string = never,
 >(spec: ResourceSpec<T, Id, F, W, Also, D>) {
-  return build<Id, F, Also, D>({ ...spec, wire: spec.wire as W });
-}
-
-function build<Id extends string, F extends Fields, Also extends string, D extends string>(spec: {
-  table: keyof DB;
-  id: Id;
-  what: string;
-  fields: F;
-  order: readonly OrderBy[];
-  wire: z.ZodObject;
-  also?: readonly Also[];
-  derived?: Derived<D>;
-}) {
-  const { table, id, what, fields, order, wire, also = [], derived } = spec;
+  const { table, id, what, fields, order, also = [], derived } = spec;
+  const wire = spec.wire as W;
   type Row = RowOf<F, Id> & { [K in Also]: number | null } & { [K in D]: unknown };
   const names = Object.keys(fields) as (keyof F & string)[];
   const columnOf = (n: string) => fields[n].column ?? n;

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { bit, text } from '../../schemas.ts';
 import { feedbackWire } from '../../../shared/wire/feedback.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
-import { defineResource, field } from '../crud/resource.ts';
+import { countBy, defineResource, field } from '../crud/resource.ts';
 import { apiKey, fieldType, options, parseStoredOptions } from '../form/fields.ts';
 import { checkApiKeyFree, checkOptions, nextPosition } from '../form/repository.ts';
 
@@ -47,17 +47,12 @@ export const FEEDBACK = defineResource({
   derived: {
     keys: ['answers'],
     async add(db, rows) {
-      const counts = await db
-        .selectFrom('feedbackAnswer')
-        .select(['feedbackID', (e) => e.fn.countAll<number>().as('n')])
-        .where(
-          'feedbackID',
-          'in',
-          rows.map((r) => r.feedbackID as number),
-        )
-        .groupBy('feedbackID')
-        .execute();
-      const n = new Map(counts.map((c) => [c.feedbackID, Number(c.n)]));
+      const n = await countBy(
+        db,
+        'feedbackAnswer',
+        'feedbackID',
+        rows.map((r) => r.feedbackID as number),
+      );
       for (const row of rows) {
         row.answers = n.get(row.feedbackID) ?? 0;
         // Shown as the form shows them: options a list of { value }, no API key ''.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { listWire } from '../../../shared/wire/list.ts';
-import { defineResource, field } from '../crud/resource.ts';
+import { countBy, defineResource, field } from '../crud/resource.ts';
 import { relationName } from '../relation/common.ts';
 
 /**
@@ -18,17 +18,12 @@ export const LIST = defineResource({
   derived: {
     keys: ['memberCount'],
     async add(db, rows) {
-      const counts = await db
-        .selectFrom('listPerson')
-        .select(['listID', (e) => e.fn.countAll<number>().as('n')])
-        .where(
-          'listID',
-          'in',
-          rows.map((r) => r.listID as number),
-        )
-        .groupBy('listID')
-        .execute();
-      const n = new Map(counts.map((c) => [c.listID, Number(c.n)]));
+      const n = await countBy(
+        db,
+        'listPerson',
+        'listID',
+        rows.map((r) => r.listID as number),
+      );
       for (const row of rows) row.memberCount = n.get(row.listID) ?? 0;
     },
   },

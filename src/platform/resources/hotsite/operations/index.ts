@@ -19,10 +19,7 @@ export const hotsiteOperations = crudOperations(SECTION, {
   spec: ['create'],
   inQuery: ['section'],
   edit: { max: 50000, description: 'new value; empty clears name and text' },
-  find: {
-    params: { section: qOpt(sectionKind, 'only sections of this kind') },
-    filter: (p) => ({ equal: { section: p.section } }),
-  },
+  find: { equal: { section: qOpt(sectionKind, 'only sections of this kind') } },
   rules: {
     async create(ctx, eventID) {
       await checkSectionRoom(ctx.db, eventID);

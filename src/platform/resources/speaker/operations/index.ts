@@ -19,14 +19,8 @@ export const speakerOperations = crudOperations(SPEAKER, {
   },
   edit: { max: 50000, description: 'new value; empty clears (not name)' },
   find: {
-    params: {
-      query: qOpt(text(200), 'name or headline contains (any case)'),
-      category: qOpt(text(100), 'category equals'),
-    },
-    filter: (p) => ({
-      equal: { category: p.category },
-      text: { columns: ['name', 'headline'], value: p.query },
-    }),
+    text: ['name', 'headline'],
+    equal: { category: qOpt(text(100), 'category equals') },
     cors: true,
   },
   rules: {

@@ -18,14 +18,7 @@ export const sponsorOperations = crudOperations(SPONSOR, {
   },
   edit: { max: 50000, description: 'new value; empty clears (not name)' },
   find: {
-    params: {
-      query: qOpt(text(200), 'name or companyName contains (any case)'),
-      category: qOpt(text(100), 'category equals'),
-      tier: qOpt(text(60), 'tier equals'),
-    },
-    filter: (p) => ({
-      equal: { category: p.category, tier: p.tier },
-      text: { columns: ['name', 'companyName'], value: p.query },
-    }),
+    text: ['name', 'companyName'],
+    equal: { category: qOpt(text(100), 'category equals'), tier: qOpt(text(60), 'tier equals') },
   },
 });

@@ -22,8 +22,7 @@ export const tagOperations = crudOperations(TAG, {
   },
   edit: { max: 1000, description: 'new value; empty clears color' },
   find: {
-    params: { kind: qOpt(tagKind, `only tags of this kind: ${TAG_KINDS.join(' or ')}`) },
-    filter: (p) => ({ equal: { kind: p.kind } }),
+    equal: { kind: qOpt(tagKind, `only tags of this kind: ${TAG_KINDS.join(' or ')}`) },
     cors: true,
   },
   rules: {
