@@ -8,7 +8,7 @@ import { operations } from '../../src/platform/catalog/index.ts';
 import { authText } from '../../src/platform/kernel/describe.ts';
 import type { Param } from '../../src/platform/kernel/table.ts';
 import { ANSWERS } from '../../src/platform/kernel/answers.ts';
-import { companyWire, eventWire, speakerWire } from '../../src/shared/wire/index.ts';
+import { activityWire, attendeeWire, companyWire, eventWire, speakerWire } from '../../src/shared/wire/index.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
 
@@ -273,14 +273,24 @@ describe.each(STORES)('operations on %s', (kind) => {
         for (const v of Object.values(speaker.properties) as { type: string }[]) expect(v.type).toBe('string');
         expect(rowOf('activity.find').properties.speakers.type).toBe('array');
         expect(rowOf('api.ping').additionalProperties).toBe(true); // no row declared: any object
-        // What the platform sends has every field its wire row names.
+        // What the platform sends to an admin has exactly the fields its wire row names.
+        const [activity] = await c.ok('activity.create', {
+          token: w.adminA,
+          query: { eventID: w.eventA.eventID },
+          body: { name: 'Wire row' },
+        });
         for (const [name, query, wire] of [
           ['event.get', { eventID: w.eventA.eventID }, eventWire],
           ['company.get', { companyID: w.companyA.companyID }, companyWire],
+          ['activity.find', { eventID: w.eventA.eventID }, activityWire],
+          ['event.person.get', { eventID: w.eventA.eventID, personID: String(w.attendeeID) }, attendeeWire],
         ] as const) {
           const [row] = await c.ok(name, { token: w.adminA, query });
-          for (const key of Object.keys(wire.shape)) expect(row, `${name} ${key}`).toHaveProperty(key);
+          expect(Object.keys(row).sort(), name).toEqual(Object.keys(wire.shape).sort());
         }
+        await c.ok('activity.remove', { token: w.adminA, query: { activityID: activity.activityID } });
+        expect(rowOf('event.person.find').properties.tags.type).toBe('array');
+        expect(Object.keys(rowOf('activity.tag.bind').properties).sort()).toEqual(['activityID', 'tagID']);
       });
     });
 

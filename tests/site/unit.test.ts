@@ -16,6 +16,7 @@ import { HostResolver } from '../../src/site/hosts.ts';
 import { idsOf } from '../../src/site/ical.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import type { Activity } from '../../src/client/index.ts';
+import { activityWire } from '../../src/shared/wire/index.ts';
 
 const fakeReq = (remote: string, headers: Record<string, string> = {}) =>
   ({ socket: { remoteAddress: remote }, headers }) as unknown as IncomingMessage;
@@ -188,21 +189,23 @@ describe('fragments', () => {
   });
 });
 
-const activity = (id: number, begin: number, room: string, extra: Partial<Activity> = {}): Activity => ({
-  activityID: String(id),
-  eventID: '1',
-  name: `Talk <${id}>`,
-  description: '',
-  location: room,
-  dateBegin: String(begin),
-  dateEnd: String(begin + 3600),
-  capacity: '0',
-  highlight: '0',
-  stream: '',
-  speakers: [{ speakerID: '9', name: 'Ana & Bo', headline: '', image: '' }],
-  tags: [{ tagID: '3', name: 'Design', color: '#be185d' }],
-  ...extra,
-});
+// As the client reads it: the fields the program shows, the rest as the wire row defaults them.
+const activity = (id: number, begin: number, room: string, extra: Partial<Activity> = {}): Activity =>
+  activityWire.parse({
+    activityID: String(id),
+    eventID: '1',
+    name: `Talk <${id}>`,
+    description: '',
+    location: room,
+    dateBegin: String(begin),
+    dateEnd: String(begin + 3600),
+    capacity: '0',
+    highlight: '0',
+    stream: '',
+    speakers: [{ speakerID: '9', name: 'Ana & Bo', headline: '', image: '' }],
+    tags: [{ tagID: '3', name: 'Design', color: '#be185d' }],
+    ...extra,
+  });
 
 describe('program views', () => {
   const day = 1797843600; // 2026-12-21 09:00 Lisbon

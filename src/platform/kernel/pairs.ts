@@ -1,5 +1,19 @@
-import { defineOperation, q, LEVEL, type AnyOperation, type Context, type OwnerParam, type Params } from './table.ts';
+import {
+  defineOperation,
+  pageOf,
+  pageParams,
+  q,
+  ANY_LEVEL,
+  LEVEL,
+  type AnyOperation,
+  type Context,
+  type OwnerParam,
+  type Page,
+  type Params,
+  type Result,
+} from './table.ts';
 import { id } from '../schemas.ts';
+import { pairWire } from '../../shared/wire/relation.ts';
 import {
   bindPair,
   dismissPair,
@@ -42,6 +56,7 @@ export function pairOperations(spec: PairSpec): AnyOperation[] {
     spec.owner.param === 'eventID'
       ? ({ kind: 'event', levels: LEVEL.ADMIN } as const)
       : ({ kind: 'event', levels: LEVEL.ADMIN, via: [spec.owner.param] } as const);
+  const answer = pairWire(spec.owner.param, spec.other.param);
   const make = (action: 'bind' | 'dismiss') => {
     const params: Params = {
       [spec.owner.param]: q(id, spec.owner.description),
@@ -50,6 +65,7 @@ export function pairOperations(spec: PairSpec): AnyOperation[] {
     return defineOperation<Params>({
       name: `${spec.module}.${action}`,
       summary: spec.summaries[action],
+      answer,
       methods: ['GET', 'POST'],
       params,
       auth,
@@ -67,4 +83,26 @@ export function pairOperations(spec: PairSpec): AnyOperation[] {
     });
   };
   return [make('bind'), make('dismiss')];
+}
+
+/**
+ * A member's paged read of what one activity is linked to (spec §4.5: its chains, its lists, the
+ * activities chained to it): anyone with a level in the activity's event; `viewer` is the caller, for
+ * records that show the caller's own enrollment.
+ */
+export function activityLinksOperation(o: {
+  readonly name: string;
+  readonly summary: string;
+  readonly read: (db: Context['db'], activityID: number, page: Page, viewer?: { personID: number }) => Promise<Result>;
+}): AnyOperation {
+  return defineOperation({
+    name: o.name,
+    summary: o.summary,
+    methods: ['GET'],
+    params: { activityID: q(id, 'the activity'), ...pageParams },
+    auth: { kind: 'event', levels: ANY_LEVEL, via: ['activityID'] },
+    writes: false,
+    handler: (ctx, p) =>
+      o.read(ctx.db, p.activityID, pageOf(p), ctx.caller ? { personID: ctx.caller.personID } : undefined),
+  });
 }

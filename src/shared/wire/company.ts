@@ -1,4 +1,5 @@
-// The company (company.get public shape): its branding and where its site lives.
+// The company (company.get, company.find; spec §2.6 Company plus Podium's namespace, mainColor,
+// location): its branding, its apps and where its site lives; and a person of the company.
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
@@ -10,13 +11,33 @@ export const companyWire = z.object({
   namespace: s,
   shortName: s,
   storeTitle: s,
-  cover: s,
   appIcon: s,
-  /** Theme: primary color (#rrggbb). */
-  mainColor: s,
+  storeIcon: s,
+  cover: s,
+  splash: s,
+  androidBundle: s,
+  iosBundle: s,
+  androidApp: s,
+  iosApp: s,
+  agreement: s,
+  keywords: s,
   /** Theme: page background (#rrggbb). */
   backgroundColor: s,
+  navigationBarBackgroundColor: s,
+  /** Theme: primary color (#rrggbb). */
+  mainColor: s,
+  location: s,
+  androidVersion: s,
+  iosVersion: s,
   language: s,
-  keywords: s,
+  currency: s,
+  /** Store-review queue flags: the company's admins only ('' for everyone else). */
+  androidReview: s,
+  iosReview: s,
+  initialDemo: s,
 });
 export type Company = z.infer<typeof companyWire>;
+
+/** A person of a company (company.person.*; spec §2.6 Company admin): level 4 admin, 1 external. */
+export const companyPersonWire = z.object({ personID: id, name: s, email: s, level: s });
+export type CompanyPerson = z.infer<typeof companyPersonWire>;

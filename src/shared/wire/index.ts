@@ -15,8 +15,12 @@ export * from './tag.ts';
 export * from './list.ts';
 export * from './chain.ts';
 export * from './form.ts';
+export * from './feedback.ts';
 export * from './access.ts';
 export * from './person.ts';
+export * from './attendee.ts';
+export * from './invite.ts';
+export * from './relation.ts';
 
 /** The envelope (spec §1.2): count, optional total (paginated=1), data. */
 export function envelopeOf<T extends z.ZodType>(item: T) {

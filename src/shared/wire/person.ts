@@ -1,4 +1,5 @@
-// Answers of the password operations (person.confirm, person.recover).
+// The person: answers of person.signIn, person.edit and the password operations (person.confirm,
+// person.recover).
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
@@ -17,3 +18,33 @@ export type PasswordSet = z.infer<typeof passwordSetWire>;
  */
 export const recoverWire = z.object({ email: s, sent: s });
 export type RecoverAnswer = z.infer<typeof recoverWire>;
+
+/** The person's own record (person.edit): the identity fields of the access token record (spec §2.1). */
+export const ownPersonWire = z.object({
+  personID: id,
+  firstName: s,
+  lastName: s,
+  name: s,
+  username: s,
+  email: s,
+  image: s,
+  timezone: s,
+  telephone: s,
+  socialAID: s,
+  socialBID: s,
+  socialCID: s,
+  /** When the record was read (Unix seconds). */
+  date: s,
+});
+export type OwnPerson = z.infer<typeof ownPersonWire>;
+
+/** The access token record of spec §2.1 (person.signIn): the person's own record and the token. */
+export const signInWire = ownPersonWire.extend({
+  /** The access token. */
+  tokenID: s,
+  /** `system` or `event`. */
+  scope: s,
+  /** The event of an event-scope token; "0" for system scope. */
+  targetID: s,
+});
+export type SignIn = z.infer<typeof signInWire>;

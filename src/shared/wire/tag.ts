@@ -1,4 +1,5 @@
-// A tag of an event (tag.find, tag.get): an activity track or an attendee type.
+// A tag (tag.find, tag.get): an activity track or an attendee type of an event; or an event tag of a
+// company (company.tag.*, event.tag.find), which has no eventID.
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { activityWire } from '../../../shared/wire/activity.ts';
+import { recordOf, type RecordOf } from '../records.ts';
 
 /** Columns of spec §2.4 read from the activity table (the record adds the viewer's state and arrays). */
 const COLUMNS = [
@@ -21,6 +23,10 @@ export function activityRows(db: Kysely<DB>, activityIDs: readonly number[]) {
   return activityQuery(db).where('activity.activityID', 'in', activityIDs).execute();
 }
 
+/** An activity record: exactly the keys of its wire row (the record below does not compile otherwise). */
+export type ActivityRecord = RecordOf<typeof activityWire>;
+const activityRecord = recordOf(activityWire);
+
 export interface ActivityViewer {
   personID: number;
 }
@@ -34,7 +40,7 @@ export async function activityRecords(
   db: Kysely<DB>,
   rows: readonly ActivityRow[],
   viewer?: ActivityViewer,
-): Promise<Record<string, unknown>[]> {
+): Promise<ActivityRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.activityID);
   // Chunks keep the IN list under SQLite's bound-parameter limit for large programs.
@@ -97,7 +103,7 @@ export async function activityRecords(
   const enrolled = new Map(mine.map((m) => [m.activityID, m]));
   return rows.map((r) => {
     const e = enrolled.get(r.activityID);
-    return {
+    return activityRecord({
       ...r,
       latitude: r.latitude ?? '',
       longitude: r.longitude ?? '',
@@ -106,6 +112,6 @@ export async function activityRecords(
       priori: e?.priori ?? 0,
       speakers: bySpeaker.get(r.activityID) ?? [],
       tags: byTag.get(r.activityID) ?? [],
-    };
+    });
   });
 }

@@ -11,6 +11,7 @@ import {
   downloadedExpr,
   selectAttendee,
   type AttendeeBase,
+  type AttendeeRecord,
   type AttendeeViewer,
 } from './record.ts';
 import { recordOptions } from './profile.ts';
@@ -69,7 +70,7 @@ export async function findAttendees(
   db: Kysely<DB>,
   search: AttendeeSearch,
   viewer: AttendeeViewer,
-): Promise<Paged<Record<string, unknown>>> {
+): Promise<Paged<AttendeeRecord>> {
   const filters = search.filters;
   const feedbackIDs = [
     ...new Set(filters.filter(([n]) => FEEDBACK.test(n)).map(([n]) => Number(n.slice('feedback_'.length)))),

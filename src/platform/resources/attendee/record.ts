@@ -1,6 +1,8 @@
 import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { isPostgres } from '../../db/connect.ts';
 import { EVENT_PROFILE_FIELDS, type DB } from '../../db/schema.ts';
+import type { attendeeWire } from '../../../shared/wire/attendee.ts';
+import type { RecordOf } from '../records.ts';
 
 // The attendee record of spec §2.3. Every profile field is the event's own (eventPerson): what the
 // person gave to this event, or what its admins set; the person row is the identity and is not shown
@@ -55,6 +57,12 @@ export function selectAttendee<O>(query: SelectQueryBuilder<DB, 'eventPerson' | 
 
 export type AttendeeRow = Awaited<ReturnType<ReturnType<typeof selectAttendee>['execute']>>[number];
 
+/**
+ * An attendee record: exactly the keys of its wire row. The record below is one object literal typed
+ * so, which does not compile with a key the row lacks or without one it has.
+ */
+export type AttendeeRecord = RecordOf<typeof attendeeWire>;
+
 /** Who reads the records, which decides what they see (docs/api/attendees.md "Limited information"). */
 export interface AttendeeViewer {
   /** The caller's person (0 for none). */
@@ -107,7 +115,7 @@ export async function attendeeRecords(
   rows: readonly AttendeeRow[],
   viewer: AttendeeViewer,
   options: RecordOptions,
-): Promise<Record<string, unknown>[]> {
+): Promise<AttendeeRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.personID);
   const [tags, fields, answers] = await Promise.all([
@@ -146,7 +154,7 @@ export async function attendeeRecords(
   return rows.map((r) => {
     const own = r.personID === viewer.personID;
     const composed = [r.role, r.company].filter((s) => s !== '').join(', ');
-    const out: Record<string, unknown> = {
+    const out: AttendeeRecord = {
       username: r.username,
       // Of the person's identity, not given to the event: shown on their own record only.
       socialAID: own ? r.socialAID : '',
@@ -247,7 +255,7 @@ export async function attendeeRecord(
   personID: number,
   viewer: AttendeeViewer,
   options: RecordOptions,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<AttendeeRecord | undefined> {
   const pg = isPostgres(db);
   let c = compiledOne.get(pg);
   if (!c) {

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Page, Paged } from '../../db/page.ts';
 import { COMPANY_LEVEL } from '../../auth/levels.ts';
-import { COMPANY_ADMIN_FIELDS } from './repository.ts';
+import { COMPANY_ADMIN_FIELDS, type CompanyRecord } from './repository.ts';
 
 /** company.find's selections (spec §4.3; their meaning is Podium's, see the operation). */
 export const COMPANY_SELECTIONS = [
@@ -29,7 +29,7 @@ export async function findCompanies(
   s: ReadonlySet<CompanySelection>,
   now: number,
   page: Page,
-): Promise<Paged<Record<string, unknown>>> {
+): Promise<Paged<CompanyRecord>> {
   const { personID } = reader;
   let query = db.selectFrom('company');
   const adminOf = db
@@ -69,7 +69,7 @@ export async function findCompanies(
     .offset(page.offset)
     .execute();
   const admin = reader.operator ? undefined : new Set((await adminOf.execute()).map((r) => r.companyID));
-  const rows = found.map((r): Record<string, unknown> => {
+  const rows = found.map((r): CompanyRecord => {
     if (!admin || admin.has(r.companyID)) return r;
     const { androidReview: _a, iosReview: _i, initialDemo: _d, ...open } = r;
     return open;

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
+import { companyWire } from '../../../shared/wire/company.ts';
+import { keysOf, type RecordOf } from '../records.ts';
 
 export const ONBOARDING_TTL_SECONDS = 30 * 86400;
 
@@ -10,8 +12,20 @@ export const COMPANY_FIELDS = [
   'androidBundle', 'iosBundle', 'androidApp', 'iosApp', 'agreement', 'keywords', 'backgroundColor',
   'navigationBarBackgroundColor', 'mainColor', 'location', 'androidVersion', 'iosVersion', 'language', 'currency',
 ] as const; // prettier-ignore
-/** Seen only by the company's admins: store-review queue flags. */
-export const COMPANY_ADMIN_FIELDS = [...COMPANY_FIELDS, 'androidReview', 'iosReview', 'initialDemo'] as const;
+/**
+ * The company record as its admins see it, with the store-review queue flags: the keys of its wire
+ * row, exactly (it does not compile otherwise).
+ */
+export const COMPANY_ADMIN_FIELDS = keysOf(companyWire)([
+  ...COMPANY_FIELDS,
+  'androidReview',
+  'iosReview',
+  'initialDemo',
+] as const);
+
+/** A company as a reader sees it: the review flags for its admins only. */
+export type CompanyRecord = Omit<RecordOf<typeof companyWire>, 'androidReview' | 'iosReview' | 'initialDemo'> &
+  Partial<RecordOf<typeof companyWire>>;
 
 function slugify(s: string): string {
   const slug = s

@@ -4,6 +4,8 @@ import type { Page, Paged } from '../../db/page.ts';
 import { LEVEL } from '../../auth/levels.ts';
 import { SELECTED_APPROVAL } from '../approval.ts';
 import { listItem } from './service.ts';
+import { eventListItemWire } from '../../../shared/wire/event.ts';
+import { recordOf, type RecordOf } from '../records.ts';
 
 // The search of company.event.find (spec §4.2): the events of one company a reader may list, by
 // selection, filters and order, one page at a time.
@@ -78,6 +80,9 @@ export interface EventReader {
   readonly eventScope?: number;
 }
 
+/** A company.event.find item: exactly the keys of its wire row, or it does not compile. */
+const listRecord = recordOf(eventListItemWire);
+
 export interface EventSearch {
   readonly companyID: number;
   readonly selection: ReadonlySet<EventSelection>;
@@ -98,7 +103,7 @@ export async function findEvents(
   reader: EventReader,
   search: EventSearch,
   page: Page,
-): Promise<Paged<Record<string, unknown>>> {
+): Promise<Paged<RecordOf<typeof eventListItemWire>>> {
   let query: Q = db
     .selectFrom('event')
     .leftJoin('eventPerson', (j) =>
@@ -159,12 +164,9 @@ export async function findEvents(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  const items = rows.map((r) => ({
-    ...listItem(r),
-    companyID: r.companyID,
-    timezone: r.timezone,
-    language: r.language,
-  }));
+  const items = rows.map((r) =>
+    listRecord({ ...listItem(r), companyID: r.companyID, timezone: r.timezone, language: r.language }),
+  );
   if (!page.paginated) return items;
   const { n } = await query.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return { rows: items, total: Number(n) };

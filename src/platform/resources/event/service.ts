@@ -1,16 +1,27 @@
 import type { EventRecordRow } from './repository.ts';
 import { wallTime } from '../time.ts';
+import { eventWire } from '../../../shared/wire/event.ts';
+import { recordOf, type RecordOf } from '../records.ts';
 
 /** What a viewer is shown: `full` for the event's admins, `public` for everyone else. */
 export type EventView = 'full' | 'public';
 
 /** Fields only the event's admins see (a private event's access code, budget, sender DNS, tracking set-up). */
-const ADMIN_ONLY = new Set(['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit']);
+const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit'] as const;
+type AdminOnly = (typeof ADMIN_ONLY)[number];
+
+/**
+ * An event record: exactly the keys of its wire row (eventRecord does not compile otherwise), the
+ * admin-only ones left out of the public view.
+ */
+export type EventRecord = Omit<RecordOf<typeof eventWire>, AdminOnly> &
+  Partial<Pick<RecordOf<typeof eventWire>, AdminOnly>>;
+const fullRecord = recordOf(eventWire);
 
 /** The shape shown for a private event to someone who has not unlocked it: enough to draw the gate. */
 const GATE_FIELDS = [
   'eventID', 'companyID', 'name', 'nickname', 'cover', 'background', 'timezone', 'language', 'public', 'visible',
-] as const; // prettier-ignore
+] as const satisfies readonly (keyof EventRecord)[]; // prettier-ignore
 
 /** Event list item (spec §2.2, public shape). */
 export const LIST_FIELDS = [
@@ -51,7 +62,7 @@ export function eventRecord(row: EventRecordRow, now: number, view: EventView, v
   // The registration form's settings are read with form.get, not repeated in every event record.
   const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, ...stored } = row;
   void [enrollmentOpen, inviteRequired, waitingList, consent];
-  const out: Record<string, unknown> = {
+  const out: EventRecord = fullRecord({
     ...stored,
     email: emailAddress,
     emailAddress,
@@ -66,16 +77,19 @@ export function eventRecord(row: EventRecordRow, now: number, view: EventView, v
     happeningAfter: row.dateBegin > now ? 1 : 0,
     isSponsor: 0,
     ...viewer,
-  };
+  });
   if (view === 'public') for (const k of ADMIN_ONLY) delete out[k];
   return out;
 }
 
-export function gateRecord(row: EventRecordRow) {
+export function gateRecord(row: EventRecordRow): Partial<EventRecord> {
   return Object.fromEntries(GATE_FIELDS.map((k) => [k, row[k]]));
 }
 
-export function listItem(row: Record<string, unknown>): Record<string, unknown> {
+/** The list fields of an event row; company.event.find adds the rest of its wire row. */
+export function listItem(row: Record<string, unknown>): { [K in (typeof LIST_FIELDS)[number]]: unknown } {
   const full: Record<string, unknown> = { ...row, email: row.emailAddress };
-  return Object.fromEntries(LIST_FIELDS.map((k) => [k, full[k] ?? (k === 'approved' ? -1 : '')]));
+  return Object.fromEntries(LIST_FIELDS.map((k) => [k, full[k] ?? (k === 'approved' ? -1 : '')])) as {
+    [K in (typeof LIST_FIELDS)[number]]: unknown;
+  };
 }

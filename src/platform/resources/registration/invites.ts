@@ -3,6 +3,8 @@ import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { email } from '../../schemas.ts';
 import type { Page } from '../../db/page.ts';
+import type { inviteWire } from '../../../shared/wire/invite.ts';
+import type { RecordOf } from '../records.ts';
 
 export const MAX_INVITES_PER_CALL = 1000;
 
@@ -62,7 +64,8 @@ export function inviteQuery(db: Kysely<DB>, eventID: number) {
 
 type InviteRow = Awaited<ReturnType<ReturnType<typeof inviteQuery>['execute']>>[number];
 
-export const inviteRecord = (r: InviteRow) => ({
+/** An invite's record: exactly the keys of its wire row, or it does not compile. */
+export const inviteRecord = (r: InviteRow): RecordOf<typeof inviteWire> => ({
   eventID: r.eventID,
   email: r.email,
   dateCreated: r.dateCreated,

@@ -10,6 +10,8 @@ import { verifyGrant } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
 import { attendeeRecord, type RecordOptions } from '../attendee/record.ts';
+import { registrationWire } from '../../../shared/wire/attendee.ts';
+import { recordOf, type RecordOf } from '../records.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
@@ -121,7 +123,9 @@ async function approvedUpTo(db: Kysely<DB>, eventID: number, cap: number): Promi
  * The answer of form.respondRegistration: the attendee record of spec §2.3 plus `tokenID` and
  * `duplicate` (docs/api/registration.md "The answer").
  */
-export type RegistrationAnswer = Record<string, unknown>;
+export type RegistrationAnswer = RecordOf<typeof registrationWire>;
+/** The answer's builder: exactly the keys of its wire row, or it does not compile. */
+const answer = recordOf(registrationWire);
 
 /**
  * What the answer about an existing person may show of their record in this event, once this call
@@ -139,10 +143,10 @@ const WRITTEN_BY_THE_CALL = [
  * The record's fields, each blank ('' / 0 / []) unless `keep` names it: a whitelist, so a field added
  * to the record later shows nothing stored here until it is named.
  */
-function only(record: Record<string, unknown>, keep: Record<string, unknown>): Record<string, unknown> {
+function only<R extends object>(record: R, keep: Record<string, unknown>): R {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) out[k] = Array.isArray(v) ? [] : typeof v === 'number' ? 0 : '';
-  return Object.assign(out, keep);
+  return Object.assign(out, keep) as R;
 }
 
 const pick = (record: Record<string, unknown>, keys: readonly string[]) =>
@@ -296,7 +300,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       const headline = [profile.role, profile.company].filter((x) => x !== '').join(', ');
       const sent = { ...profile, personName: profile.name, headline, personLanguage: e.language };
       const ids = { eventID: p.eventID, personID: person.personID, ...registered };
-      return { ...only(await recordOf(false), { ...sent, ...ids }), tokenID: '', duplicate: 1 };
+      return answer({ ...only(await recordOf(false), { ...sent, ...ids }), tokenID: '', duplicate: 1 });
     }
   }
 
@@ -342,8 +346,8 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   // The badge code and a token belong to whoever proves to be the person: here, only its creator.
   if (!isNew) {
     const record = await recordOf(false);
-    return { ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0 };
+    return answer({ ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0 });
   }
   const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
-  return { ...(await recordOf(true)), tokenID, duplicate: 0 };
+  return answer({ ...(await recordOf(true)), tokenID, duplicate: 0 });
 }
