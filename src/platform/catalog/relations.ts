@@ -1,13 +1,15 @@
 import type { AnyOperation } from '../kernel/table.ts';
 import { activityPairOperations } from '../resources/activity/operations/pairs.ts';
 import { chainOperations } from '../resources/chain/operations/index.ts';
-import activityChainFind from '../resources/activity/operations/chain/find.ts';
-import activityChainFindChainedActivities from '../resources/activity/operations/chain/findChainedActivities.ts';
+import {
+  activityChainFind,
+  activityChainFindChainedActivities,
+  activityListFind,
+} from '../resources/activity/operations/links.ts';
 import { listOperations } from '../resources/list/operations/index.ts';
 import listPersonBind from '../resources/list/operations/person/bind.ts';
 import listPersonDismiss from '../resources/list/operations/person/dismiss.ts';
 import listPersonFind from '../resources/list/operations/person/find.ts';
-import activityListFind from '../resources/activity/operations/list/find.ts';
 import activitySpeakerFind from '../resources/activity/operations/speaker/find.ts';
 import activitySponsorFind from '../resources/activity/operations/sponsor/find.ts';
 import activityTagFind from '../resources/activity/operations/tag/find.ts';

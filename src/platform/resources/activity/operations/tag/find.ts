@@ -1,14 +1,14 @@
-import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../../kernel/table.ts';
+import { defineOperation, pageOf, pageParams, q } from '../../../../kernel/table.ts';
 import { activityEventID, activityTagsPage } from '../../../relation/pages.ts';
 import { id } from '../../../../schemas.ts';
-import { ApiError, notFound } from '../../../../errors.ts';
-import { grantSchema, readableEvent } from '../../../../auth/grant.ts';
+import { notFound } from '../../../../errors.ts';
+import { grantParam, objectReader } from '../../../../kernel/site-read.ts';
 
 /**
  * Spec §4.5, two forms: with tokenID (a member of the event) or without (public). The activity's
  * event must be readable (grant.ts readableEvent): a member or company person sees it whatever its
  * state; anyone else only in a visible event, and in a private one with the `grant` of
- * event.checkAccessCode (Podium extension). A hidden event answers 404 activity.
+ * event.checkAccessCode (Podium extension). A hidden event answers 404 activity (objectReader).
  */
 export default defineOperation({
   name: 'activity.tag.find',
@@ -16,7 +16,7 @@ export default defineOperation({
   methods: ['GET'],
   params: {
     activityID: q(id, 'the activity'),
-    grant: qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode, for a private event'),
+    grant: grantParam,
     ...pageParams,
   },
   auth: { kind: 'public' },
@@ -25,12 +25,7 @@ export default defineOperation({
   async handler(ctx, p) {
     const eventID = await activityEventID(ctx.db, p.activityID);
     if (eventID === undefined) throw notFound('activity');
-    try {
-      await readableEvent(ctx, eventID, p.grant);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) throw notFound('activity');
-      throw err;
-    }
+    await objectReader(ctx, 'activity', eventID, p.grant);
     return activityTagsPage(ctx.db, p.activityID, pageOf(p));
   },
 });
