@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import {
   b,
   bOpt,
   defineOperation,
+  editParams,
   pageOf,
   pageParams,
   q,
@@ -125,8 +125,7 @@ export function crudOperations<P extends Params>(r: AnyResource, o: CrudOptions<
       ...common('edit', `Edits one ${r.what} field. Keys: ${keyList(r.editKeys)}.`, true),
       params: {
         ...idParam,
-        key: q(text(60), 'field to edit'),
-        value: bOpt(z.string().max(o.edit.max, `must be at most ${o.edit.max} characters`), o.edit.description),
+        ...editParams(o.edit.max, o.edit.description),
       },
       auth: via(LEVEL.ADMIN),
       async handler(ctx, p: Values) {

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { Outbox } from '../mail/outbox.ts';
 import type { Config } from '../config.ts';
 import type { Counter } from '../limits/counter.ts';
-import { MAX_ID } from '../schemas.ts';
+import { MAX_ID, text } from '../schemas.ts';
 
 export type Method = 'GET' | 'POST';
 export type Place = 'query' | 'body';
@@ -183,4 +183,19 @@ export const pageParams = {
 
 export function pageOf(p: { limit?: number; offset?: number; paginated?: '0' | '1' }): Page {
   return { limit: p.limit ?? PAGE_LIMIT_DEFAULT, offset: p.offset ?? 0, paginated: p.paginated === '1' };
+}
+
+/**
+ * The parameters of an edit-style operation (spec §1.3): Q `key` names the field, B `value` holds its
+ * new value, at most `max` characters (the dispatcher refuses a call whose body has no `value`).
+ */
+export function editParams(
+  max: number,
+  value = 'new value; empty clears fields that may be empty',
+  key = 'field to edit',
+) {
+  return {
+    key: q(text(60), key),
+    value: bOpt(z.string().max(max, `must be at most ${max} characters`), value),
+  };
 }

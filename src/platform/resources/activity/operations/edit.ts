@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { bOpt, defineOperation, q, qOpt, LEVEL } from '../../../kernel/table.ts';
-import { bit, id, text } from '../../../schemas.ts';
+import { defineOperation, editParams, q, qOpt, LEVEL } from '../../../kernel/table.ts';
+import { bit, id } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
 import { lockActivities, reseat } from '../../enrollment/seats.ts';
@@ -22,12 +21,8 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     activityID: q(id, 'the activity'),
-    key: q(text(60), 'field to edit'),
     push: qOpt(bit, '1 sends the activity/edit push notification (accepted; not delivered yet)'),
-    value: bOpt(
-      z.string().max(50000, 'must be at most 50000 characters'),
-      'new value; empty clears fields that may be empty',
-    ),
+    ...editParams(50000),
   },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },
   writes: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bOpt, defineOperation, q, qOpt } from '../../../kernel/table.ts';
+import { defineOperation, editParams, qOpt } from '../../../kernel/table.ts';
 import { bit, id, slug, text, url } from '../../../schemas.ts';
 import { conflict, notFound } from '../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
@@ -49,11 +49,7 @@ export default defineOperation({
   params: {
     companyID: qOpt(id, 'the company (with tokenID)'),
     onboardingToken: qOpt(text(200), 'onboarding token from company.create (instead of tokenID + companyID)'),
-    key: q(text(60), 'field to edit'),
-    value: bOpt(
-      z.string().max(20000, 'must be at most 20000 characters'),
-      'new value; empty clears fields that may be empty',
-    ),
+    ...editParams(20000),
   },
   variants: [['companyID'], ['onboardingToken']],
   auth: { kind: 'public' },

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { bOpt, defineOperation, q, LEVEL } from '../../../kernel/table.ts';
-import { id, text } from '../../../schemas.ts';
+import { defineOperation, editParams, q, LEVEL } from '../../../kernel/table.ts';
+import { id } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
 import { eventByID } from '../repository.ts';
@@ -17,11 +16,7 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
-    key: q(text(60), 'field to edit'),
-    value: bOpt(
-      z.string().max(50000, 'must be at most 50000 characters'),
-      'new value; empty clears fields that may be empty',
-    ),
+    ...editParams(50000),
   },
   auth: { kind: 'event', levels: LEVEL.ADMIN },
   writes: true,

@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { bOpt, defineOperation, q, LEVEL } from '../../../kernel/table.ts';
-import { id, text } from '../../../schemas.ts';
+import { defineOperation, editParams, q, LEVEL } from '../../../kernel/table.ts';
+import { id } from '../../../schemas.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
 import { eventByID } from '../../event/repository.ts';
 import { checkEventDates } from '../../event/fields.ts';
@@ -14,11 +13,7 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
-    key: q(text(60), 'setting to edit'),
-    value: bOpt(
-      z.string().max(5000, 'must be at most 5000 characters'),
-      'new value; empty clears capacity, dates and consent',
-    ),
+    ...editParams(5000, 'new value; empty clears capacity, dates and consent', 'setting to edit'),
   },
   auth: { kind: 'event', levels: LEVEL.ADMIN },
   extension: true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bOpt, defineOperation, q } from '../../../kernel/table.ts';
+import { bOpt, defineOperation, editParams } from '../../../kernel/table.ts';
 import { email, text } from '../../../schemas.ts';
 import { ApiError, conflict } from '../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
@@ -33,8 +33,7 @@ export default defineOperation({
   summary: `Edits the caller's own identity (system-scope token). Keys: ${keyList(KEYS)}.`,
   methods: ['POST'],
   params: {
-    key: q(text(60), 'field to edit'),
-    value: bOpt(z.string().max(1000, 'must be at most 1000 characters'), 'new value'),
+    ...editParams(1000, 'new value'),
     currentPassword: bOpt(
       z.string().max(1000, 'must be at most 1000 characters'),
       'the system password, required for keys email and password when the person has one',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bOpt, defineOperation, q, qOpt, ANY_LEVEL } from '../../../../kernel/table.ts';
+import { defineOperation, editParams, q, qOpt, ANY_LEVEL } from '../../../../kernel/table.ts';
 import { bit, email, id, ids, text, url } from '../../../../schemas.ts';
 import { ApiError, notFound } from '../../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../../edit.ts';
@@ -74,12 +74,8 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
-    key: q(text(60), 'field to edit'),
     personID: qOpt(id, 'the attendee (event admins); without it the caller'),
-    value: bOpt(
-      z.string().max(10000, 'must be at most 10000 characters'),
-      'new value; empty clears fields that may be empty',
-    ),
+    ...editParams(10000),
   },
   auth: { kind: 'event', levels: ANY_LEVEL },
   writes: true,
