@@ -78,6 +78,9 @@ export interface CallContext {
 /** The grant of a private event (event.checkAccessCode), when the visitor has one. */
 export type Grant = string | undefined;
 
+/** A call's query parameters (undefined ones are left out). */
+type Query = Record<string, string | number | undefined>;
+
 interface Raw {
   status: number;
   body: string;
@@ -135,7 +138,7 @@ export class PodiumClient {
   }
 
   /** The path of an operation in the RESTful style (`event.get` → /event/get) with its query. */
-  pathOf(operation: string, query: Record<string, string | number | undefined>): string {
+  pathOf(operation: string, query: Query): string {
     const params = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
     const qs = params.toString();
@@ -234,18 +237,13 @@ export class PodiumClient {
     return { rows: value, total };
   }
 
-  async #get<T extends z.ZodType>(
-    operation: string,
-    query: Record<string, string | number | undefined>,
-    item: T,
-    ctx?: CallContext,
-  ): Promise<z.infer<T>[]> {
+  async #get<T extends z.ZodType>(operation: string, query: Query, item: T, ctx?: CallContext): Promise<z.infer<T>[]> {
     return (await this.#page(operation, query, item, ctx)).rows as z.infer<T>[];
   }
 
   async #page<T extends z.ZodType>(
     operation: string,
-    query: Record<string, string | number | undefined>,
+    query: Query,
     item: T,
     ctx?: CallContext,
   ): Promise<PageRead<z.infer<T>>> {
@@ -256,12 +254,7 @@ export class PodiumClient {
   }
 
   /** Every page of a paginated find (limit 100): the first with its total, then the others in parallel. */
-  async #all<T extends z.ZodType>(
-    operation: string,
-    query: Record<string, string | number | undefined>,
-    item: T,
-    ctx?: CallContext,
-  ): Promise<z.infer<T>[]> {
+  async #all<T extends z.ZodType>(operation: string, query: Query, item: T, ctx?: CallContext): Promise<z.infer<T>[]> {
     const pages = (await readPages((offset, first) =>
       this.#page(
         operation,
@@ -282,12 +275,7 @@ export class PodiumClient {
     return out;
   }
 
-  async #one<T extends z.ZodType>(
-    operation: string,
-    query: Record<string, string | number | undefined>,
-    item: T,
-    ctx?: CallContext,
-  ): Promise<z.infer<T>> {
+  async #one<T extends z.ZodType>(operation: string, query: Query, item: T, ctx?: CallContext): Promise<z.infer<T>> {
     const rows = await this.#get(operation, query, item, ctx);
     if (rows.length === 0) throw new PodiumError(404, 'not found', operation);
     return rows[0];
