@@ -13,7 +13,7 @@ import { byDay, days, gridOf, nowNext, rooms } from '../../../../src/shared/sche
 import { formatDay, formatRange, formatTime, localTimeZone, zoneLabel } from '../../../../src/shared/schedule/time.ts';
 import { toICalendar } from '../../../../src/shared/schedule/ical.ts';
 import { PodiumElement } from '../../internal/podium-element.ts';
-import { tp } from '../../internal/locale.ts';
+import { tp, type MessageKey } from '../../internal/locale.ts';
 import { StoreController } from '../../internal/store-controller.ts';
 import { programOf } from '../../stores/program.ts';
 import type { ReadStore, Read } from '../../stores/read.ts';
@@ -482,34 +482,16 @@ export class PodiumAgenda extends PodiumElement {
           : nothing
       }
       <div class="buttons">
-        <div class="segmented" role="group" aria-label=${this.t('schedule.view')}>
-          ${(['list', 'grid'] as const).map(
-            (v) =>
-              html`<button
-                type="button"
-                class="button secondary"
-                aria-pressed=${pressed(f.view === v)}
-                @click=${() => this.#set({ view: v })}
-              >
-                ${this.t(v === 'list' ? 'schedule.list' : 'schedule.grid')}
-              </button>`,
-          )}
-        </div>
+        ${this.#segmented('schedule.view', 'view', [
+          ['list', 'schedule.list'],
+          ['grid', 'schedule.grid'],
+        ])}
         ${
           zonesDiffer
-            ? html`<div class="segmented" role="group" aria-label=${this.t('date.timeZone')}>
-                ${(['event', 'local'] as const).map(
-                  (z) =>
-                    html`<button
-                      type="button"
-                      class="button secondary"
-                      aria-pressed=${pressed(f.tz === z)}
-                      @click=${() => this.#set({ tz: z })}
-                    >
-                      ${this.t(z === 'event' ? 'schedule.eventTime' : 'schedule.myTime')}
-                    </button>`,
-                )}
-              </div>`
+            ? this.#segmented('date.timeZone', 'tz', [
+                ['event', 'schedule.eventTime'],
+                ['local', 'schedule.myTime'],
+              ])
             : nothing
         }
         <button
@@ -540,6 +522,27 @@ export class PodiumAgenda extends PodiumElement {
             : nothing
         }
       </div>
+    </div>`;
+  }
+
+  /** A group of buttons of which one is pressed: the view, or the time zone. */
+  #segmented<K extends 'view' | 'tz'>(
+    label: MessageKey,
+    key: K,
+    choices: [ScheduleFilter[K], MessageKey][],
+  ): TemplateResult {
+    return html`<div class="segmented" role="group" aria-label=${this.t(label)}>
+      ${choices.map(
+        ([value, text]) =>
+          html`<button
+            type="button"
+            class="button secondary"
+            aria-pressed=${this._filter[key] === value ? 'true' : 'false'}
+            @click=${() => this.#set({ [key]: value })}
+          >
+            ${this.t(text)}
+          </button>`,
+      )}
     </div>`;
   }
 
