@@ -1,5 +1,6 @@
 // Helpers of the widget component tests (run in the browser by web-test-runner with mocha).
 import { executeServerCommand } from '@web/test-runner-commands';
+import { $grants } from '../src/stores/grant.ts';
 
 declare global {
   function describe(name: string, fn: () => void): void;
@@ -26,6 +27,22 @@ export interface PodiumInfo {
 
 /** The test platform. */
 export const podium = (): Promise<PodiumInfo> => executeServerCommand('podium-info') as Promise<PodiumInfo>;
+
+/**
+ * The set-up every widget test file shares: the test platform's info (filled in before the first test),
+ * and after each test the mounted widgets removed, storage cleared and the page's grants forgotten.
+ */
+export function setUp(): PodiumInfo {
+  const info = {} as PodiumInfo;
+  before(async () => {
+    Object.assign(info, await podium());
+  });
+  afterEach(() => {
+    cleanup();
+    $grants.set({});
+  });
+  return info;
+}
 
 /** A call as the demo organizer (made by the test runner, not the page). */
 export const admin = (name: string, query: Record<string, string | number> = {}, body?: Record<string, string>) =>

@@ -2,21 +2,9 @@ import './access-gate.ts';
 import '../registration/registration.ts';
 import type { PodiumAccessGate } from './access-gate.ts';
 import { $grants } from '../../stores/grant.ts';
-import {
-  $,
-  admin,
-  assert,
-  cleanup,
-  equal,
-  expectAccessible,
-  mount,
-  podium,
-  type,
-  until,
-  type PodiumInfo,
-} from '../../../test/helpers.ts';
+import { $, admin, assert, equal, expectAccessible, mount, setUp, type, until } from '../../../test/helpers.ts';
 
-let info: PodiumInfo;
+const info = setUp();
 
 const gate = (event: string | number, inner = '<p id="secret">Inside</p>') =>
   mount<PodiumAccessGate>(`<podium-access-gate api="${info.api}" event="${event}">${inner}</podium-access-gate>`);
@@ -45,14 +33,6 @@ async function privateEvent(code: string) {
 }
 
 describe('<podium-access-gate>', () => {
-  before(async () => {
-    info = await podium();
-  });
-  afterEach(() => {
-    cleanup();
-    $grants.set({});
-  });
-
   it("shows a public event's content at once", async () => {
     const el = gate(1);
     await until(() => revealed(el), 'the content');

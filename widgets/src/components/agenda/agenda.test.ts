@@ -1,23 +1,11 @@
 import { callAll } from '../../internal/api.ts';
 import './agenda.ts';
 import type { PodiumAgenda } from './agenda.ts';
-import { setGrant, $grants } from '../../stores/grant.ts';
+import { setGrant } from '../../stores/grant.ts';
 import { parseProgram, type Session } from '../../../../src/shared/schedule/program.ts';
-import {
-  $,
-  $$,
-  assert,
-  cleanup,
-  equal,
-  expectAccessible,
-  mount,
-  podium,
-  type,
-  until,
-  type PodiumInfo,
-} from '../../../test/helpers.ts';
+import { $, $$, assert, equal, expectAccessible, mount, setUp, type, until } from '../../../test/helpers.ts';
 
-let info: PodiumInfo;
+const info = setUp();
 /** The summit's program in the order every view shows it. */
 let program: Session[];
 
@@ -29,13 +17,8 @@ const titles = (el: PodiumAgenda) => $$(el, '.session .title').map((t) => t.text
 
 describe('<podium-agenda>', () => {
   before(async () => {
-    info = await podium();
     // The whole program, every page of it (the platform answers at most 100 a page).
     program = parseProgram(await callAll(info.api, 'activity.find', { eventID: 1 }));
-  });
-  afterEach(() => {
-    cleanup();
-    $grants.set({});
   });
 
   it('lists the whole program by day, with day tabs, accessibly', async () => {

@@ -7,18 +7,16 @@ import {
   admin,
   assert,
   check,
-  cleanup,
   equal,
   expectAccessible,
   mount,
-  podium,
   recordFetches,
+  setUp,
   type,
   until,
-  type PodiumInfo,
 } from '../../../test/helpers.ts';
 
-let info: PodiumInfo;
+const info = setUp();
 let n = 0;
 /** A fresh e-mail for each registration. */
 const email = () => `visitor${Date.now()}${n++}@widgets.test`;
@@ -42,11 +40,6 @@ async function fillSummit(el: PodiumRegistration, mail = email()) {
 const submit = (el: PodiumRegistration) => $<HTMLButtonElement>(el, '[part="button"]')!.click();
 
 describe('<podium-registration>', () => {
-  before(async () => {
-    info = await podium();
-  });
-  afterEach(cleanup);
-
   it('renders the form of an event given by ID, accessibly', async () => {
     const el = registration('event="1"');
     await formOf(el);
