@@ -5,7 +5,8 @@ import { isNotFound, isPodiumError } from '../client/index.ts';
 import { t, type Locale } from '../shared/i18n/messages.ts';
 import { dayKey, formatDate, formatRange } from '../shared/schedule/time.ts';
 import type { PodiumEvent } from '../client/index.ts';
-import type { EventLoad } from './load.ts';
+import type { AstroGlobal } from 'astro';
+import { loadEvent, type EventLoad } from './load.ts';
 import { programView, type ProgramView, type ProgramStrings } from './program.ts';
 import type { Activity } from '../client/index.ts';
 
@@ -49,6 +50,37 @@ export async function readFor<T>(
     if (missingIsEmpty && isNotFound(err)) return { load, value: undefined };
     return { load: toGate(load, err), value: undefined };
   }
+}
+
+/**
+ * An event page's event (the route's company and event) and its one read of the event's data (readFor);
+ * the page's status follows the load (statusOf).
+ */
+export async function readEventPage<T>(
+  astro: AstroGlobal,
+  read: (ok: OkLoad) => Promise<T>,
+  missingIsEmpty = false,
+): Promise<{ load: EventLoad; value: T | undefined }> {
+  const load = await loadEvent(astro.locals.podium, astro.params.company!, astro.params.event!);
+  const result = await readFor(load, read, missingIsEmpty);
+  astro.response.status = statusOf(result.load);
+  return result;
+}
+
+/**
+ * A detail page's read (a session, a speaker) of the id in its path: `missing` (and status 404) when the
+ * event loaded but the id is not a number or `read` finds nothing of this event.
+ */
+export async function readItemPage<T>(
+  astro: AstroGlobal,
+  idText: string,
+  read: (ok: OkLoad, id: number) => Promise<T | undefined>,
+): Promise<{ load: EventLoad; value: T | undefined; missing: boolean }> {
+  const id = /^\d{1,15}$/.test(idText) ? Number(idText) : undefined;
+  const result = await readEventPage(astro, async (l) => (id === undefined ? undefined : read(l, id)), true);
+  const missing = result.load.kind === 'ok' && result.value === undefined;
+  if (missing) astro.response.status = 404;
+  return { ...result, missing };
 }
 
 /** The program as the event's pages show it: in the event's zone and language, linking each session. */
