@@ -39,3 +39,7 @@ export async function updateRow(
  * it depends on: the event, then its activities, in that order everywhere (db/lock.ts).
  */
 export { lockRow } from '../db/lock.ts';
+
+/** The event's record of one person (eventPerson): a query the caller selects columns from. */
+export const eventPersonOf = (db: Kysely<DB>, eventID: number, personID: number) =>
+  db.selectFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID);

@@ -3,6 +3,7 @@ import type { ActivityTable, DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
 import { fromWallTime, wallTime } from '../time.ts';
 import { activityQuery, activityRows, type ActivityRow } from './record.ts';
+import { eventPersonOf } from '../rows.ts';
 
 /** One activity's record columns, or undefined. */
 export function activityRow(db: Kysely<DB>, activityID: number): Promise<ActivityRow | undefined> {
@@ -173,11 +174,8 @@ export async function delayActivities(
  * eventPerson row) or enrolled in one of its activities.
  */
 export async function personInEvent(db: Kysely<DB>, eventID: number, personID: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('eventPerson')
+  const row = await eventPersonOf(db, eventID, personID)
     .select('personID')
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
     .union(
       db
         .selectFrom('activityPerson')

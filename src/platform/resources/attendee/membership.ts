@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { eventTagsOfKind } from '../tag/repository.ts';
+import { eventPersonOf } from '../rows.ts';
 
 // An attendee's place in an event beyond the profile: label prints, and leaving the event.
 
@@ -20,12 +21,7 @@ export async function countPrint(db: Kysely<DB>, eventID: number, personID: numb
     .where((e) => e.or([e(limitOf, '=', 0), e('prints', '<', limitOf)]))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) > 0) return;
-  const member = await db
-    .selectFrom('eventPerson')
-    .select('prints')
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  const member = await eventPersonOf(db, eventID, personID).select('prints').executeTakeFirst();
   if (!member) throw notFound('person');
   throw conflict(`the print limit of this event is reached (${member.prints} labels printed)`);
 }
@@ -49,12 +45,7 @@ export async function removeRegistration(db: Kysely<DB>, eventID: number, person
 
 /** The names the event has of an attendee (undefined: not an attendee). */
 export const attendeeNames = (db: Kysely<DB>, eventID: number, personID: number) =>
-  db
-    .selectFrom('eventPerson')
-    .select(['firstName', 'lastName'])
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  eventPersonOf(db, eventID, personID).select(['firstName', 'lastName']).executeTakeFirst();
 
 /** 409 when another attendee of the event already has this e-mail or NFC tag. */
 export async function checkUniqueInEvent(

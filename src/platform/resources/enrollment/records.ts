@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import { readPage, type Page } from '../../db/page.ts';
 import { SELECTED_APPROVAL } from '../approval.ts';
 import { contains } from '../hotsite/content.ts';
+import { eventPersonOf } from '../rows.ts';
 
 /**
  * Activity attendee records (spec §2.5: personID, position, approved, paid, present, priori, rating,
@@ -48,12 +49,7 @@ export function attendeeRow(db: Kysely<DB>, activityID: number, personID: number
  * e-mail the event has of them (none when they are not its attendee).
  */
 export async function absentRow(db: Kysely<DB>, activityID: number, eventID: number, personID: number) {
-  const person = await db
-    .selectFrom('eventPerson')
-    .select(['name', 'email'])
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  const person = await eventPersonOf(db, eventID, personID).select(['name', 'email']).executeTakeFirst();
   return {
     activityID,
     eventID,

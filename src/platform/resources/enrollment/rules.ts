@@ -1,13 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../errors.ts';
+import { eventPersonOf } from '../rows.ts';
 
 export function isAttendee(db: Kysely<DB>, eventID: number, personID: number): Promise<boolean> {
-  return db
-    .selectFrom('eventPerson')
+  return eventPersonOf(db, eventID, personID)
     .select('personID')
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
     .executeTakeFirst()
     .then((r) => r !== undefined);
 }

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import { listWire } from '../../../shared/wire/list.ts';
 import { countBy, defineResource, field } from '../crud/resource.ts';
 import { relationName } from '../relation/common.ts';
+import { eventPersonOf } from '../rows.ts';
 
 /**
  * A list of attendees of an event, declared once: its name, when it was made (set by list.create) and
@@ -63,12 +64,7 @@ export const listMember = (db: Kysely<DB>, listID: number, personID: number) =>
  * or a list member who is no longer an attendee, with ids only; undefined when neither.
  */
 export async function listPersonOf(db: Kysely<DB>, eventID: number, listID: number, personID: number) {
-  const attendee = await db
-    .selectFrom('eventPerson')
-    .select(['personID', 'name', 'email'])
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  const attendee = await eventPersonOf(db, eventID, personID).select(['personID', 'name', 'email']).executeTakeFirst();
   if (attendee) return attendee;
   const member = await db
     .selectFrom('listPerson')

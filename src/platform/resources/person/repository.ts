@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { hashPassword } from '../../auth/secrets.ts';
+import { eventPersonOf } from '../rows.ts';
 
 export interface NewPerson {
   username: string;
@@ -50,12 +51,7 @@ export function findPersonByEmail(db: Kysely<DB>, email: string) {
 
 /** The hash of the password a person has for one event (spec §5.4 event scope), if any. */
 export async function eventPasswordHash(db: Kysely<DB>, eventID: number, personID: number) {
-  const member = await db
-    .selectFrom('eventPerson')
-    .select('passwordHash')
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  const member = await eventPersonOf(db, eventID, personID).select('passwordHash').executeTakeFirst();
   return member?.passwordHash || undefined;
 }
 

@@ -6,6 +6,7 @@ import { lockRow } from '../../db/lock.ts';
 import { nonBlank, organizerHtml, position } from '../hotsite/content.ts';
 import { defineResource, field } from '../crud/resource.ts';
 import { speakerWire } from '../../../shared/wire/speaker.ts';
+import { eventPersonOf } from '../rows.ts';
 
 /**
  * The speaker (spec §2.5 Speaker, plus website, position and personID), declared once: its columns,
@@ -45,12 +46,7 @@ export async function checkSpeakerPerson(
   speakerID?: number,
 ): Promise<void> {
   await lockRow(trx, 'event', eventID);
-  const member = await trx
-    .selectFrom('eventPerson')
-    .select('personID')
-    .where('eventID', '=', eventID)
-    .where('personID', '=', personID)
-    .executeTakeFirst();
+  const member = await eventPersonOf(trx, eventID, personID).select('personID').executeTakeFirst();
   if (!member) throw notFound('person');
   const linked = await trx
     .selectFrom('speaker')
