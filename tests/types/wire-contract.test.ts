@@ -66,4 +66,22 @@ describe('the wire contract', { timeout: 240_000 }, () => {
     expect(under(broken, 'src/platform/')).toContain('src/platform/resources/speaker/repository.ts');
     expect(under(broken, 'src/site/').length).toBeGreaterThan(0);
   });
+
+  // Record builders that are not a field list declare their row too (resources/records.ts).
+  it.each([
+    ['activity', 'src/shared/wire/activity.ts', 'stream: s,', 'src/platform/resources/activity/record.ts'],
+    ['attendee', 'src/shared/wire/attendee.ts', 'ticketEntrance: s,', 'src/platform/resources/attendee/record.ts'],
+  ])('a field added to the %s row breaks its record builder', (_, wire, line, builder) => {
+    expect(readFileSync(resolve(ROOT, wire), 'utf8')).toContain(line);
+    const broken = filesWithErrors(wire, (t) => t.replace(line, `${line}\n  pronouns: s,`));
+    expect(under(broken, 'src/platform/')).toEqual([builder]);
+  });
+
+  it.each([
+    ['activity', 'src/shared/wire/activity.ts', /\n\s*oversize: s,/, 'src/platform/resources/activity/record.ts'],
+    ['attendee', 'src/shared/wire/attendee.ts', /\n\s*ticketEntrance: s,/, 'src/platform/resources/attendee/record.ts'],
+  ])('a field taken out of the %s row breaks the record builder that sends it', (_, wire, line, builder) => {
+    const broken = filesWithErrors(wire, (t) => t.replace(line, ''));
+    expect(under(broken, 'src/platform/')).toContain(builder);
+  });
 });
