@@ -43,7 +43,7 @@ export async function icsResponse(
     if ((err as { status?: number }).status === 403) return plain(403, 'this event is private');
     throw err;
   }
-  const program = parseProgram(activities as unknown as Record<string, unknown>[]);
+  const program = parseProgram(activities);
   let sessions: Session[];
   if (activityID !== undefined) {
     sessions = program.filter((s) => s.activityID === activityID);

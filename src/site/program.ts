@@ -54,7 +54,7 @@ export function isoInZone(unix: number, timeZone: string): string {
 }
 
 function build(activities: Activity[], o: ProgramOptions): ProgramView {
-  const sessions = parseProgram(activities as unknown as Record<string, unknown>[]);
+  const sessions = parseProgram(activities);
   const byID = new Map<number, SessionView>();
   const tagMap = new Map<number, { tagID: number; name: string; color: string }>();
   for (const s of sessions) {

@@ -1,5 +1,13 @@
 // The event's program as the site and the widgets use it: activity.find's `data` (every scalar a string,
-// spec §1.2) turned into typed sessions. Browser-safe: imports nothing.
+// spec §1.2) turned into typed sessions. Browser-safe: imports only the activity row's type (no zod at
+// run time: the widgets' bundles stay small), so reading a field the row does not have does not compile.
+
+import type { Activity } from '../wire/activity.ts';
+
+/** A wire row read leniently: any of its keys may be missing or of another type (the parse tolerates it). */
+type Loose<T> = { readonly [K in keyof T]?: unknown };
+/** An activity of activity.find's `data`, as parseSession reads it. */
+export type ActivityRow = Loose<Activity>;
 
 export interface SessionSpeaker {
   speakerID: number;
@@ -44,14 +52,14 @@ function bool(value: unknown): boolean {
   return value === '1' || value === 1 || value === true || value === 'true';
 }
 
-function rows(value: unknown): Record<string, unknown>[] {
+function rows<T>(value: unknown): Loose<T>[] {
   return Array.isArray(value)
-    ? value.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r))
+    ? value.filter((r): r is Loose<T> => typeof r === 'object' && r !== null && !Array.isArray(r))
     : [];
 }
 
 /** One wire activity → a Session (missing fields become '', 0, false or []). */
-export function parseSession(row: Readonly<Record<string, unknown>>): Session {
+export function parseSession(row: ActivityRow): Session {
   const dateBegin = int(row.dateBegin);
   const end = int(row.dateEnd);
   return {
@@ -64,13 +72,17 @@ export function parseSession(row: Readonly<Record<string, unknown>>): Session {
     highlight: bool(row.highlight),
     capacity: int(row.capacity),
     stream: str(row.stream),
-    speakers: rows(row.speakers).map((s) => ({
+    speakers: rows<Activity['speakers'][number]>(row.speakers).map((s) => ({
       speakerID: int(s.speakerID),
       name: str(s.name),
       headline: str(s.headline),
       image: str(s.image),
     })),
-    tags: rows(row.tags).map((t) => ({ tagID: int(t.tagID), name: str(t.name), color: str(t.color) })),
+    tags: rows<Activity['tags'][number]>(row.tags).map((t) => ({
+      tagID: int(t.tagID),
+      name: str(t.name),
+      color: str(t.color),
+    })),
   };
 }
 
@@ -87,6 +99,6 @@ export function compareSessions(a: Session, b: Session): number {
  * activity.find's `data` → sessions sorted by dateBegin, then location, then activityID. Tolerates missing
  * fields and non-object entries (skipped).
  */
-export function parseProgram(data: readonly Record<string, unknown>[]): Session[] {
-  return rows(data).map(parseSession).sort(compareSessions);
+export function parseProgram(data: readonly ActivityRow[]): Session[] {
+  return rows<Activity>(data).map(parseSession).sort(compareSessions);
 }
