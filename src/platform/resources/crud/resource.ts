@@ -64,15 +64,25 @@ export interface Derived<D extends string> {
   readonly add: (db: Kysely<DB>, rows: Record<string, any>[]) => Promise<void>;
 }
 
-/** For derived counts: how many rows of `table` name each of `ids` in `column` (absent: none). */
-export async function countBy(db: Kysely<DB>, table: keyof DB, column: string, ids: readonly number[]) {
-  const counts = await (db as Kysely<any>)
-    .selectFrom(table)
-    .select([column, (e) => e.fn.countAll<number>().as('n')])
-    .where(column, 'in', ids)
-    .groupBy(column)
-    .execute();
-  return new Map<number, number>(counts.map((c) => [Number(c[column]), Number(c.n)]));
+/** A derived count: `key` is how many rows of `table` name the row's id (`column`) in that column. */
+export function countOf<D extends string>(key: D, table: keyof DB, column: string): Derived<D> {
+  return {
+    keys: [key],
+    async add(db, rows) {
+      const counts = await (db as Kysely<any>)
+        .selectFrom(table)
+        .select([column, (e) => e.fn.countAll<number>().as('n')])
+        .where(
+          column,
+          'in',
+          rows.map((r) => r[column] as number),
+        )
+        .groupBy(column)
+        .execute();
+      const n = new Map<number, number>(counts.map((c) => [Number(c[column]), Number(c.n)]));
+      for (const row of rows) row[key] = n.get(row[column] as number) ?? 0;
+    },
+  };
 }
 
 /** Keys of the wire row that the field list lacks, or the other way round (never when they agree). */

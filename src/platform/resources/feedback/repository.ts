@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import { bit, text } from '../../schemas.ts';
 import { feedbackWire } from '../../../shared/wire/feedback.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
-import { countBy, defineResource, field } from '../crud/resource.ts';
+import { countOf, defineResource, field } from '../crud/resource.ts';
 import { apiKey, fieldType, options, parseStoredOptions } from '../form/fields.ts';
 import { checkApiKeyFree, checkOptions, nextPosition } from '../form/repository.ts';
 
@@ -16,6 +16,9 @@ export const fieldPosition = z
   .string()
   .regex(/^\d{1,6}$/, 'must be an integer from 0 to 999999')
   .transform(Number);
+
+/** How many registrations answered each field. */
+const answers = countOf('answers', 'feedbackAnswer', 'feedbackID');
 
 /**
  * A custom field of an event's registration form (spec §4.4 feedbackContent), declared once. Options
@@ -45,17 +48,11 @@ export const FEEDBACK = defineResource({
     position: field(fieldPosition, 'order in the form (default: after the last field)', { default: 0 }),
   },
   derived: {
-    keys: ['answers'],
+    keys: answers.keys,
     async add(db, rows) {
-      const n = await countBy(
-        db,
-        'feedbackAnswer',
-        'feedbackID',
-        rows.map((r) => r.feedbackID as number),
-      );
+      await answers.add(db, rows);
+      // Shown as the form shows them: options a list of { value }, no API key ''.
       for (const row of rows) {
-        row.answers = n.get(row.feedbackID) ?? 0;
-        // Shown as the form shows them: options a list of { value }, no API key ''.
         row.options = parseStoredOptions(row.options as string).map((value) => ({ value }));
         row.apiKey = row.apiKey ?? '';
       }

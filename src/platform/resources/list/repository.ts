@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { listWire } from '../../../shared/wire/list.ts';
-import { countBy, defineResource, field } from '../crud/resource.ts';
+import { countOf, defineResource, field } from '../crud/resource.ts';
 import { relationName } from '../relation/common.ts';
 import { eventPersonOf } from '../rows.ts';
 
@@ -16,18 +16,7 @@ export const LIST = defineResource({
   wire: listWire,
   also: ['dateCreated'],
   fields: { name: field(relationName, 'list name', { required: true }) },
-  derived: {
-    keys: ['memberCount'],
-    async add(db, rows) {
-      const n = await countBy(
-        db,
-        'listPerson',
-        'listID',
-        rows.map((r) => r.listID as number),
-      );
-      for (const row of rows) row.memberCount = n.get(row.listID) ?? 0;
-    },
-  },
+  derived: countOf('memberCount', 'listPerson', 'listID'),
   order: ['name', 'listID'],
 });
 

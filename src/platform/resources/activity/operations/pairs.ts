@@ -5,21 +5,33 @@ import { pairOperations } from '../../../kernel/pairs.ts';
 // The relations of an activity (spec §4.5): its speakers, sponsors and tags, the chains it is in and
 // the lists it is limited to. Binding again, or dismissing what is not bound, changes nothing.
 
+/** An activity's speaker or sponsor: activity.<noun>.bind and .dismiss, owned by the activity. */
+const peopleOf = (noun: 'speaker' | 'sponsor', table: 'activitySpeaker' | 'activitySponsor') =>
+  pairOperations({
+    module: `activity.${noun}`,
+    table,
+    owner: { param: 'activityID', description: 'the activity' },
+    other: { param: `${noun}ID`, table: noun, description: `the ${noun}, in the event of the activity` },
+    summaries: { bind: `Adds a ${noun} to an activity.`, dismiss: `Removes a ${noun} from an activity.` },
+  });
+
+/** A chain or list holding activities: activity.<noun>.bind and .dismiss, owned by the chain or list. */
+const groupOf = (
+  noun: 'chain' | 'list',
+  table: 'activityChain' | 'activityList',
+  summaries: { bind: string; dismiss: string },
+) =>
+  pairOperations({
+    module: `activity.${noun}`,
+    table,
+    owner: { param: `${noun}ID`, description: `the ${noun}` },
+    other: { param: 'activityID', table: 'activity', description: `the activity, in the event of the ${noun}` },
+    summaries,
+  });
+
 export const activityPairOperations = [
-  ...pairOperations({
-    module: 'activity.speaker',
-    table: 'activitySpeaker',
-    owner: { param: 'activityID', description: 'the activity' },
-    other: { param: 'speakerID', table: 'speaker', description: 'the speaker, in the event of the activity' },
-    summaries: { bind: 'Adds a speaker to an activity.', dismiss: 'Removes a speaker from an activity.' },
-  }),
-  ...pairOperations({
-    module: 'activity.sponsor',
-    table: 'activitySponsor',
-    owner: { param: 'activityID', description: 'the activity' },
-    other: { param: 'sponsorID', table: 'sponsor', description: 'the sponsor, in the event of the activity' },
-    summaries: { bind: 'Adds a sponsor to an activity.', dismiss: 'Removes a sponsor from an activity.' },
-  }),
+  ...peopleOf('speaker', 'activitySpeaker'),
+  ...peopleOf('sponsor', 'activitySponsor'),
   ...pairOperations({
     module: 'activity.tag',
     table: 'activityTag',
@@ -41,21 +53,12 @@ export const activityPairOperations = [
       if (action === 'bind' && kind !== 'activity') throw badRequest('tagID must be an activity tag');
     },
   }),
-  ...pairOperations({
-    module: 'activity.chain',
-    table: 'activityChain',
-    owner: { param: 'chainID', description: 'the chain' },
-    other: { param: 'activityID', table: 'activity', description: 'the activity, in the event of the chain' },
-    summaries: { bind: 'Adds an activity to a chain of its event.', dismiss: 'Removes an activity from a chain.' },
+  ...groupOf('chain', 'activityChain', {
+    bind: 'Adds an activity to a chain of its event.',
+    dismiss: 'Removes an activity from a chain.',
   }),
-  ...pairOperations({
-    module: 'activity.list',
-    table: 'activityList',
-    owner: { param: 'listID', description: 'the list' },
-    other: { param: 'activityID', table: 'activity', description: 'the activity, in the event of the list' },
-    summaries: {
-      bind: 'Limits an activity to the members of a list (one of its lists).',
-      dismiss: 'Unlinks a list from an activity.',
-    },
+  ...groupOf('list', 'activityList', {
+    bind: 'Limits an activity to the members of a list (one of its lists).',
+    dismiss: 'Unlinks a list from an activity.',
   }),
 ];
