@@ -3,7 +3,7 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, s, strings } from './values.ts';
 
 export const sessionSpeakerWire = z.object({ speakerID: id, name: s, headline: s, image: s });
 
@@ -11,12 +11,7 @@ export const sessionTagWire = z.object({ tagID: id, name: s, color: s });
 
 export const activityWire = z.object({
   activityID: id,
-  eventID: s,
-  placeID: s,
-  name: s,
-  description: s,
-  latitude: s,
-  longitude: s,
+  ...strings('eventID', 'placeID', 'name', 'description', 'latitude', 'longitude'),
   /** The room. */
   location: s,
   dateBegin: s,

@@ -3,34 +3,32 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, s, strings } from './values.ts';
 
 export const companyWire = z.object({
   companyID: id,
   /** The company's public nickname: /{namespace}. */
   namespace: s,
-  shortName: s,
-  storeTitle: s,
-  appIcon: s,
-  storeIcon: s,
-  cover: s,
-  splash: s,
-  androidBundle: s,
-  iosBundle: s,
-  androidApp: s,
-  iosApp: s,
-  agreement: s,
-  keywords: s,
+  ...strings(
+    'shortName',
+    'storeTitle',
+    'appIcon',
+    'storeIcon',
+    'cover',
+    'splash',
+    'androidBundle',
+    'iosBundle',
+    'androidApp',
+    'iosApp',
+    'agreement',
+    'keywords',
+  ),
   /** Theme: page background (#rrggbb). */
   backgroundColor: s,
   navigationBarBackgroundColor: s,
   /** Theme: primary color (#rrggbb). */
   mainColor: s,
-  location: s,
-  androidVersion: s,
-  iosVersion: s,
-  language: s,
-  currency: s,
+  ...strings('location', 'androidVersion', 'iosVersion', 'language', 'currency'),
   /** Store-review queue flags: the company's admins only ('' for everyone else). */
   androidReview: s,
   iosReview: s,

@@ -2,13 +2,10 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, strings } from './values.ts';
 
 export const formWire = z.object({
   eventID: id,
-  acceptsRegistrations: s,
-  reason: s,
-  capacity: s,
-  remaining: s,
+  ...strings('acceptsRegistrations', 'reason', 'capacity', 'remaining'),
 });
 export type RegistrationForm = z.infer<typeof formWire>;

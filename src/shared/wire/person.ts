@@ -3,7 +3,7 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, s, strings } from './values.ts';
 
 /**
  * person.confirm (Podium extension): whose password was set. The answer also holds a new system-scope
@@ -22,17 +22,19 @@ export type RecoverAnswer = z.infer<typeof recoverWire>;
 /** The person's own record (person.edit): the identity fields of the access token record (spec §2.1). */
 export const ownPersonWire = z.object({
   personID: id,
-  firstName: s,
-  lastName: s,
-  name: s,
-  username: s,
-  email: s,
-  image: s,
-  timezone: s,
-  telephone: s,
-  socialAID: s,
-  socialBID: s,
-  socialCID: s,
+  ...strings(
+    'firstName',
+    'lastName',
+    'name',
+    'username',
+    'email',
+    'image',
+    'timezone',
+    'telephone',
+    'socialAID',
+    'socialBID',
+    'socialCID',
+  ),
   /** When the record was read (Unix seconds). */
   date: s,
 });

@@ -4,47 +4,35 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, s, strings } from './values.ts';
+import { speakerWire } from './speaker.ts';
+import { sponsorWire } from './sponsor.ts';
 
 /** The two ids a relation's bind or dismiss names (`activityID` and `speakerID`, …), as it answers them. */
 export function pairWire<A extends string, B extends string>(a: A, b: B) {
   return z.object({ [a]: id, [b]: id } as Record<A | B, typeof id>);
 }
 
-/** A speaker of an activity (activity.speaker.find with activityID; spec §2.5). */
-export const activitySpeakerWire = z.object({
-  activityID: id,
-  speakerID: id,
-  eventID: s,
-  name: s,
-  headline: s,
-  description: s,
-  category: s,
-  image: s,
-  /** Admins of the event only ('' for everyone else). */
-  email: s,
-  socialA: s,
-  socialB: s,
-  socialC: s,
-});
+/** A speaker of an activity (activity.speaker.find with activityID; spec §2.5): the speaker's row, in part. */
+export const activitySpeakerWire = speakerWire
+  .pick({
+    speakerID: true,
+    eventID: true,
+    name: true,
+    headline: true,
+    description: true,
+    category: true,
+    image: true,
+    email: true,
+    socialA: true,
+    socialB: true,
+    socialC: true,
+  })
+  .extend({ activityID: id });
 export type ActivitySpeaker = z.infer<typeof activitySpeakerWire>;
 
 /** A sponsor of an activity (activity.sponsor.find with activityID; spec §2.5 plus tier, tierRank). */
-export const activitySponsorWire = z.object({
-  activityID: id,
-  sponsorID: id,
-  eventID: s,
-  companyName: s,
-  name: s,
-  telephone: s,
-  email: s,
-  website: s,
-  bio: s,
-  logo: s,
-  category: s,
-  tier: s,
-  tierRank: s,
-});
+export const activitySponsorWire = sponsorWire.omit({ position: true }).extend({ activityID: id });
 export type ActivitySponsor = z.infer<typeof activitySponsorWire>;
 
 /** A tag of an activity (activity.tag.find; spec §2.5 activityID, tagID, plus the tag's name and color). */
@@ -74,11 +62,7 @@ export const activityPersonWire = z.object({
   position: s,
   /** −1 not registered, 0 waiting, 1 approved (spec §3). */
   approved: s,
-  paid: s,
-  present: s,
-  priori: s,
-  rating: s,
-  dateCreated: s,
+  ...strings('paid', 'present', 'priori', 'rating', 'dateCreated'),
 });
 export type ActivityPerson = z.infer<typeof activityPersonWire>;
 
@@ -88,16 +72,18 @@ export const activityPersonDismissedWire = activityPersonWire.extend({ dismissed
 /** activity.person.calculate: the participant numbers of an activity; '' stands for "no limit". */
 export const participationWire = z.object({
   activityID: id,
-  capacity: s,
-  oversize: s,
-  approved: s,
-  waiting: s,
-  attending: s,
-  paid: s,
-  present: s,
-  remaining: s,
-  openings: s,
-  waitingList: s,
-  full: s,
+  ...strings(
+    'capacity',
+    'oversize',
+    'approved',
+    'waiting',
+    'attending',
+    'paid',
+    'present',
+    'remaining',
+    'openings',
+    'waitingList',
+    'full',
+  ),
 });
 export type Participation = z.infer<typeof participationWire>;

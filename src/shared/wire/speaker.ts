@@ -2,7 +2,7 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s } from './values.ts';
+import { id, s, strings } from './values.ts';
 
 export const speakerWire = z.object({
   speakerID: id,
@@ -17,10 +17,6 @@ export const speakerWire = z.object({
   image: s,
   /** Admins of the event only ('' for everyone else). */
   email: s,
-  website: s,
-  socialA: s,
-  socialB: s,
-  socialC: s,
-  position: s,
+  ...strings('website', 'socialA', 'socialB', 'socialC', 'position'),
 });
 export type Speaker = z.infer<typeof speakerWire>;

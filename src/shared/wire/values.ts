@@ -7,3 +7,7 @@ import { z } from 'zod';
 export const s = z.string().default('');
 /** An id field: decimal digits. */
 export const id = z.string().regex(/^\d+$/, 'must be an id');
+
+/** Plain string fields (each missing → ''), for the long runs of a row that need no note of their own. */
+export const strings = <K extends string>(...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, s])) as Record<K, typeof s>;
