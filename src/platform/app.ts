@@ -12,6 +12,7 @@ import { forwardedClient } from './forwarded.ts';
 import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
 import { openApiDocument } from './kernel/openapi.ts';
+import { encodedBody } from './kernel/wire.ts';
 
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
@@ -135,7 +136,13 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const log = pino({ level: config.LOG_LEVEL }, deps.logStream ?? process.stdout);
   const logCalls = log.isLevelEnabled('info');
   const dispatcher = createDispatcher({ db: deps.db, config, counter: deps.counter, operations, log });
-  const openapi: Answer = { status: 200, type: 'application/json', body: JSON.stringify(openApiDocument(operations)) };
+  const openapi: Answer = {
+    status: 200,
+    type: 'application/json',
+    body: encodedBody(JSON.stringify(openApiDocument(operations))),
+  };
+  // Each operation's own RESTful path, known at start: the common call names its operation without decoding.
+  const routes = new Map(operations.map((op) => [`/${op.name.replaceAll('.', '/')}`, op.name]));
   const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
   const tooLarge = new ApiError(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`);
 
@@ -177,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
     if (path === '/openapi.json' && req.method === 'GET') return openapi;
-    const name = path !== '/' ? operationName(path) : undefined;
+    const name = path !== '/' ? (routes.get(path) ?? operationName(path)) : undefined;
     if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
     const query = (rawQuery === '' ? NO_PARAMS : parseQuery(rawQuery)) as Record<string, unknown>;
     const call = {
@@ -201,9 +208,10 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
-    // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A text body is
-    // handed to Node as text: it goes out in one write with the head, as a bare server's would.
-    const length = typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.byteLength;
+    // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A short text
+    // body goes out as text, in one write with the head; a long one encoded (encodedBody).
+    const body = typeof a.body === 'string' ? encodedBody(a.body) : a.body;
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const headers: Record<string, string | number> = {
       ...COMMON_HEADERS,
       'content-type': a.type,
@@ -213,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     // A body left unread (refused before or while reading) must not be taken for the next request.
     if (!req.complete) headers.connection = 'close';
     res.writeHead(a.status, headers);
-    res.end(a.body);
+    res.end(body);
     if (logCalls)
       log.info(
         {

@@ -15,7 +15,7 @@ import { ApiError, badRequest, notFound } from '../errors.ts';
 import { resolveCaller, type Caller } from '../auth/caller.ts';
 import { requireCompany, requireEvent } from '../auth/access.ts';
 import { hashToken } from '../auth/secrets.ts';
-import { envelope } from './wire.ts';
+import { encodedBody, envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache } from './cache.ts';
 import { fileOutbox } from '../mail/outbox.ts';
@@ -408,7 +408,9 @@ export function createDispatcher(deps: Deps) {
           headers: { 'Content-Disposition': disposition },
         };
       }
-      const body = envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total);
+      const body = encodedBody(
+        envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total),
+      );
       if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
       return { status: 200, type: JSON_TYPE, body };
     } catch (err) {
