@@ -15,6 +15,7 @@ import {
   type AttendeeViewer,
 } from './record.ts';
 import { recordOptions } from './profile.ts';
+import { eventPersonOf } from '../rows.ts';
 
 // The search of event.person.find (spec §4.4): selections, filters and orders over the attendees of
 // one event, one page at a time. The operation checks what the caller may ask; this reads.
@@ -100,12 +101,7 @@ export async function findAttendees(
     if (!list) throw notFound('list');
   }
   if (sel.has('favorited') && search.personID !== undefined) {
-    const member = await db
-      .selectFrom('eventPerson')
-      .select('personID')
-      .where('eventID', '=', search.eventID)
-      .where('personID', '=', search.personID)
-      .executeTakeFirst();
+    const member = await eventPersonOf(db, search.eventID, search.personID).select('personID').executeTakeFirst();
     if (!member) throw notFound('person');
   }
   const virtual = sel.has('virtual') || sel.has('not-virtual') || sel.has('now-virtual');
