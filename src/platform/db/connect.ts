@@ -9,6 +9,7 @@ import * as core from './migrations/0001_core.ts';
 import * as content from './migrations/0002_content.ts';
 import * as people from './migrations/0003_people.ts';
 import * as enrollmentID from './migrations/0004_enrollment_id.ts';
+import * as changeLog from './migrations/0005_change_log.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0002_content': content,
   '0003_people': people,
   '0004_enrollment_id': enrollmentID,
+  '0005_change_log': changeLog,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -335,6 +335,20 @@ export interface SettingTable {
   value: string;
 }
 
+/** The change log (migration 0005): one row per thing a committed write changed. */
+export interface ChangeTable {
+  changeID: D<number>;
+  /** Unix milliseconds. */
+  at: number;
+  /** The operation that wrote (`activity.edit`), or the writer outside the API (`seed`, `cli`). */
+  operation: string;
+  /** What changed: the operation's module (`activity`, `event.person`, …). */
+  kind: string;
+  companyID: number | null;
+  eventID: number | null;
+  objectID: number | null;
+}
+
 export interface DB {
   setting: SettingTable;
   person: PersonTable;
@@ -366,6 +380,7 @@ export interface DB {
   eventInvite: { eventID: number; email: string; dateCreated: D<number> };
   confirmation: ConfirmationTable;
   accessCodeFailure: AccessCodeFailureTable;
+  change: ChangeTable;
 }
 
 export type Person = Selectable<PersonTable>;

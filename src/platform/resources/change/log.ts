@@ -1,0 +1,88 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+
+// The change log (issue 11, migration 0005): every committed write — through the API, the CLI or the
+// seed — records what it changed in the same transaction, so a change is logged if and only if its
+// write committed. Readers (the answer cache, the bus, later push channels and webhooks) resume from the
+// last id they saw. Ids grow with each insert; on PostgreSQL two transactions may commit in the other
+// order than their ids, so readers that resume by id look a little behind their last id (changesSince).
+
+/** What one write changed. */
+export interface Change {
+  /** The operation that wrote (`activity.edit`), or the writer outside the API (`seed`, `cli`). */
+  readonly operation: string;
+  /** What changed: the operation's module (`activity`, `event.person`, …). */
+  readonly kind: string;
+  readonly companyID?: number | null;
+  readonly eventID?: number | null;
+  readonly objectID?: number | null;
+}
+
+/** A logged change: its id (monotonic) and its time (Unix ms). */
+export interface ChangeRow {
+  readonly changeID: number;
+  readonly at: number;
+  readonly operation: string;
+  readonly kind: string;
+  readonly companyID: number | null;
+  readonly eventID: number | null;
+  readonly objectID: number | null;
+}
+
+const COLUMNS = ['changeID', 'at', 'operation', 'kind', 'companyID', 'eventID', 'objectID'] as const;
+
+/** The module of an operation name: `activity.edit` → `activity`, `event.person.bind` → `event.person`. */
+export const kindOf = (operation: string): string => operation.slice(0, Math.max(0, operation.lastIndexOf('.')));
+
+/** Records a change inside the write's transaction `trx`; answers it as logged. */
+export async function recordChange(trx: Kysely<DB>, change: Change, at = Date.now()): Promise<ChangeRow> {
+  const row = await trx
+    .insertInto('change')
+    .values({
+      at,
+      operation: change.operation,
+      kind: change.kind,
+      companyID: change.companyID ?? null,
+      eventID: change.eventID ?? null,
+      objectID: change.objectID ?? null,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { ...row, changeID: Number(row.changeID), at: Number(row.at) };
+}
+
+/**
+ * Changes with an id above `afterID`, oldest first, at most `limit`. Callers that resume after a gap
+ * pass an id somewhat below the last they saw and skip the ids they already had: a transaction that
+ * took an id earlier may commit later.
+ */
+export async function changesSince(db: Kysely<DB>, afterID: number, limit = 1000): Promise<ChangeRow[]> {
+  const rows = await db
+    .selectFrom('change')
+    .select(COLUMNS)
+    .where('changeID', '>', afterID)
+    .orderBy('changeID')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    changeID: Number(r.changeID),
+    at: Number(r.at),
+    objectID: r.objectID === null ? null : Number(r.objectID),
+  }));
+}
+
+/** The newest change's id (0 for an empty log): where a new reader starts. */
+export async function lastChangeID(db: Kysely<DB>): Promise<number> {
+  const row = await db
+    .selectFrom('change')
+    .select((e) => e.fn.max('changeID').as('last'))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
+}
+
+/** Forgets changes older than `beforeMs` (the kept window); answers how many went. */
+export async function pruneChanges(db: Kysely<DB>, beforeMs: number): Promise<number> {
+  const result = await db.deleteFrom('change').where('at', '<', beforeMs).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
