@@ -88,12 +88,15 @@ const REASONS: Readonly<Record<number, string>> = {
   431: 'Request Header Fields Too Large',
 };
 
-const COMMON_HEADERS = {
+/** The headers of every answer; one literal of one shape, not a copy of a constant and a merge. */
+const headersOf = (type: string, length: number): Record<string, string | number> => ({
   // Tokens travel in URLs (spec §5.1): never let them leak through a Referer header.
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
-};
+  'content-type': type,
+  'content-length': length,
+});
 
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -207,37 +210,36 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     return errorAnswer(500, 'internal error');
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
-    // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A short text
-    // body goes out as text, in one write with the head; a long one encoded (encodedBody).
-    const body = typeof a.body === 'string' ? encodedBody(a.body) : a.body;
-    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const headers: Record<string, string | number> = {
-      ...COMMON_HEADERS,
-      'content-type': a.type,
-      'content-length': length,
-      ...a.headers,
-    };
-    // A body left unread (refused before or while reading) must not be taken for the next request.
-    if (!req.complete) headers.connection = 'close';
-    res.writeHead(a.status, headers);
-    res.end(body);
-    if (logCalls)
-      log.info(
-        {
-          req: { method: req.method, url: maskUrl(url), ip },
-          status: a.status,
-          ms: Math.round(performance.now() - started),
-        },
-        'call',
-      );
-  }
-
   // Every error of a call is answered; what could still throw (a socket gone while answering) is
   // logged, never left as an unhandled rejection that would end the process.
   function answerFailed(res: ServerResponse, err: unknown): void {
     log.error({ err }, 'answer failed');
     res.destroy();
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
+    try {
+      // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A short text
+      // body goes out as text, in one write with the head; a long one encoded (encodedBody).
+      const body = typeof a.body === 'string' ? encodedBody(a.body) : a.body;
+      const headers = headersOf(a.type, typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      if (a.headers !== undefined) Object.assign(headers, a.headers);
+      // A body left unread (refused before or while reading) must not be taken for the next request.
+      if (!req.complete) headers.connection = 'close';
+      res.writeHead(a.status, headers);
+      res.end(body);
+      if (logCalls)
+        log.info(
+          {
+            req: { method: req.method, url: maskUrl(url), ip },
+            status: a.status,
+            ms: Math.round(performance.now() - started),
+          },
+          'call',
+        );
+    } catch (err) {
+      answerFailed(res, err);
+    }
   }
 
   // The request's answer is sent as soon as it is known: at once when nothing is asynchronous (a
@@ -254,12 +256,17 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
         pending = failed(err);
       }
       if (!(pending instanceof Promise)) return send(req, res, pending, url, ip, started);
-      pending
-        .then(
-          (a) => send(req, res, a, url, ip, started),
-          (err: unknown) => send(req, res, failed(err), url, ip, started),
-        )
-        .catch((err: unknown) => answerFailed(res, err));
+      // send answers its own failures: one promise, nothing left to reject.
+      void pending.then(
+        (a) => send(req, res, a, url, ip, started),
+        (err: unknown) => {
+          try {
+            send(req, res, failed(err), url, ip, started);
+          } catch (e) {
+            answerFailed(res, e);
+          }
+        },
+      );
     } catch (err) {
       answerFailed(res, err);
     }
