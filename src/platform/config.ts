@@ -24,6 +24,11 @@ const schema = z.object({
     .string()
     .refine((v) => /^rediss?:\/\//.test(v), 'must start with redis:// or rediss://')
     .optional(),
+  /**
+   * Milliseconds between the bus's reads of the change log, which deliver changes whose publish was
+   * lost (a process that died between its commit and its publish, a writer outside the API).
+   */
+  BUS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   /** Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. */
   TRUST_PROXY: z.string().optional(),
   /**
