@@ -7,6 +7,7 @@ import { startPlatform } from '../platform/server.ts';
 import { isEmpty, seedDemo, type DemoSeed } from '../platform/seed/demo.ts';
 import { createPerson, findPersonByUsername, makeOperator } from '../platform/resources/person/repository.ts';
 import { hashPassword } from '../platform/auth/secrets.ts';
+import { recordChange } from '../platform/resources/change/log.ts';
 import { ensureBuilt } from '../site/build.ts';
 import { startSite, type Site } from '../site/server.ts';
 
@@ -134,10 +135,17 @@ async function main(argv: string[]): Promise<number> {
         const existing = await findPersonByUsername(db, username);
         if (existing) {
           const passwordHash = await hashPassword(password);
-          await makeOperator(db, existing.personID, passwordHash);
+          await db.transaction().execute(async (trx) => {
+            await makeOperator(trx, existing.personID, passwordHash);
+            await recordChange(trx, { operation: 'cli', kind: 'person', objectID: existing.personID });
+          });
           console.log(`operator ${username} updated (person ${existing.personID})`);
         } else {
-          const personID = await createPerson(db, { username, password, operator: true, name: username }, now);
+          const personID = await db.transaction().execute(async (trx) => {
+            const id = await createPerson(trx, { username, password, operator: true, name: username }, now);
+            await recordChange(trx, { operation: 'cli', kind: 'person', objectID: id });
+            return id;
+          });
           console.log(`operator ${username} created (person ${personID})`);
         }
       });

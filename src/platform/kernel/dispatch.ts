@@ -20,6 +20,8 @@ import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache } from './cache.ts';
 import { fileOutbox } from '../mail/outbox.ts';
 import { isEditOperation } from '../edit.ts';
+import { recordChange, type ChangeRow } from '../resources/change/log.ts';
+import { changeOf } from './changes.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
 export interface Call {
@@ -61,6 +63,8 @@ export interface Committed {
   readonly name: string;
   readonly params: Readonly<Record<string, unknown>>;
   readonly result: Result;
+  /** What it changed, as the change log has it. */
+  readonly change: ChangeRow;
 }
 
 /**
@@ -304,19 +308,22 @@ export function createDispatcher(deps: Deps) {
     return { eventID: row.eventID, object };
   }
 
-  /** A write: in a transaction, rolled back for sandbox=1; a commit clears the cache and is told. */
+  /**
+   * A write: in a transaction, rolled back for sandbox=1, which also records its change in the change
+   * log (so a change is logged if and only if its write committed); a commit clears the cache and is told.
+   */
   async function write(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
     try {
-      const result = await db.transaction().execute(async (trx) => {
+      const { result, change } = await db.transaction().execute(async (trx) => {
         const out = await op.handler({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
-        return out;
+        return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
       cache.clear(); // every committed write may change a public answer
       // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
       for (const listener of committedListeners) {
         try {
-          listener({ name: op.name, params, result });
+          listener({ name: op.name, params, result, change });
         } catch (err) {
           log.error({ err, operation: op.name }, 'a commit listener failed');
         }

@@ -16,6 +16,7 @@ import { addBalance } from '../resources/billing/repository.ts';
 import { parseEdit } from '../edit.ts';
 import { bit } from '../schemas.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
+import { recordChange } from '../resources/change/log.ts';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_ORGANIZER = 'organizer@demo.podium.test';
@@ -143,6 +144,10 @@ export async function seedDemo(
     await addBalance(trx, { companyID }, 'email', 10000);
     await addBalance(trx, { companyID }, 'sms', 500);
     await addBalance(trx, { companyID, eventID }, 'email', 2000, 120);
+    // A writer outside the API logs its changes too (issue 11), so every process hears of the demo.
+    await recordChange(trx, { operation: 'seed', kind: 'company', companyID, objectID: companyID });
+    for (const id of [eventID, privateEventID])
+      await recordChange(trx, { operation: 'seed', kind: 'event', companyID, eventID: id, objectID: id });
     return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode };
   });
 }

@@ -1,0 +1,34 @@
+import type { AnyOperation, Context, Result } from './table.ts';
+import { kindOf, type Change } from '../resources/change/log.ts';
+
+// What a committed write changed, for the change log (issue 11): read from the call the dispatcher ran,
+// so every write operation records its change without saying anything itself. The object is the one
+// the call names (its first id parameter), else the first answer row's own id (`activity.create`
+// answers the new activityID); the event and company come from the authorization, else from the row.
+
+/** Id parameters that name the object of a write, most specific first. */
+const OBJECT_PARAMS = [
+  'activityID', 'speakerID', 'sponsorID', 'tagID', 'sectionID', 'feedbackID', 'listID', 'chainID', 'personID',
+  'eventID', 'companyID',
+] as const; // prettier-ignore
+
+const firstRow = (result: Result): Record<string, unknown> | undefined =>
+  (Array.isArray(result) ? result : result.rows)[0];
+
+const asID = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
+
+export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, unknown>, result: Result): Change {
+  const kind = kindOf(op.name);
+  const row = firstRow(result);
+  // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID.
+  const own = `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
+  let objectID: number | null = asID(params[own]) ?? asID(row?.[own]);
+  for (const name of OBJECT_PARAMS) objectID ??= asID(params[name]);
+  return {
+    operation: op.name,
+    kind,
+    companyID: ctx.access?.companyID ?? asID(row?.companyID) ?? asID(params.companyID),
+    eventID: ctx.access?.eventID ?? asID(row?.eventID) ?? asID(params.eventID),
+    objectID,
+  };
+}

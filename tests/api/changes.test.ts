@@ -1,0 +1,150 @@
+// The change log (issue 11, item 1): every committed write records what it changed, in the same
+// transaction — through the API in both call styles, and through the seed and the CLI — and nothing is
+// logged for a write that did not commit (refused, failed, or sandbox=1). Both stores.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { STYLES, client } from '../helpers/operations.ts';
+import { changesSince, lastChangeID, type ChangeRow } from '../../src/platform/resources/change/log.ts';
+import { seedDemo } from '../../src/platform/seed/demo.ts';
+
+describe.each(STORES)('the change log on %s', (kind) => {
+  let p: TestPlatform;
+  let w: World;
+  beforeAll(async () => {
+    p = await startTestPlatform(kind);
+    w = await world(p);
+  });
+  afterAll(() => p?.close());
+
+  /** What `run` logged: the changes after the newest one before it. */
+  async function logged(run: () => Promise<unknown>): Promise<Partial<ChangeRow>[]> {
+    const before = await lastChangeID(p.db);
+    await run();
+    return (await changesSince(p.db, before)).map(({ operation, kind, companyID, eventID, objectID }) => ({
+      operation,
+      kind,
+      companyID,
+      eventID,
+      objectID,
+    }));
+  }
+
+  describe.each(STYLES)('%s style', (style) => {
+    const c = () => client(p, style);
+    const eventID = () => Number(w.eventA.eventID);
+    const companyID = () => Number(w.companyA.companyID);
+
+    it('a create logs its new object, with the event and company it belongs to', async () => {
+      let speakerID = 0;
+      const changes = await logged(async () => {
+        const [row] = await c().ok('speaker.create', {
+          token: w.adminA,
+          query: { eventID: eventID() },
+          body: { name: 'Ada' },
+        });
+        speakerID = Number(row.speakerID);
+      });
+      expect(changes).toEqual([
+        {
+          operation: 'speaker.create',
+          kind: 'speaker',
+          companyID: companyID(),
+          eventID: eventID(),
+          objectID: speakerID,
+        },
+      ]);
+    });
+
+    it('an edit of an object named by its id logs that object', async () => {
+      const [a] = await c().ok('activity.create', {
+        token: w.adminA,
+        query: { eventID: eventID() },
+        body: { name: 'Talk', dateBegin: '1900000000', dateEnd: '1900003600' },
+      });
+      const changes = await logged(() =>
+        c().ok('activity.edit', {
+          token: w.adminA,
+          query: { activityID: a.activityID, key: 'name' },
+          body: { value: 'Keynote' },
+        }),
+      );
+      expect(changes).toEqual([
+        {
+          operation: 'activity.edit',
+          kind: 'activity',
+          companyID: companyID(),
+          eventID: eventID(),
+          objectID: Number(a.activityID),
+        },
+      ]);
+    });
+
+    it('a new event logs its own id, found in the answer', async () => {
+      let newID = 0;
+      const changes = await logged(async () => {
+        const [e] = await c().ok('company.event.bind', {
+          token: w.adminA,
+          query: { companyID: companyID() },
+          body: { name: `Later ${style}`, nickname: `later-${style}-${kind}` },
+        });
+        newID = Number(e.eventID);
+      });
+      expect(changes).toEqual([
+        {
+          operation: 'company.event.bind',
+          kind: 'company.event',
+          companyID: companyID(),
+          eventID: newID,
+          objectID: newID,
+        },
+      ]);
+    });
+
+    it('an attendee bound to an event logs the person', async () => {
+      let personID = 0;
+      const changes = await logged(async () => {
+        const [row] = await c().ok('event.person.bind', {
+          token: w.adminA,
+          query: { eventID: eventID() },
+          body: { name: 'Grace', username: `grace-${style}@podium.test` },
+        });
+        personID = Number(row.personID);
+      });
+      expect(changes).toMatchObject([
+        { operation: 'event.person.bind', kind: 'event.person', eventID: eventID(), objectID: personID },
+      ]);
+    });
+
+    it('nothing is logged for a refused call, a failing write, or sandbox=1', async () => {
+      await c().ok('tag.create', { token: w.adminA, query: { eventID: eventID() }, body: { name: `Track ${style}` } });
+      const changes = await logged(async () => {
+        await c().fail('speaker.create', { token: w.adminA, query: { eventID: eventID() }, body: {} }, 400);
+        await c().fail('speaker.create', { token: w.adminB, query: { eventID: eventID() }, body: { name: 'X' } }, 404);
+        await c().fail(
+          'tag.create',
+          { token: w.adminA, query: { eventID: eventID() }, body: { name: `Track ${style}` } },
+          409,
+        );
+        await c().ok('speaker.create', {
+          token: w.adminA,
+          query: { eventID: eventID(), sandbox: 1 },
+          body: { name: 'Tried' },
+        });
+      });
+      expect(changes).toEqual([]);
+    });
+  });
+
+  it('the seed logs the company and the events it creates', async () => {
+    let seeded: Awaited<ReturnType<typeof seedDemo>>;
+    const changes = await logged(async () => {
+      seeded = await seedDemo(p.db);
+    });
+    const { companyID, eventID, privateEventID } = seeded!;
+    expect(changes).toEqual([
+      { operation: 'seed', kind: 'company', companyID, eventID: null, objectID: companyID },
+      { operation: 'seed', kind: 'event', companyID, eventID, objectID: eventID },
+      { operation: 'seed', kind: 'event', companyID, eventID: privateEventID, objectID: privateEventID },
+    ]);
+  });
+});
