@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { pinSelf, startPinned } from './lib.mjs';
 
