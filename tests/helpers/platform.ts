@@ -35,6 +35,8 @@ export async function freshStore(kind: StoreKind): Promise<{ url: string; drop: 
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
       await c.query(`drop schema if exists ${schema} cascade`);
+      // The store's pg-boss jobs (src/platform/jobs/postgres.ts), when it had a job queue.
+      await c.query(`drop schema if exists ${schema}_jobs cascade`);
       await c.end();
     },
   };

@@ -10,6 +10,7 @@ import * as content from './migrations/0002_content.ts';
 import * as people from './migrations/0003_people.ts';
 import * as enrollmentID from './migrations/0004_enrollment_id.ts';
 import * as changeLog from './migrations/0005_change_log.ts';
+import * as jobs from './migrations/0006_jobs.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0003_people': people,
   '0004_enrollment_id': enrollmentID,
   '0005_change_log': changeLog,
+  '0006_jobs': jobs,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -349,6 +349,30 @@ export interface ChangeTable {
   objectID: number | null;
 }
 
+/**
+ * A durable job on the SQLite store (migration 0006; on PostgreSQL pg-boss keeps its own tables):
+ * src/platform/jobs/sqlite.ts reads and writes it.
+ */
+export interface JobTable {
+  jobID: D<number>;
+  name: string;
+  /** The handler's input, JSON. */
+  payload: string;
+  /** Idempotency key, unique per name among unfinished jobs. */
+  key: string | null;
+  state: D<'queued' | 'running' | 'failed'>;
+  attempts: D<number>;
+  maxAttempts: number;
+  /** Unix ms from which a queued job may run. */
+  runAt: number;
+  /** Unix ms the running job's lease ends. */
+  lockedUntil: number | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  createdAt: number;
+  failedAt: number | null;
+}
+
 export interface DB {
   setting: SettingTable;
   person: PersonTable;
@@ -381,6 +405,7 @@ export interface DB {
   confirmation: ConfirmationTable;
   accessCodeFailure: AccessCodeFailureTable;
   change: ChangeTable;
+  job: JobTable;
 }
 
 export type Person = Selectable<PersonTable>;
