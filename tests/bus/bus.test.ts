@@ -115,6 +115,26 @@ describe.each(CASES)('bus: $name', (c) => {
     expect(a.got).toEqual(rows);
   });
 
+  it('keeps stores apart: a bus on another store sharing the server hears nothing of this one', async () => {
+    const other = await freshStore(c.store);
+    const otherDB = openStore(other.url).db;
+    try {
+      await migrate(otherDB);
+      const A = await bus(dbA, 'A');
+      const C = await bus(otherDB, 'C', { databaseUrl: other.url });
+      const a = collect(A);
+      const elsewhere = collect(C);
+      await A.publish([await write(dbA, 1)]);
+      await until('A', () => a.got.length >= 1);
+      await sleep(200);
+      expect(elsewhere.got).toEqual([]);
+      await C.close();
+    } finally {
+      await otherDB.destroy();
+      await other.drop();
+    }
+  });
+
   it('delivers within milliseconds (200 changes, p99 under 1 s)', async () => {
     const A = await bus(dbA, 'A');
     const B = await bus(dbB, 'B');
