@@ -13,6 +13,8 @@ import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
 import { openApiDocument } from './kernel/openapi.ts';
 import { encodedBody } from './kernel/wire.ts';
+import { compress, compressible } from './compress.ts';
+import { preferredEncoding } from './kernel/encoding.ts';
 
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
@@ -198,6 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       body: undefined as Record<string, unknown> | undefined,
       authorization: req.headers.authorization,
       clientIp,
+      acceptEncoding: req.headers['accept-encoding'],
+      ifNoneMatch: req.headers['if-none-match'],
     };
     const form = readForm(req);
     if (form === undefined) return dispatcher.answer(call);
@@ -218,6 +222,20 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
+    // An answer the dispatcher did not encode (no cache: a member's answer, a write) is compressed here
+    // when it is long and the client takes br or gzip — in zlib's thread pool, off the event loop.
+    const encoding = compressible(a) ? preferredEncoding(req.headers['accept-encoding']) : undefined;
+    if (encoding === undefined) return write(req, res, a, url, ip, started);
+    compress(encoding, a.body).then(
+      (body) => {
+        const headers = { ...a.headers, 'content-encoding': encoding, vary: 'Accept-Encoding' };
+        write(req, res, { ...a, body, headers }, url, ip, started);
+      },
+      (err: unknown) => answerFailed(res, err),
+    );
+  }
+
+  function write(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
     try {
       // A HEAD gets the headers only: Node's response for a HEAD request drops the body. A short text
       // body goes out as text, in one write with the head; a long one encoded (encodedBody).

@@ -17,7 +17,8 @@ import { requireCompany, requireEvent } from '../auth/access.ts';
 import { hashToken } from '../auth/secrets.ts';
 import { encodedBody, envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
-import { AnswerCache } from './cache.ts';
+import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
+import { etagMatches, preferredEncoding } from './encoding.ts';
 import { fileOutbox } from '../mail/outbox.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, type ChangeRow } from '../resources/change/log.ts';
@@ -33,6 +34,9 @@ export interface Call {
   readonly body: Readonly<Record<string, unknown>> | undefined;
   readonly authorization: string | undefined;
   readonly clientIp: string;
+  /** The request's Accept-Encoding and If-None-Match headers: compressed and 304 answers of the cache. */
+  readonly acceptEncoding?: string;
+  readonly ifNoneMatch?: string;
 }
 
 export interface Answer {
@@ -139,6 +143,40 @@ function constraintError(err: unknown): ApiError | undefined {
     return new ApiError(409, 'conflicts with an existing object');
   if (e.code === '23503' || e.errcode === 787) return new ApiError(409, 'refers to an object that does not exist');
   return undefined;
+}
+
+/**
+ * How shared caches (a CDN, a browser) may keep a public answer: a few seconds fresh, then served stale
+ * while they ask again; the ETag makes that question cheap (a 304).
+ */
+const PUBLIC_CACHE = 'public, max-age=5, stale-while-revalidate=30';
+
+/** A cached answer as this caller takes it: 304 for the tag it holds, else br, gzip or plain bytes. */
+function cachedAnswer(a: CachedAnswer, call: Call): Answer {
+  const headers = { etag: a.etag, 'cache-control': PUBLIC_CACHE, vary: 'Accept-Encoding' };
+  if (etagMatches(call.ifNoneMatch, a.etag)) return { status: 304, type: JSON_TYPE, body: EMPTY, headers };
+  const encoding = preferredEncoding(call.acceptEncoding);
+  const encoded = encoding === 'br' ? a.br : encoding === 'gzip' ? a.gzip : undefined;
+  if (encoded === undefined) return { status: 200, type: JSON_TYPE, body: a.body, headers };
+  return { status: 200, type: JSON_TYPE, body: encoded, headers: { ...headers, 'content-encoding': encoding! } };
+}
+const EMPTY = new Uint8Array(0);
+
+/**
+ * What a public answer depends on: the event its call names, else the company, else the one event (or
+ * company) all its rows belong to (activity.get names an activity), else anything.
+ */
+function scopeOf(params: Record<string, unknown>, rows: readonly Record<string, unknown>[]): Scope {
+  if (typeof params.eventID === 'number') return { eventID: params.eventID };
+  if (typeof params.companyID === 'number') return { companyID: params.companyID };
+  const one = (key: string) => {
+    const first = rows[0]?.[key];
+    return typeof first === 'number' && rows.every((r) => r[key] === first) ? first : undefined;
+  };
+  const eventID = one('eventID');
+  if (eventID !== undefined) return { eventID };
+  const companyID = one('companyID');
+  return companyID !== undefined ? { companyID } : {};
 }
 
 /**
@@ -319,7 +357,7 @@ export function createDispatcher(deps: Deps) {
         if (ctx.sandbox) throw new SandboxRollback(out);
         return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
-      cache.clear(); // every committed write may change a public answer
+      cache.apply(change); // the answers of its event (or company) are born again
       // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
       for (const listener of committedListeners) {
         try {
@@ -365,8 +403,10 @@ export function createDispatcher(deps: Deps) {
         op.cachePublic && token === undefined && method === 'GET' ? plan.cachePrefix + call.rawQuery : undefined;
       if (cacheKey !== undefined) {
         const hit = cache.get(cacheKey);
-        if (hit !== undefined) return { status: 200, type: JSON_TYPE, body: hit };
+        if (hit !== undefined) return cachedAnswer(hit, call);
       }
+      // Where this read begins: a change that arrives after it makes its answer one not to keep.
+      const mark = cache.mark();
 
       // The token first: a stale one is the caller's problem to fix before any parameter is.
       const now = Math.floor(Date.now() / 1000);
@@ -418,7 +458,10 @@ export function createDispatcher(deps: Deps) {
       const body = encodedBody(
         envelope(rows, Array.isArray(result) || call.query.paginated !== '1' ? undefined : result.total),
       );
-      if (cacheKey !== undefined && format === 'json' && !sandbox) cache.set(cacheKey, body);
+      if (cacheKey !== undefined && format === 'json' && !sandbox) {
+        const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+        return cachedAnswer(cache.set(cacheKey, bytes, scopeOf(params, rows), mark), call);
+      }
       return { status: 200, type: JSON_TYPE, body };
     } catch (err) {
       if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
@@ -430,6 +473,8 @@ export function createDispatcher(deps: Deps) {
   return {
     table,
     invalidate: () => cache.clear(),
+    /** A change committed by another process (the bus): the answers it touches are not served again. */
+    applyChange: (change: ChangeRow) => cache.apply(change),
     /** Calls `listener` after each committed write of this process; returns its removal. */
     onCommit(listener: (c: Committed) => void): () => void {
       committedListeners.add(listener);

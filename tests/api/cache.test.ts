@@ -1,0 +1,211 @@
+// Caching that stays true and compression (issue 11, items 4 and 5): public answers carry an ETag and
+// answer If-None-Match with 304, may be held by shared caches for a few seconds, go out br or gzip as
+// the client takes them; a write to one event leaves other events' cached answers alone, and a read
+// that began before a commit never stores its answer past it. Both stores; the cache's own rules as a
+// unit too.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { AnswerCache } from '../../src/platform/kernel/cache.ts';
+import { etagMatches, preferredEncoding } from '../../src/platform/kernel/encoding.ts';
+
+describe('content negotiation', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['BR', 'br'],
+    ['identity', undefined],
+    ['*', 'br'],
+    ['*;q=0.5, br;q=0', 'gzip'],
+    ['gzip;q=0', undefined],
+    [`${'x,'.repeat(5000)}br`, undefined], // only the first 256 characters are read
+  ])('Accept-Encoding %j → %s', (header, expected) => {
+    expect(preferredEncoding(header)).toBe(expected);
+  });
+
+  it.each([
+    [undefined, false],
+    ['"abc"', true],
+    ['W/"abc"', true],
+    ['"x", "abc"', true],
+    ['*', true],
+    ['"abcd"', false],
+  ])('If-None-Match %j names "abc": %s', (header, expected) => {
+    expect(etagMatches(header, '"abc"')).toBe(expected);
+  });
+});
+
+describe('the answer cache', () => {
+  const body = Buffer.from('{"count":"0","data":[]}');
+
+  it('keeps an answer until a change of its event, and only of its event', () => {
+    const cache = new AnswerCache(10, 60_000);
+    cache.set('a', body, { eventID: 1 }, cache.mark());
+    cache.set('b', body, { eventID: 2 }, cache.mark());
+    cache.apply({ eventID: 2, companyID: 9 });
+    expect(cache.get('a')).toBeDefined();
+    expect(cache.get('b')).toBeUndefined();
+  });
+
+  it('never keeps the answer of a read that began before a change it did not see', () => {
+    const cache = new AnswerCache(10, 60_000);
+    const mark = cache.mark(); // the read begins…
+    cache.apply({ eventID: 1, companyID: 9 }); // …a write commits meanwhile…
+    const answer = cache.set('a', body, { eventID: 1 }, mark); // …and the read ends with what it saw
+    expect(answer.etag).toMatch(/^"[\w-]+"$/);
+    expect(cache.get('a')).toBeUndefined();
+  });
+
+  it("a company's own change reaches its events' and its company answers; a person's own reaches none", () => {
+    const cache = new AnswerCache(10, 60_000);
+    cache.set('event', body, { eventID: 1 }, cache.mark());
+    cache.set('company', body, { companyID: 9 }, cache.mark());
+    cache.set('other company', body, { companyID: 8 }, cache.mark());
+    cache.apply({ eventID: null, companyID: null });
+    expect(cache.get('event')).toBeDefined();
+    cache.apply({ eventID: null, companyID: 9 });
+    expect(cache.get('event')).toBeUndefined();
+    expect(cache.get('company')).toBeUndefined();
+    expect(cache.get('other company')).toBeDefined();
+  });
+
+  it('forgets answers after their time, and the oldest first when full', async () => {
+    const short = new AnswerCache(10, 1);
+    short.set('a', body, {}, short.mark());
+    await new Promise((r) => setTimeout(r, 5));
+    expect(short.get('a')).toBeUndefined();
+    const small = new AnswerCache(2, 60_000);
+    for (const k of ['a', 'b', 'c']) small.set(k, body, {}, small.mark());
+    expect([small.get('a'), small.get('b'), small.get('c')].map((x) => x !== undefined)).toEqual([false, true, true]);
+  });
+});
+
+describe.each(STORES)('cached public answers over HTTP on %s', (kind) => {
+  let p: TestPlatform;
+  let w: World;
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${p.url}${path}`, { headers });
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind);
+    w = await world(p);
+    // A program long enough to be compressed (1 KB and more).
+    for (const eventID of [w.eventA.eventID, w.eventB.eventID]) {
+      const token = eventID === w.eventA.eventID ? w.adminA : w.adminB;
+      for (let i = 0; i < 12; i++)
+        await p.ok('activity.create', {
+          token,
+          query: { eventID },
+          body: {
+            name: `Session ${i} on caching`,
+            dateBegin: String(1900000000 + i * 3600),
+            dateEnd: String(1900001800 + i * 3600),
+          },
+        });
+    }
+  });
+  afterAll(() => p?.close());
+
+  const programOf = (eventID: string) => `/activity/find?eventID=${eventID}&limit=100`;
+
+  it('a public answer has an ETag and may be kept by shared caches; the tag it holds answers 304', async () => {
+    const first = await get(`/event/get?eventID=${w.eventA.eventID}`);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=5, stale-while-revalidate=30');
+    const again = await get(`/event/get?eventID=${w.eventA.eventID}`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    // Another tag, or none: the whole answer.
+    expect((await get(`/event/get?eventID=${w.eventA.eventID}`, { 'if-none-match': '"other"' })).status).toBe(200);
+  });
+
+  it('an answer that depends on a token is private and has no ETag', async () => {
+    const r = await fetch(`${p.url}/event/get?eventID=${w.eventA.eventID}`, {
+      headers: { authorization: `Bearer ${w.adminA}` },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.headers.get('etag')).toBeNull();
+  });
+
+  it.each([
+    ['br', (b: Buffer) => brotliDecompressSync(b)],
+    ['gzip', (b: Buffer) => gunzipSync(b)],
+  ])(
+    'a long public answer goes out %s to a client that takes it, the same bytes once decoded',
+    async (encoding, decode) => {
+      const plain = Buffer.from(await (await get(programOf(w.eventA.eventID))).arrayBuffer());
+      expect(plain.byteLength).toBeGreaterThan(1024);
+      // The variants are made once, in the background: the answers after that carry them.
+      let r: Response | undefined;
+      for (let i = 0; i < 50 && r?.headers.get('content-encoding') !== encoding; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        r = await get(programOf(w.eventA.eventID), { 'accept-encoding': encoding });
+      }
+      expect(r!.headers.get('content-encoding')).toBe(encoding);
+      expect(r!.headers.get('vary')).toBe('Accept-Encoding');
+      // fetch would decode it: read the raw bytes through node:http instead.
+      const raw = await rawGet(`${p.url}${programOf(w.eventA.eventID)}`, encoding);
+      expect(raw.encoding).toBe(encoding);
+      expect(raw.body.byteLength).toBeLessThan(plain.byteLength / 3);
+      expect(decode(raw.body).equals(plain)).toBe(true);
+    },
+  );
+
+  it("a member's long answer is compressed too, made for them", async () => {
+    const raw = await rawGet(`${p.url}${programOf(w.eventA.eventID)}`, 'br', w.adminA);
+    expect(raw.encoding).toBe('br');
+    const decoded = JSON.parse(brotliDecompressSync(raw.body).toString()) as { count: string };
+    expect(Number(decoded.count)).toBe(12);
+  });
+
+  it("a write to one event leaves another event's cached answers alone, and renews its own", async () => {
+    const a = programOf(w.eventA.eventID);
+    const b = programOf(w.eventB.eventID);
+    const names = async (path: string) =>
+      ((await (await get(path)).json()) as { data: { name: string }[] }).data.map((r) => r.name);
+    await names(a);
+    await names(b);
+    // A writer that logs no change (hand-written SQL): the cached answers do not see it…
+    await p.db.updateTable('activity').set({ name: 'Renamed quietly' }).execute();
+    expect(await names(a)).not.toContain('Renamed quietly');
+    expect(await names(b)).not.toContain('Renamed quietly');
+    // …a write through the API to event B renews B's answers only…
+    await p.ok('event.edit', {
+      token: w.adminB,
+      query: { eventID: w.eventB.eventID, key: 'description' },
+      body: { value: 'New text' },
+    });
+    expect(await names(b)).toContain('Renamed quietly');
+    expect(await names(a)).not.toContain('Renamed quietly');
+    // …and one to event A renews A's.
+    await p.ok('event.edit', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID, key: 'description' },
+      body: { value: 'New text' },
+    });
+    expect(await names(a)).toContain('Renamed quietly');
+  });
+});
+
+/** A GET through node:http, which leaves the body as sent (fetch would decode it). */
+async function rawGet(url: string, encoding: string, token?: string) {
+  const { request } = await import('node:http');
+  return new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+    const headers: Record<string, string> = { 'accept-encoding': encoding };
+    if (token) headers.authorization = `Bearer ${token}`;
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
