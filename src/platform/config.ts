@@ -88,6 +88,27 @@ const schema = z.object({
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date such as 2037-12-21')
     .optional(),
+  /** Jobs one worker runs at once (`podium worker`, and the workers of `podium start`). */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
+   * Seconds a running job holds its lease: if its worker dies, another takes the job after this. Longer
+   * than the slowest job, which otherwise counts as lost and runs again.
+   */
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** How often an idle worker looks for due jobs, in ms (a job added by the same process wakes it at once). */
+  JOBS_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Attempts of a job before it is kept as failed. */
+  JOBS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  /** First retry's delay in seconds; it doubles with each attempt, with jitter. */
+  JOBS_RETRY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(5),
+  /** Longest delay between two attempts, in seconds. */
+  JOBS_RETRY_MAX_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
+  /** On shutdown, how long the jobs in hand may take to finish (ms) before they are released. */
+  JOBS_STOP_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Days failed jobs are kept (and listed). */
+  JOBS_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /** Days the change log keeps its rows (the change.prune job deletes older ones, hourly). */
+  CHANGE_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(7),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

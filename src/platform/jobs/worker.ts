@@ -1,0 +1,86 @@
+import pino from 'pino';
+import type { Config } from '../config.ts';
+import { migrate, openStore, type Store } from '../db/connect.ts';
+import { pruneHandler, PRUNE_JOB, schedulePrune } from './prune.ts';
+import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type JobSettings } from './queue.ts';
+import { plainLine } from './retry.ts';
+
+// Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
+// from the API; `podium start` runs them in its own process (startJobs, over the API's store).
+
+/** The JOBS_* settings. */
+export function jobSettingsOf(config: Config): JobSettings {
+  return {
+    leaseSeconds: config.JOBS_LEASE_SECONDS,
+    pollMs: config.JOBS_POLL_MS,
+    maxAttempts: config.JOBS_MAX_ATTEMPTS,
+    retrySeconds: config.JOBS_RETRY_SECONDS,
+    retryMaxSeconds: config.JOBS_RETRY_MAX_SECONDS,
+    concurrency: config.JOBS_CONCURRENCY,
+    stopTimeoutMs: config.JOBS_STOP_TIMEOUT_MS,
+    keepDays: config.JOBS_KEEP_DAYS,
+  };
+}
+
+export interface Jobs {
+  /** Where writes add their jobs: `jobs.queue.add(trx, name, payload, options)`. */
+  readonly queue: JobQueue;
+  /** Stops working (finishing or releasing the jobs in hand) and closes the queue; not the store. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The job queue of an open store; with `work`, this process also runs the jobs (every handler, the
+ * hourly change.prune). Started after migrate(): on SQLite the job table must exist.
+ */
+export async function startJobs(
+  store: Store,
+  config: Config,
+  /** `handlers`: more jobs this process runs, by name, beside the platform's own (change.prune). */
+  options: { work: boolean; logger: JobLogger; handlers?: Readonly<Record<string, JobHandler>> },
+): Promise<Jobs> {
+  const queue = await createJobQueue({
+    ...store,
+    url: config.DATABASE_URL,
+    settings: jobSettingsOf(config),
+    logger: options.logger,
+  });
+  if (!options.work) return { queue, stop: () => queue.stop() };
+  await queue.work({ ...options.handlers, [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS) });
+  const stopPruning = schedulePrune(queue, store.db, (err) =>
+    options.logger.error({ err: plainLine(err) }, 'jobs: could not schedule change.prune'),
+  );
+  return {
+    queue,
+    stop: async () => {
+      stopPruning();
+      await queue.stop();
+    },
+  };
+}
+
+/** `podium worker`: opens the store, brings it up to date, runs jobs until stop(). */
+export async function runWorker(
+  config: Config,
+  opts: { logStream?: NodeJS.WritableStream } = {},
+): Promise<{ readonly store: Store; readonly jobs: Jobs; stop(): Promise<void> }> {
+  const log = pino({ level: config.LOG_LEVEL }, opts.logStream ?? process.stdout);
+  const store = openStore(config.DATABASE_URL);
+  try {
+    await migrate(store.db);
+    const jobs = await startJobs(store, config, { work: true, logger: log });
+    log.info({ store: store.kind, concurrency: config.JOBS_CONCURRENCY }, 'worker started');
+    return {
+      store,
+      jobs,
+      stop: async () => {
+        await jobs.stop();
+        await store.db.destroy();
+        log.info('worker stopped');
+      },
+    };
+  } catch (err) {
+    await store.db.destroy();
+    throw err;
+  }
+}
