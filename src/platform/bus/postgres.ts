@@ -32,6 +32,7 @@ export function postgresTransport(o: PostgresTransportOptions): Transport {
   let attempt = 0;
   let closed = false;
   let lost = false;
+  let listened = false;
 
   function retry(): void {
     if (closed || timer) return;
@@ -59,8 +60,9 @@ export function postgresTransport(o: PostgresTransportOptions): Transport {
       c.end().catch(() => {});
       if (closed) return;
       const why = err ? `: ${describe(err)}` : '';
-      o.warn('pg-lost', `bus: PostgreSQL listen connection ${lost ? 'still down' : 'lost'}${why}; reconnecting`);
-      lost = true;
+      const state = lost ? 'still down' : listened ? 'lost' : 'failed';
+      o.warn('pg-lost', `bus: PostgreSQL listen connection ${state}${why}; reconnecting`);
+      lost = listened;
       retry();
     };
     c.on('error', drop);
@@ -83,6 +85,7 @@ export function postgresTransport(o: PostgresTransportOptions): Transport {
     attempt = 0;
     if (lost) o.info('bus: PostgreSQL listen connection back; catching up from the change log');
     lost = false;
+    listened = true;
     listening();
   }
 

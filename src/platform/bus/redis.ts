@@ -39,11 +39,13 @@ export function redisTransport(o: RedisTransportOptions): Transport {
   });
   let closed = false;
   let lost = false;
+  // Until the first subscription, a failed attempt is only a connect error (logged as such), not a loss.
+  let listened = false;
 
   sub.on('error', (err) => o.warn('redis-sub', `bus: Redis subscriber: ${describe(err)}`));
   pub.on('error', (err) => o.warn('redis-pub', `bus: Redis publisher: ${describe(err)}`));
   sub.on('close', () => {
-    if (closed || lost) return;
+    if (closed || lost || !listened) return;
     lost = true;
     o.warn('redis-lost', 'bus: Redis subscriber connection lost; reconnecting');
   });
@@ -65,6 +67,7 @@ export function redisTransport(o: RedisTransportOptions): Transport {
             if (closed) return;
             if (lost) o.info('bus: Redis subscriber back; catching up from the change log');
             lost = false;
+            listened = true;
             hooks.listening();
           },
           (err: unknown) => o.warn('redis-sub', `bus: Redis subscribe failed: ${describe(err)}`),
