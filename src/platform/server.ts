@@ -3,12 +3,15 @@ import { migrate, openStore, type Store } from './db/connect.ts';
 import { createCounter } from './limits/counter.ts';
 import { buildApp, type PlatformApp } from './app.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
+import { createBus, type ChangeBus } from './bus/bus.ts';
 
 export interface Platform {
   readonly app: PlatformApp;
   readonly store: Store;
   readonly databaseUrl: string;
   readonly url: string;
+  /** Committed changes of every process on this store (issue 11): the cache follows it here. */
+  readonly bus: ChangeBus;
   /** Tells `listener` (the site of this process) when a custom domain's event changed; returns its removal. */
   onDomainChange(listener: (change: DomainChange) => void): () => void;
   close(): Promise<void>;
@@ -24,10 +27,23 @@ export async function startPlatform(
   await migrate(store.db);
   const counter = createCounter(config.REDIS_URL, opts.now);
   const app = await buildApp({ config, db: store.db, counter, logStream: opts.logStream });
+  // Every process's commits reach every other's cache through the bus (Redis, PostgreSQL's
+  // LISTEN/NOTIFY, or in-process on SQLite); this process's own reach it at once, before the answer.
+  const bus = await createBus({
+    db: store.db,
+    kind: store.kind,
+    databaseUrl: config.DATABASE_URL,
+    redisUrl: config.REDIS_URL,
+    pollMs: config.BUS_POLL_MS,
+    logger: app.log,
+  });
+  bus.subscribe((change) => app.dispatcher.applyChange(change));
+  app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
   const port = await app.listen(config.HOST, config.API_PORT);
   return {
     app,
     store,
+    bus,
     databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     onDomainChange(listener) {
@@ -38,6 +54,8 @@ export async function startPlatform(
     },
     async close() {
       await app.close();
+      // Before the store: the bus's last log reads and PostgreSQL's NOTIFY use the store's pool.
+      await bus.close();
       await counter.close();
       await store.db.destroy();
     },

@@ -224,7 +224,8 @@ export class TestPlatform {
 
 /** Starts the real platform on a free port over a fresh store; env overrides the defaults. */
 export async function startTestPlatform(kind: StoreKind, env: Record<string, string> = {}): Promise<TestPlatform> {
-  const store = await freshStore(kind);
+  // With DATABASE_URL: another process of a store that exists (the first one drops it).
+  const store = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await freshStore(kind);
   const config = loadConfig({
     DATABASE_URL: store.url,
     // Each platform writes its e-mails (.eml files) in a folder of its own; tests read them there.
