@@ -1,27 +1,9 @@
 // Content negotiation for answers (issue 11, item 5): which compression a client takes, and whether
 // the answer it holds (If-None-Match) is still the current one.
 
-export type Encoding = 'br' | 'gzip';
-
-/**
- * The encoding to send for an Accept-Encoding header: br when taken, else gzip, else none. A coding
- * with q=0 is refused; `*` stands for any coding not named. Linear in the header, and a long header
- * is read only to its first 256 characters (no client needs more to say br or gzip).
- */
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (header === undefined || header === '') return undefined;
-  const q = new Map<string, number>();
-  for (const part of header.slice(0, 256).split(',')) {
-    const [name = '', ...rest] = part.trim().toLowerCase().split(';');
-    const param = rest.map((r) => r.trim()).find((r) => r.startsWith('q='));
-    const weight = param === undefined ? 1 : Number(param.slice(2));
-    q.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
-  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
-  if (weight('br') > 0) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return undefined;
-}
+// The negotiation itself lives in src/shared (the site uses it too and may not import the platform);
+// re-exported here so the platform's importers keep their path.
+export { preferredEncoding, type Encoding } from '../../shared/encoding.ts';
 
 /** Whether an If-None-Match header names `etag` (or is `*`); weak tags compare by their value. */
 export function etagMatches(header: string | undefined, etag: string): boolean {

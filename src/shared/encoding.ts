@@ -1,0 +1,24 @@
+// Which compression a client takes (issue 11, item 5), for the platform's answers and the site's alike:
+// one negotiation, so the API and the site never disagree about what a header means.
+
+export type Encoding = 'br' | 'gzip';
+
+/**
+ * The encoding to send for an Accept-Encoding header: br when taken, else gzip, else none. A coding
+ * with q=0 is refused; `*` stands for any coding not named. Linear in the header, and a long header
+ * is read only to its first 256 characters (no client needs more to say br or gzip).
+ */
+export function preferredEncoding(header: string | undefined): Encoding | undefined {
+  if (header === undefined || header === '') return undefined;
+  const q = new Map<string, number>();
+  for (const part of header.slice(0, 256).split(',')) {
+    const [name = '', ...rest] = part.trim().toLowerCase().split(';');
+    const param = rest.map((r) => r.trim()).find((r) => r.startsWith('q='));
+    const weight = param === undefined ? 1 : Number(param.slice(2));
+    q.set(name.trim(), Number.isFinite(weight) ? weight : 0);
+  }
+  const weight = (name: string) => q.get(name) ?? q.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return undefined;
+}
