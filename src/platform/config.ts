@@ -88,6 +88,8 @@ const schema = z.object({
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'must be a date such as 2037-12-21')
     .optional(),
+  /** `1`: the API process runs jobs too (`podium start`); `0`: it only adds them, for `podium worker` processes. */
+  JOBS_WORK: z.enum(['0', '1']).default('1'),
   /** Jobs one worker runs at once (`podium worker`, and the workers of `podium start`). */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /**

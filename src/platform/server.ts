@@ -4,6 +4,7 @@ import { createCounter } from './limits/counter.ts';
 import { buildApp, type PlatformApp } from './app.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
 import { createBus, type ChangeBus } from './bus/bus.ts';
+import { startJobs, type Jobs } from './jobs/worker.ts';
 
 export interface Platform {
   readonly app: PlatformApp;
@@ -12,6 +13,8 @@ export interface Platform {
   readonly url: string;
   /** Committed changes of every process on this store (issue 11): the cache follows it here. */
   readonly bus: ChangeBus;
+  /** The durable job queue; this process works it unless JOBS_WORK=0. */
+  readonly jobs: Jobs;
   /** Tells `listener` (the site of this process) when a custom domain's event changed; returns its removal. */
   onDomainChange(listener: (change: DomainChange) => void): () => void;
   close(): Promise<void>;
@@ -38,12 +41,14 @@ export async function startPlatform(
     logger: app.log,
   });
   bus.subscribe((change) => app.dispatcher.applyChange(change));
+  const jobs = await startJobs(store, config, { work: config.JOBS_WORK === '1', logger: app.log });
   app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
   const port = await app.listen(config.HOST, config.API_PORT);
   return {
     app,
     store,
     bus,
+    jobs,
     databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     onDomainChange(listener) {
@@ -54,6 +59,8 @@ export async function startPlatform(
     },
     async close() {
       await app.close();
+      // The jobs in hand finish (or go back to the queue for another worker), then the bus, then the store.
+      await jobs.stop();
       // Before the store: the bus's last log reads and PostgreSQL's NOTIFY use the store's pool.
       await bus.close();
       await counter.close();
