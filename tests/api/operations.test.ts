@@ -219,7 +219,12 @@ describe.each(STORES)('operations on %s', (kind) => {
           { required: 'namespace' },
           { required: 'onboardingToken' },
         ]);
-        expect(rows.find((r) => r.name === 'company.create')).toMatchObject({ auth: 'operator', writes: '1' });
+        expect(rows.find((r) => r.name === 'company.create')).toMatchObject({
+          auth: 'operator',
+          writes: '1',
+          cachePublic: '0',
+        });
+        expect(rows.find((r) => r.name === 'event.get')).toMatchObject({ writes: '0', cachePublic: '1' });
         expect(rows.find((r) => r.name === 'company.person.find')).toMatchObject({ auth: 'company:member' });
       });
 

@@ -87,6 +87,8 @@ export function describeOperations(operations: readonly AnyOperation[]) {
       writes: op.writes ? 1 : 0,
       // 1: callable from any web page (Access-Control-Allow-Origin: *, never with credentials).
       cors: op.cors ? 1 : 0,
+      // 1: an anonymous answer is cached and carries an ETag and Cache-Control: public (docs/api.md).
+      cachePublic: op.cachePublic ? 1 : 0,
       variants: (op.variants ?? []).map((v: readonly string[]) => ({ required: v.join(',') })),
       parameters,
       // Parameters named by a pattern (e.g. feedback_<feedbackID>), each optional.
