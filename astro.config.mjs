@@ -3,6 +3,8 @@
 // and 304s in front of Astro's app. See docs/site.md.
 import { defineConfig } from 'astro/config';
 import node, { getAdapter } from '@astrojs/node';
+import { fileURLToPath } from 'node:url';
+import { precompressSite } from './src/site/precompress.ts';
 
 /**
  * The node adapter, with the site's own server entry (src/site/astro-entry.ts: the app, for the front
@@ -23,10 +25,26 @@ function podiumEntry() {
   };
 }
 
+/**
+ * After the build, a .br and a .gz beside every text file the front server serves (/_astro/*, and the
+ * widgets built into public/widgets before it): compressed once at the best quality, never per request.
+ */
+function precompress() {
+  return {
+    name: 'podium-precompress',
+    hooks: {
+      'astro:build:done': async ({ logger }) => {
+        const count = await precompressSite(fileURLToPath(new URL('.', import.meta.url)));
+        logger.info(`precompressed ${count} files (.br, .gz)`);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
-  integrations: [podiumEntry()],
+  integrations: [podiumEntry(), precompress()],
   // Every script and stylesheet is a file (the Content-Security-Policy allows no inline code).
   build: { inlineStylesheets: 'never' },
   vite: { build: { assetsInlineLimit: 0 } },

@@ -1,7 +1,8 @@
 // Astro middleware: every answer gets the security headers (CSP without inline code) and Vary; a public
 // page (the page set `locals.podium.cacheable`) gets an ETag and `Cache-Control: public, …`, is stored
 // in the page cache, and a matching If-None-Match is answered 304. Anything else is `private, no-store`
-// unless the route set its own Cache-Control.
+// unless the route set its own Cache-Control. The front server compresses by Accept-Encoding (a stored
+// page once, kept with it in the cache), so every answer varies on it too.
 
 import { defineMiddleware } from 'astro:middleware';
 import { etagOf, notModified } from './site/etag.ts';
@@ -35,7 +36,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
       headers.set(k, v);
     }
   }
-  headers.set('vary', 'Host, Accept-Language, Cookie');
+  headers.set('vary', 'Host, Accept-Language, Cookie, Accept-Encoding');
   const method = context.request.method;
   const storable = ctx.cacheable && response.status === 200 && (method === 'GET' || method === 'HEAD');
   if (!headers.has('cache-control')) headers.set('cache-control', storable ? PUBLIC_CACHE : 'private, no-store');
@@ -56,7 +57,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (ctx.cacheKey && pageCache && headers.get('cache-control')?.startsWith('public')) {
     const stored: Record<string, string> = {};
     headers.forEach((v, k) => (stored[k] = v));
-    pageCache.set(ctx.cacheKey, { status: 200, headers: stored, body, etag, deps: ctx.call.deps ?? [] });
+    // The front compresses this first answer through the stored page, so its variants are made once.
+    ctx.page = pageCache.set(ctx.cacheKey, { status: 200, headers: stored, body, etag, deps: ctx.call.deps ?? [] });
   }
   if (notModified(context.request.headers.get('if-none-match'), etag)) {
     return new Response(null, {

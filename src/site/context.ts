@@ -5,7 +5,7 @@
 import type { CallContext, PodiumClient } from '../client/index.ts';
 import type { Locale } from '../shared/i18n/messages.ts';
 import type { CnameSite } from './hosts.ts';
-import type { PageCache } from './pagecache.ts';
+import type { CachedPage, PageCache } from './pagecache.ts';
 
 /** Per-process settings and services of the site. */
 export interface SiteRuntime {
@@ -44,6 +44,8 @@ export interface RequestContext {
   cacheable: boolean;
   /** The page's bytes, when the middleware already has them (the front writes them as they are). */
   rendered?: Buffer;
+  /** The page as the middleware stored it in the page cache (its compressed variants are made there). */
+  page?: CachedPage;
   /** Precomputed fragments this page placed markers for (fragments.ts). */
   fragments?: Buffer[];
 }

@@ -6,9 +6,17 @@
 // compares fingerprints — the same bytes: the page stays, fresh again; anything different: the page is
 // dropped and rendered anew. So a change shows within FRESH_MS, and a re-check costs a few small reads,
 // not a render. Concurrent requests for a stale page share one re-check. Memory is bounded by bytes
-// (least recently used pages go first).
+// (least recently used pages go first). Each page keeps its br and gzip variants, compressed once on
+// the first request that takes them (and shared by the requests waiting meanwhile), not on every hit.
 
 import type { Dependency } from '../client/index.ts';
+import { compressText, worthCompressing, type Encoding } from './compress.ts';
+
+/** A page as one encoding sends it: the compressed bytes and the headers that go with them. */
+export interface Variant {
+  body: Buffer;
+  headers: Record<string, string>;
+}
 
 export interface CachedPage {
   status: number;
@@ -23,6 +31,14 @@ export interface CachedPage {
   freshUntil: number;
   /** After this (ms since epoch) the page is rendered again even if its sources did not change (time-dependent content). */
   expires: number;
+  /** The page's key in the cache (a variant made after the page left it is not counted against the memory). */
+  key: string;
+  /** Whether the page is worth compressing (a text type, long enough). */
+  compressible: boolean;
+  /** br and gzip variants: made, or being made. */
+  variants: Partial<Record<Encoding, Variant | Promise<Variant | undefined>>>;
+  /** Bytes held for the page: its body and its variants. */
+  size: number;
 }
 
 export interface PageCacheOptions {
@@ -116,31 +132,72 @@ export class PageCache {
     return page;
   }
 
-  /** Stores a rendered page (its deps deduplicated by call). */
-  set(key: string, page: Omit<CachedPage, 'freshUntil' | 'expires' | 'headers304'>): void {
+  /**
+   * The page as `encoding` sends it, compressed on the first call and kept with the page; undefined when
+   * the page is not worth compressing (or compressing failed: the plain page then goes out).
+   */
+  variant(page: CachedPage, encoding: Encoding): Variant | Promise<Variant | undefined> | undefined {
+    if (!page.compressible) return undefined;
+    const known = page.variants[encoding];
+    if (known !== undefined) return known;
+    const making = compressText(encoding, page.body).then(
+      (body) => {
+        const headers = { ...page.headers, 'content-encoding': encoding, 'content-length': String(body.length) };
+        const made: Variant = { body, headers };
+        page.variants[encoding] = made;
+        page.size += body.length;
+        if (this.#pages.get(page.key) === page) this.#bytes += body.length;
+        return made;
+      },
+      () => {
+        delete page.variants[encoding];
+        return undefined;
+      },
+    );
+    page.variants[encoding] = making;
+    return making;
+  }
+
+  /** Stores a rendered page (its deps deduplicated by call) and answers it as stored (undefined: too big to keep). */
+  set(
+    key: string,
+    page: Omit<CachedPage, 'freshUntil' | 'expires' | 'headers304' | 'key' | 'compressible' | 'variants' | 'size'>,
+  ): CachedPage | undefined {
     const seen = new Set<string>();
     const deps = page.deps.filter((d) => !seen.has(d.path) && seen.add(d.path));
-    if (page.body.length > this.#maxBytes / 4) return;
+    if (page.body.length > this.#maxBytes / 4) return undefined;
     this.delete(key);
     const now = Date.now();
     const headers304: Record<string, string> = { etag: page.etag };
     for (const name of ['cache-control', 'vary']) {
       if (page.headers[name]) headers304[name] = page.headers[name];
     }
-    this.#pages.set(key, { ...page, headers304, deps, freshUntil: now + this.#freshMs, expires: now + this.#maxAgeMs });
-    this.#bytes += page.body.length;
+    const stored: CachedPage = {
+      ...page,
+      headers304,
+      deps,
+      freshUntil: now + this.#freshMs,
+      expires: now + this.#maxAgeMs,
+      key,
+      compressible: worthCompressing(page.headers['content-type'], page.body.length),
+      variants: {},
+      size: page.body.length,
+    };
+    this.#pages.set(key, stored);
+    this.#bytes += stored.size;
     while (this.#bytes > this.#maxBytes) {
       const oldest = this.#pages.keys().next().value;
       if (oldest === undefined) break;
       this.delete(oldest);
     }
+    return stored;
   }
 
   delete(key: string): void {
     const page = this.#pages.get(key);
     if (!page) return;
     this.#pages.delete(key);
-    this.#bytes -= page.body.length;
+    this.#bytes -= page.size;
   }
 
   clear(): void {

@@ -11,12 +11,13 @@ import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
+import { compressFile, compressText, encodingOf, varyOnEncoding, worthCompressing, type Encoding } from './compress.ts';
 import type { RequestContext, SiteRuntime } from './context.ts';
 import { etagOf, notModified } from './etag.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
 import { HostResolver, type DomainChange, type HostSite } from './hosts.ts';
 import { clientIp, hostOf, isHttps, normalizeHostname, trustList } from './net.ts';
-import { PageCache, type CachedPage } from './pagecache.ts';
+import { PageCache, type CachedPage, type Variant } from './pagecache.ts';
 import { themeStylesheet } from './theme.ts';
 
 export interface SiteOptions {
@@ -116,6 +117,42 @@ interface StaticFile {
   etag: string;
   checked: number;
   mtimeMs: number;
+  /** br and gzip variants of a text file (from the build's .br/.gz beside it, else compressed once here). */
+  variants?: Partial<Record<Encoding, Variant>>;
+}
+
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
+
+/**
+ * A file's variants: the build writes them beside it (src/site/precompress.ts); one older than the
+ * file (widgets rebuilt after the site build, `node widgets/build.mjs --watch`) is stale, so the file is
+ * compressed here instead, once per version of the file.
+ */
+async function variantsOf(
+  abs: string,
+  body: Buffer,
+  mtimeMs: number,
+  headers: Record<string, string>,
+): Promise<Partial<Record<Encoding, Variant>>> {
+  const variants: Partial<Record<Encoding, Variant>> = {};
+  for (const encoding of ENCODINGS) {
+    let encoded: Buffer | undefined;
+    try {
+      const side = abs + SUFFIX[encoding];
+      if ((await stat(side)).mtimeMs >= mtimeMs) encoded = await readFile(side);
+    } catch {
+      // not precompressed
+    }
+    encoded ??= await compressFile(encoding, body);
+    // A variant no smaller than the file is not worth a Content-Encoding.
+    if (encoded.length >= body.length) continue;
+    variants[encoding] = {
+      body: encoded,
+      headers: { ...headers, 'content-encoding': encoding, 'content-length': String(encoded.length) },
+    };
+  }
+  return variants;
 }
 
 /** Paths a custom domain serves as they are (not under the event). */
@@ -181,8 +218,28 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       ctx.rendered ??
       (response.body && response.status !== 304 ? Buffer.from(await response.arrayBuffer()) : undefined);
     if (bytes && response.status !== 304) out['content-length'] = String(bytes.length);
+    let sent = bytes;
+    const encoding = encodingOf(req.headers['accept-encoding']);
+    const type = out['content-type'];
+    if (
+      bytes &&
+      encoding &&
+      response.status !== 304 &&
+      out['content-encoding'] === undefined &&
+      worthCompressing(typeof type === 'string' ? type : undefined, bytes.length)
+    ) {
+      // A stored page is compressed through the page cache (once, kept for its hits); any other answer
+      // (private, no-store, an error page) is compressed for this request alone.
+      const made = ctx.page && pageCache ? await pageCache.variant(ctx.page, encoding) : undefined;
+      sent = made?.body ?? (await compressText(encoding, bytes).catch(() => undefined)) ?? bytes;
+      if (sent !== bytes) {
+        out['content-encoding'] = encoding;
+        out['content-length'] = String(sent.length);
+      }
+    }
+    if (bytes) out.vary = varyOnEncoding(typeof out.vary === 'string' ? out.vary : undefined);
     res.writeHead(response.status, out);
-    res.end(method === 'HEAD' || response.status === 304 ? undefined : bytes);
+    res.end(method === 'HEAD' || response.status === 304 ? undefined : sent);
   }
 
   const files = new Map<string, StaticFile>();
@@ -214,23 +271,41 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     }
     const body = await readFile(abs);
     const etag = etagOf(body);
+    const type = TYPES[m[1]] ?? 'application/octet-stream';
+    const compressible = worthCompressing(type, body.length);
+    const headers: Record<string, string> = {
+      'content-type': type,
+      'content-length': String(body.length),
+      etag,
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+      'x-content-type-options': 'nosniff',
+      // Widgets are loaded as modules from organizers' pages (cross-origin module scripts need CORS).
+      'access-control-allow-origin': '*',
+      // One ETag for every encoding, as the API does: the content is the same, so a 304 is right whichever
+      // encoding the client holds (the site answers no Range requests, where the two would differ).
+      ...(compressible ? { vary: 'Accept-Encoding' } : {}),
+    };
     const file: StaticFile = {
       body,
       etag,
       checked: now,
       mtimeMs: st.mtimeMs,
-      headers: {
-        'content-type': TYPES[m[1]] ?? 'application/octet-stream',
-        'content-length': String(body.length),
-        etag,
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-        'x-content-type-options': 'nosniff',
-        // Widgets are loaded as modules from organizers' pages (cross-origin module scripts need CORS).
-        'access-control-allow-origin': '*',
-      },
+      headers,
+      variants: compressible ? await variantsOf(abs, body, st.mtimeMs, headers) : undefined,
     };
     files.set(pathname, file);
     return file;
+  }
+
+  /** Loads in progress: concurrent first requests for a file share one read (and one compression). */
+  const loading = new Map<string, Promise<StaticFile | undefined>>();
+  function loadFile(pathname: string): Promise<StaticFile | undefined> {
+    let load = loading.get(pathname);
+    if (!load) {
+      load = fileOf(pathname).finally(() => loading.delete(pathname));
+      loading.set(pathname, load);
+    }
+    return load;
   }
 
   function sendBytes(
@@ -266,15 +341,23 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     res.end(body);
   }
 
-  function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage): void {
+  function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage): void | Promise<void> {
     const inm = req.headers['if-none-match'];
     if (inm !== undefined && (inm === page.etag || notModified(inm, page.etag))) {
       res.writeHead(304, page.headers304);
       res.end();
       return;
     }
-    res.writeHead(page.status, page.headers);
-    res.end(req.method === 'HEAD' ? undefined : page.body);
+    const encoding = page.compressible ? encodingOf(req.headers['accept-encoding']) : undefined;
+    const variant = encoding && pageCache ? pageCache.variant(page, encoding) : undefined;
+    // Only the first request for an encoding waits for its compression; later hits send the kept bytes.
+    if (variant instanceof Promise) return variant.then((made) => writePage(req, res, page.status, made ?? page));
+    writePage(req, res, page.status, variant ?? page);
+  }
+
+  function writePage(req: IncomingMessage, res: ServerResponse, status: number, sent: Variant): void {
+    res.writeHead(status, sent.headers);
+    res.end(req.method === 'HEAD' ? undefined : sent.body);
   }
 
   /**
@@ -410,8 +493,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         !pathname.endsWith('.xml') &&
         pathname !== '/robots.txt'
       ) {
-        return fileOf(pathname).then((file) => {
-          if (file?.body) return sendBytes(req, res, 200, file.headers, file.body, file.etag);
+        return loadFile(pathname).then((file) => {
+          if (file?.body) {
+            const encoding = file.variants ? encodingOf(req.headers['accept-encoding']) : undefined;
+            const sent = encoding ? file.variants?.[encoding] : undefined;
+            return sendBytes(req, res, 200, sent?.headers ?? file.headers, sent?.body ?? file.body, file.etag);
+          }
           return route(req, res, method, pathname, search);
         });
       }
