@@ -7,7 +7,11 @@
 
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressFile, worthCompressing } from './compress.ts';
+import { compressFile, worthCompressing, type Encoding } from './compress.ts';
+import type { Variant } from './pagecache.ts';
+
+const ENCODINGS: Encoding[] = ['br', 'gzip'];
+const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
 /** Extensions the front server sends as text (its TYPES): the only files worth compressing. */
 const TEXT_FILE = /\.(?:js|mjs|css|map|json|svg|txt|webmanifest)$/;
@@ -28,8 +32,8 @@ export async function precompressDir(dir: string): Promise<string[]> {
     // The type only matters for "is it text", which the extension already said.
     if (!worthCompressing('text/plain', body.length)) continue;
     const [br, gz] = await Promise.all([compressFile('br', body), compressFile('gzip', body)]);
-    await writeFile(`${abs}.br`, br);
-    await writeFile(`${abs}.gz`, gz);
+    await writeFile(abs + SUFFIX.br, br);
+    await writeFile(abs + SUFFIX.gzip, gz);
     written.push(abs);
   }
   return written;
@@ -43,4 +47,35 @@ export async function precompressSite(root: string): Promise<number> {
     count += (await precompressDir(dir)).length;
   }
   return count;
+}
+
+/**
+ * A file's variants as the front server sends them: the build's, written beside it (precompressDir);
+ * one older than the file (widgets rebuilt after the site build, `node widgets/build.mjs --watch`) is stale, so the file is
+ * compressed here instead, once per version of the file.
+ */
+export async function variantsOf(
+  abs: string,
+  body: Buffer,
+  mtimeMs: number,
+  headers: Record<string, string>,
+): Promise<Partial<Record<Encoding, Variant>>> {
+  const variants: Partial<Record<Encoding, Variant>> = {};
+  for (const encoding of ENCODINGS) {
+    let encoded: Buffer | undefined;
+    try {
+      const side = abs + SUFFIX[encoding];
+      if ((await stat(side)).mtimeMs >= mtimeMs) encoded = await readFile(side);
+    } catch {
+      // not precompressed
+    }
+    encoded ??= await compressFile(encoding, body);
+    // A variant no smaller than the file is not worth a Content-Encoding.
+    if (encoded.length >= body.length) continue;
+    variants[encoding] = {
+      body: encoded,
+      headers: { ...headers, 'content-encoding': encoding, 'content-length': String(encoded.length) },
+    };
+  }
+  return variants;
 }

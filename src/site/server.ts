@@ -11,13 +11,14 @@ import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
-import { compressFile, compressText, encodingOf, varyOnEncoding, worthCompressing, type Encoding } from './compress.ts';
+import { compressText, encodingOf, varyOnEncoding, worthCompressing, type Encoding } from './compress.ts';
 import type { RequestContext, SiteRuntime } from './context.ts';
 import { etagOf, notModified } from './etag.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
 import { HostResolver, type DomainChange, type HostSite } from './hosts.ts';
 import { clientIp, hostOf, isHttps, normalizeHostname, trustList } from './net.ts';
 import { PageCache, type CachedPage, type Variant } from './pagecache.ts';
+import { variantsOf } from './precompress.ts';
 import { themeStylesheet } from './theme.ts';
 
 export interface SiteOptions {
@@ -119,40 +120,6 @@ interface StaticFile {
   mtimeMs: number;
   /** br and gzip variants of a text file (from the build's .br/.gz beside it, else compressed once here). */
   variants?: Partial<Record<Encoding, Variant>>;
-}
-
-const ENCODINGS: Encoding[] = ['br', 'gzip'];
-const SUFFIX: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
-
-/**
- * A file's variants: the build writes them beside it (src/site/precompress.ts); one older than the
- * file (widgets rebuilt after the site build, `node widgets/build.mjs --watch`) is stale, so the file is
- * compressed here instead, once per version of the file.
- */
-async function variantsOf(
-  abs: string,
-  body: Buffer,
-  mtimeMs: number,
-  headers: Record<string, string>,
-): Promise<Partial<Record<Encoding, Variant>>> {
-  const variants: Partial<Record<Encoding, Variant>> = {};
-  for (const encoding of ENCODINGS) {
-    let encoded: Buffer | undefined;
-    try {
-      const side = abs + SUFFIX[encoding];
-      if ((await stat(side)).mtimeMs >= mtimeMs) encoded = await readFile(side);
-    } catch {
-      // not precompressed
-    }
-    encoded ??= await compressFile(encoding, body);
-    // A variant no smaller than the file is not worth a Content-Encoding.
-    if (encoded.length >= body.length) continue;
-    variants[encoding] = {
-      body: encoded,
-      headers: { ...headers, 'content-encoding': encoding, 'content-length': String(encoded.length) },
-    };
-  }
-  return variants;
 }
 
 /** Paths a custom domain serves as they are (not under the event). */

@@ -2,12 +2,14 @@
 // answers by Accept-Encoding (br preferred, gzip, none), compressed once per cached page; /_astro/* and
 // /widgets/*.js from the .br/.gz the build writes; Vary, Content-Length and 304 right on each. Prints the
 // bytes on the wire of each (plain / gzip / br).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageCache } from '../../src/site/pagecache.ts';
+import { variantsOf } from '../../src/site/precompress.ts';
 import { ROOT, startPodium, type Podium } from './harness.ts';
 
 let p: Podium;
@@ -203,5 +205,28 @@ describe('the page cache keeps the variants', () => {
     const cache = new PageCache({ fingerprintOf: async () => '' });
     const stored = cache.set('k', { ...page(), body: Buffer.from('<p>short</p>') })!;
     expect(cache.variant(stored, 'gzip')).toBeUndefined();
+  });
+});
+
+describe("a file's variants", () => {
+  it("are the build's .br/.gz when they are as new as the file, compressed anew when the file is newer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'podium-precompress-'));
+    const file = join(dir, 'podium.js');
+    const body = Buffer.from('export const podium = "widgets";\n'.repeat(200));
+    writeFileSync(file, body);
+    // A sidecar at quality 1 differs from what the server would make (quality 11): which one is sent shows.
+    const side = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } });
+    writeFileSync(`${file}.br`, side);
+    const headers = { 'content-type': 'text/javascript; charset=utf-8', 'content-length': String(body.length) };
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(file, old, old);
+    const built = await variantsOf(file, body, old.getTime(), headers);
+    expect(built.br!.body.equals(side)).toBe(true);
+    expect(built.br!.headers['content-length']).toBe(String(side.length));
+    expect(gunzipSync(built.gzip!.body).equals(body)).toBe(true); // no .gz beside it: made here
+    // The widgets rebuilt after the site build: the .br is stale, so the file is compressed again.
+    const stale = await variantsOf(file, body, Date.now() + 60_000, headers);
+    expect(stale.br!.body.equals(side)).toBe(false);
+    expect(brotliDecompressSync(stale.br!.body).equals(body)).toBe(true);
   });
 });
