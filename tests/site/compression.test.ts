@@ -109,6 +109,24 @@ describe('pages and text answers', () => {
     expect(String(sitemap.headers.vary)).toContain('Accept-Encoding');
   });
 
+  it("a page's first answer (its render) is compressed too, through the variant the cache keeps", async () => {
+    // Each language is its own cache entry, so each first request here renders the page.
+    for (const [lang, accept] of [
+      ['pt', 'br'],
+      ['es', 'gzip'],
+    ]) {
+      const first = await raw('/demo/summit/sponsors', { 'accept-language': lang, 'accept-encoding': accept });
+      expect(first.status).toBe(200);
+      expect(first.headers['content-encoding'], lang).toBe(accept);
+      expect(first.headers['content-length']).toBe(String(first.body.length));
+      const hit = await raw('/demo/summit/sponsors', { 'accept-language': lang, 'accept-encoding': accept });
+      expect(hit.body.equals(first.body)).toBe(true);
+      const plain = await raw('/demo/summit/sponsors', { 'accept-language': lang });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(decode(first).equals(plain.body)).toBe(true);
+    }
+  });
+
   it('a page kept out of the cache (a 404) is compressed for its request', async () => {
     const plain = await raw('/demo/summit/no/such/page');
     const br = await raw('/demo/summit/no/such/page', { 'accept-encoding': 'br' });
