@@ -8,7 +8,14 @@ import { operations } from '../../src/platform/catalog/index.ts';
 import { authText } from '../../src/platform/kernel/describe.ts';
 import type { Param } from '../../src/platform/kernel/table.ts';
 import { ANSWERS } from '../../src/platform/kernel/answers.ts';
-import { activityWire, attendeeWire, companyWire, eventWire, speakerWire } from '../../src/shared/wire/index.ts';
+import {
+  activityWire,
+  attendeeWire,
+  companyWire,
+  eventWire,
+  formWire,
+  speakerWire,
+} from '../../src/shared/wire/index.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
 
@@ -291,6 +298,17 @@ describe.each(STORES)('operations on %s', (kind) => {
           ['event.person.get', { eventID: w.eventA.eventID, personID: String(w.attendeeID) }, attendeeWire],
         ] as const) {
           const [row] = await c.ok(name, { token: w.adminA, query });
+          expect(Object.keys(row).sort(), name).toEqual(Object.keys(wire.shape).sort());
+        }
+        // Writes answer their resource's row too.
+        expect(Object.keys(activity).sort(), 'activity.create').toEqual(Object.keys(activityWire.shape).sort());
+        for (const [name, query, wire] of [
+          ['event.edit', { eventID: w.eventA.eventID, key: 'description' }, eventWire],
+          ['company.edit', { companyID: w.companyA.companyID, key: 'storeTitle' }, companyWire],
+          ['activity.edit', { activityID: activity.activityID, key: 'description' }, activityWire],
+          ['form.edit', { eventID: w.eventA.eventID, key: 'capacity' }, formWire],
+        ] as const) {
+          const [row] = await c.ok(name, { token: w.adminA, query, body: { value: '' } });
           expect(Object.keys(row).sort(), name).toEqual(Object.keys(wire.shape).sort());
         }
         await c.ok('activity.remove', { token: w.adminA, query: { activityID: activity.activityID } });

@@ -6,6 +6,8 @@ import { editKey, type EditKey } from '../../edit.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
 import type { EventRecordRow } from '../event/repository.ts';
 import { fieldQuery, fieldRecord } from './fields.ts';
+import { recordOf } from '../records.ts';
+import { formWire } from '../../../shared/wire/form.ts';
 
 export const MAX_CAPACITY = 10_000_000;
 
@@ -82,7 +84,7 @@ export async function formRecord(db: Kysely<DB>, event: EventRecordRow, now: num
     .orderBy('tagID')
     .execute();
   const state = formState(event, now, Number(event.peopleCount ?? 0));
-  return {
+  return formRecordOf({
     eventID: event.eventID,
     name: event.name,
     enrollmentOpen: event.enrollmentOpen,
@@ -99,5 +101,7 @@ export async function formRecord(db: Kysely<DB>, event: EventRecordRow, now: num
     language: event.language,
     fields: fields.map(fieldRecord),
     tags,
-  };
+  });
 }
+
+const formRecordOf = recordOf(formWire);
