@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { load, pinSelf, report, startPinned } from './lib.mjs';
+import { load, pinSelf, report, startPinned, benchEnv } from './lib.mjs';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' } } });
 const duration = Number(values.duration);
@@ -22,15 +22,8 @@ const dbFile = join(dir, 'bench.db');
 const env = { ...process.env, DATABASE_URL: `file:${dbFile}` };
 execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
 const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
-const platform = await startPinned(0, ['bin/podium.js', 'start'], {
-  DATABASE_URL: `file:${dbFile}`,
-  API_PORT: '0',
-  LOG_LEVEL: 'warn',
-  SEED_DEMO: '1',
-  SITE: '0', // the API alone: the site has its own benchmark (bench/site.mjs)
-  RATE_LIMIT_CLIENT: '100000000',
-  RATE_LIMIT_TOKEN: '100000000',
-});
+// The API alone (the site has its own benchmark, bench/site.mjs), on the store seeded above.
+const platform = await startPinned(0, ['bin/podium.js', 'start'], benchEnv(dbFile));
 const api = `http://127.0.0.1:${platform.port}`;
 const eventID = 1; // the demo's summit, seeded first
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import { pinSelf, startPinned } from './lib.mjs';
+import { pinSelf, startPinned, benchEnv } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -29,16 +29,7 @@ execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
   env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-const startPlatform = (bin, db) =>
-  startPinned(0, [bin, 'start'], {
-    DATABASE_URL: `file:${db}`,
-    API_PORT: '0',
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: '0',
-    SITE: '0',
-    RATE_LIMIT_CLIENT: '100000000',
-    RATE_LIMIT_TOKEN: '100000000',
-  });
+const startPlatform = (bin, db) => startPinned(0, [bin, 'start'], benchEnv(db));
 let base;
 if (values.base) {
   // Its own store, seeded by its own code: the two checkouts may not have the same migrations.

@@ -52,3 +52,14 @@ export function report(rows) {
   for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
   return rows.every((r) => r.goal === undefined || r.rps / r.base >= r.goal);
 }
+
+/** The environment of a platform under load: its own store, API only, no rate limits in the way. */
+export const benchEnv = (dbFile) => ({
+  DATABASE_URL: `file:${dbFile}`,
+  API_PORT: '0',
+  LOG_LEVEL: 'warn',
+  SEED_DEMO: '0',
+  SITE: '0',
+  RATE_LIMIT_CLIENT: '100000000',
+  RATE_LIMIT_TOKEN: '100000000',
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { pinSelf, startPinned } from './lib.mjs';
+import { pinSelf, startPinned, benchEnv } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -29,15 +29,7 @@ execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const profiled = ['--cpu-prof', `--cpu-prof-dir=${profDir}`];
-const platform = await startPinned(0, [...(values.bare ? [] : profiled), 'bin/podium.js', 'start'], {
-  DATABASE_URL: `file:${dbFile}`,
-  API_PORT: '0',
-  LOG_LEVEL: 'warn',
-  SEED_DEMO: '0',
-  SITE: '0',
-  RATE_LIMIT_CLIENT: '100000000',
-  RATE_LIMIT_TOKEN: '100000000',
-});
+const platform = await startPinned(0, [...(values.bare ? [] : profiled), 'bin/podium.js', 'start'], benchEnv(dbFile));
 let server = platform;
 if (values.bare) {
   const bodiesFile = join(dir, 'bodies.json');
