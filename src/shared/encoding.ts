@@ -10,6 +10,19 @@ export type Encoding = 'br' | 'gzip';
  */
 export function preferredEncoding(header: string | undefined): Encoding | undefined {
   if (header === undefined || header === '') return undefined;
+  // Clients send a handful of distinct headers: each is read once (the cache's hit path asks per call).
+  if (seen.has(header)) return seen.get(header);
+  const chosen = negotiate(header);
+  if (header.length > 256) return chosen; // a header no browser sends is not worth keeping
+  if (seen.size >= SEEN_MAX) seen.delete(seen.keys().next().value!);
+  seen.set(header, chosen);
+  return chosen;
+}
+
+const SEEN_MAX = 64;
+const seen = new Map<string, Encoding | undefined>();
+
+function negotiate(header: string): Encoding | undefined {
   const q = new Map<string, number>();
   for (const part of header.slice(0, 256).split(',')) {
     const [name = '', ...rest] = part.trim().toLowerCase().split(';');
