@@ -14,7 +14,9 @@ import {
   companyWire,
   eventWire,
   formWire,
+  pingWire,
   speakerWire,
+  toolsWire,
 } from '../../src/shared/wire/index.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
@@ -284,7 +286,7 @@ describe.each(STORES)('operations on %s', (kind) => {
         expect(Object.keys(speaker.properties).sort()).toEqual(Object.keys(speakerWire.shape).sort());
         for (const v of Object.values(speaker.properties) as { type: string }[]) expect(v.type).toBe('string');
         expect(rowOf('activity.find').properties.speakers.type).toBe('array');
-        expect(rowOf('api.ping').additionalProperties).toBe(true); // no row declared: any object
+        expect(rowOf('api.describe').additionalProperties).toBe(true); // no row declared: any object
         // What the platform sends to an admin has exactly the fields its wire row names.
         const [activity] = await c.ok('activity.create', {
           token: w.adminA,
@@ -296,6 +298,8 @@ describe.each(STORES)('operations on %s', (kind) => {
           ['company.get', { companyID: w.companyA.companyID }, companyWire],
           ['activity.find', { eventID: w.eventA.eventID }, activityWire],
           ['event.person.get', { eventID: w.eventA.eventID, personID: String(w.attendeeID) }, attendeeWire],
+          ['company.tool.get', { companyID: w.companyA.companyID }, toolsWire],
+          ['api.ping', {}, pingWire],
         ] as const) {
           const [row] = await c.ok(name, { token: w.adminA, query });
           expect(Object.keys(row).sort(), name).toEqual(Object.keys(wire.shape).sort());

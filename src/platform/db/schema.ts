@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import { TOOL_SWITCHES } from '../../shared/wire/admin.ts';
 
 // Column names are the API's field names, so a row becomes an API object without a rename table.
 // Text columns default to '', integer flags to 0; the types say which columns may be omitted on insert.
@@ -109,13 +110,8 @@ export interface AccessCodeFailureTable {
   challenged: D<number>;
 }
 
-export const TOOL_SWITCHES = [
-  'feedback', 'presence', 'material', 'question', 'comment', 'quiz', 'speaker', 'networking',
-  'pushNotification', 'shareOnlyEventDay', 'searchBar', 'socialALogin', 'socialBLogin',
-  'confirmationEmail', 'offlinePush', 'meeting', 'localTimezone', 'aboutUs', 'autoApproveQuestion',
-  'autoApproveComment', 'autoApproveSocialFlow', 'photo', 'quickMenu', 'multipleEvents', 'sponsors',
-  'stream', 'feed', 'schedule', 'socialBLegacy', 'hideFullRooms',
-] as const; // prettier-ignore
+// The tool switches are listed once, with their wire row (src/shared/wire/admin.ts).
+export { TOOL_SWITCHES };
 export type ToolSwitch = (typeof TOOL_SWITCHES)[number];
 
 export type CompanyToolTable = { id: D<number>; companyID: number } & { [K in ToolSwitch]: D<number> };

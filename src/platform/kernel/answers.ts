@@ -23,12 +23,30 @@ import {
   signInWire,
   tagWire,
 } from '../../shared/wire/index.ts';
+import {
+  accessChallengeWire,
+  accessCodeFailureWire,
+  billingWire,
+  newCompanyWire,
+  pingWire,
+  toolAvailableWire,
+  toolsWire,
+} from '../../shared/wire/admin.ts';
 
 /**
  * The wire row (src/shared/wire) each operation answers, for the operations not made by a factory
  * (those carry their resource's row themselves). The operation table sets `answer` from here.
  */
 export const ANSWERS: Readonly<Record<string, z.ZodObject>> = {
+  'api.ping': pingWire,
+  'company.create': newCompanyWire,
+  'company.tool.get': toolsWire,
+  'company.tool.edit': toolsWire,
+  'company.tool.available': toolAvailableWire,
+  'billing.find': billingWire,
+  'event.accessCode.find': accessCodeFailureWire,
+  'event.accessCode.challenge': accessChallengeWire,
+  'list.person.dismiss': listMemberWire,
   'person.signIn': signInWire,
   'person.edit': ownPersonWire,
   'person.confirm': passwordSetWire,

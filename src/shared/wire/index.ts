@@ -18,6 +18,7 @@ export * from './form.ts';
 export * from './feedback.ts';
 export * from './access.ts';
 export * from './person.ts';
+export * from './admin.ts';
 export * from './attendee.ts';
 export * from './invite.ts';
 export * from './relation.ts';
