@@ -58,7 +58,15 @@ describe.each(STORES)('activity relations on %s', (kind) => {
       (
         await p.db
           .insertInto('sponsor')
-          .values({ eventID, name, tierRank, companyName: `${name} Inc`, tier: tierRank === 1 ? 'Gold' : 'Silver' })
+          .values({
+            eventID,
+            name,
+            tierRank,
+            companyName: `${name} Inc`,
+            tier: tierRank === 1 ? 'Gold' : 'Silver',
+            email: `sales@${name.toLowerCase()}.test`,
+            telephone: '+351 210 000 000',
+          })
           .returning('sponsorID')
           .executeTakeFirstOrThrow()
       ).sponsorID;
@@ -839,6 +847,10 @@ describe.each(STORES)('activity relations on %s', (kind) => {
           tierRank: '2',
           eventID: String(A),
         });
+        // A sponsor's contacts are for the event's admins, as in sponsor.find.
+        expect(found[1]).toMatchObject({ email: '', telephone: '' });
+        const [, asAdmin] = await c.ok('activity.sponsor.find', { token: w.adminA, query: { activityID: a2 } });
+        expect(asAdmin).toMatchObject({ email: 'sales@acme.test', telephone: '+351 210 000 000' });
         const page = await c.call('activity.sponsor.find', {
           token: w.staff,
           query: { activityID: a2, offset: 1, paginated: 1 },

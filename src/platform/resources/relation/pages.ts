@@ -95,11 +95,13 @@ export const activitySpeakersPage = (db: Kysely<DB>, activityID: number, page: P
     (rows) => rows.map((s) => (admin ? s : { ...s, email: '' })),
   );
 
-export const activitySponsorsPage = (db: Kysely<DB>, activityID: number, page: Page) =>
+/** An activity's sponsors; readers who are not event admins get `telephone` and `email` empty (as sponsor.find). */
+export const activitySponsorsPage = (db: Kysely<DB>, activityID: number, page: Page, admin: boolean) =>
   readPage(
     db,
     activitySponsors(db, activityID).orderBy('sponsor.tierRank').orderBy('sponsor.name').orderBy('sponsor.sponsorID'),
     page,
+    (rows) => rows.map((s) => (admin ? s : { ...s, telephone: '', email: '' })),
   );
 
 export const activityTagsPage = (db: Kysely<DB>, activityID: number, page: Page) =>

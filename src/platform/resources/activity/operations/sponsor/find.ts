@@ -1,11 +1,11 @@
-import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL } from '../../../../kernel/table.ts';
+import { defineOperation, pageOf, pageParams, qOpt, ANY_LEVEL, LEVEL } from '../../../../kernel/table.ts';
 import { activitySponsorsPage, linkedActivitiesPage } from '../../../relation/pages.ts';
 import { id } from '../../../../schemas.ts';
 import { requireInEvent } from '../../../relation/common.ts';
 
 /**
  * Spec §4.5, two forms. With activityID: the activity's sponsors (spec §2.5 sponsor fields plus
- * tier, tierRank; by tierRank then name). With eventID and sponsorID: the sponsor's activities as
+ * tier, tierRank; by tierRank then name; `telephone` and `email` only for event admins, else ""). With eventID and sponsorID: the sponsor's activities as
  * activity records (by dateBegin; a sponsor of another event is 404). activityID wins when both are given.
  */
 export default defineOperation({
@@ -23,7 +23,8 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     const page = pageOf(p);
-    if (p.activityID !== undefined) return activitySponsorsPage(ctx.db, p.activityID, page);
+    if (p.activityID !== undefined)
+      return activitySponsorsPage(ctx.db, p.activityID, page, (ctx.access!.level & LEVEL.ADMIN) !== 0);
     await requireInEvent(ctx.db, ctx.access!.eventID!, 'sponsor', p.sponsorID!);
     const link = { table: 'activitySponsor', column: 'sponsorID' } as const;
     return linkedActivitiesPage(
