@@ -1,5 +1,6 @@
 // Adds the benchmark's events to a store that already holds the demo: a public event with a
-// 300-activity program ("program"), and an open registration with no required fields ("signup").
+// 300-activity program ("program"), an open registration with no required fields ("signup"), and with
+// PROGRAMS=n, n events of 60 activities ("programs").
 // Prints their ids as JSON. Usage: DATABASE_URL=file:… node bench/seed-bench.mjs
 import { openStore, migrate } from '../src/platform/db/connect.ts';
 import { seedProgram } from '../src/platform/seed/program.ts';
@@ -41,7 +42,19 @@ const ids = await db.transaction().execute(async (trx) => {
     now,
   );
   const signup = await event('signup', 'Open registration');
-  return { program: program.eventID, signup: signup.eventID };
+  // PROGRAMS=n: n more public events with a 60-activity program each (bench/mixed.mjs reads them).
+  const programs = [];
+  for (let i = 0; i < Number(process.env.PROGRAMS ?? 0); i++) {
+    const e = await event(`program-${i}`, `Program ${i}`);
+    await seedProgram(
+      trx,
+      { eventID: e.eventID, companyID, timezone, firstDay },
+      { days: 2, activities: 60, speakers: 20 },
+      now,
+    );
+    programs.push(e.eventID);
+  }
+  return { program: program.eventID, signup: signup.eventID, programs };
 });
 await db.destroy();
 console.log(JSON.stringify(ids));

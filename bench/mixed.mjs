@@ -1,0 +1,86 @@
+// bench/mixed.mjs — a registration rush on one event must not slow every other event's site (issue 11,
+// "Mixed load"): the public programs of 20 events are read as fast as the load generator can, alone and
+// then while a 21st event takes 200 registrations/s; prints both read rates and their ratio (goal ≥ 80%).
+// The platform runs on core 0, the load generators on core 1.
+// Usage: npm run bench:mixed [-- --duration 5 --rate 200]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { URLSearchParams } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { benchEnv, pinSelf, startPinned } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '5' }, rate: { type: 'string', default: '200' } },
+});
+const duration = Number(values.duration);
+const rate = Number(values.rate);
+pinSelf(1);
+
+const dir = mkdtempSync(join(tmpdir(), 'podium-bench-'));
+const dbFile = join(dir, 'bench.db');
+const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '20' };
+execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
+const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
+const platform = await startPinned(0, ['bin/podium.js', 'start'], benchEnv(dbFile));
+const api = `http://127.0.0.1:${platform.port}`;
+
+/** Reads of the 20 programs, one after the other on each connection, for `duration` seconds. */
+const reads = () =>
+  autocannon({
+    url: api,
+    duration,
+    connections: 32,
+    requests: events.programs.map((eventID) => ({
+      method: 'GET',
+      path: `/activity/find?eventID=${eventID}&limit=100`,
+    })),
+  });
+
+let n = 0;
+/** form.respondRegistration into the signup event at `rate` per second, a new e-mail each. */
+const registrations = () =>
+  autocannon({
+    url: `${api}/form/respondRegistration?eventID=${events.signup}`,
+    duration,
+    connections: 8,
+    overallRate: rate,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        setupRequest: (req) => {
+          n++;
+          const body = new URLSearchParams({
+            firstName: 'Rush',
+            lastName: `Person ${n}`,
+            email: `rush${n}@bench.podium.test`,
+            feedbackContent: '[]',
+          });
+          return { ...req, body: body.toString() };
+        },
+      },
+    ],
+  });
+
+const failed = (r) => r.non2xx + r.errors + r.timeouts;
+try {
+  await autocannon({ url: `${api}/activity/find?eventID=${events.programs[0]}&limit=100`, duration: 1 }); // warm-up
+  const alone = await reads();
+  const [mixed, writes] = await Promise.all([reads(), registrations()]);
+  const ratio = mixed.requests.average / alone.requests.average;
+  console.log(
+    `reads of 20 programs alone:           ${alone.requests.average.toFixed(0)} req/s, p99 ${alone.latency.p99} ms`,
+  );
+  console.log(
+    `with ${rate} registrations/s into a 21st: ${mixed.requests.average.toFixed(0)} req/s, p99 ${mixed.latency.p99} ms` +
+      ` (registrations: ${(writes['2xx'] / duration).toFixed(0)}/s, p99 ${writes.latency.p99} ms)`,
+  );
+  console.log(`ratio ${(ratio * 100).toFixed(1)}% — ${ratio >= 0.8 ? 'met' : 'MISSED'} ≥ 80%`);
+  if (failed(alone) + failed(mixed) + failed(writes) > 0) throw new Error('some requests failed');
+  process.exitCode = ratio >= 0.8 ? 0 : 1;
+} finally {
+  platform.child.kill();
+}
