@@ -1,5 +1,6 @@
-// Which compression a client takes (issue 11, item 5), for the platform's answers and the site's alike:
-// one negotiation, so the API and the site never disagree about what a header means.
+// Content negotiation for the platform's answers and the site's alike (issue 11, item 5): which
+// compression a client takes, and whether the copy it holds is current — one reading of each header, so
+// the API and the site never disagree about what it means.
 
 export type Encoding = 'br' | 'gzip';
 
@@ -34,4 +35,20 @@ function negotiate(header: string): Encoding | undefined {
   if (weight('br') > 0) return 'br';
   if (weight('gzip') > 0) return 'gzip';
   return undefined;
+}
+
+/**
+ * Whether an If-None-Match header names `etag` (or is `*`): the client's copy is current → 304. Weak
+ * comparison (RFC 9110 §13.1.2): `W/` is ignored on both sides. The site's pages and the platform's
+ * answers alike.
+ */
+export function notModified(ifNoneMatch: string | undefined | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = etag.startsWith('W/') ? etag.slice(2) : etag;
+  for (const raw of ifNoneMatch.slice(0, 4096).split(',')) {
+    const tag = raw.trim();
+    if (tag === '*') return true;
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === bare) return true;
+  }
+  return false;
 }

@@ -12,14 +12,5 @@ export function etagOf(body: string | Uint8Array): string {
   return `"${crc32(bytes).toString(36)}-${bytes.length.toString(36)}"`;
 }
 
-/** Whether If-None-Match names `etag` (or is `*`): the client's copy is current → 304. */
-export function notModified(ifNoneMatch: string | undefined | null, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.startsWith('W/') ? etag.slice(2) : etag;
-  for (const raw of ifNoneMatch.split(',')) {
-    const tag = raw.trim();
-    if (tag === '*') return true;
-    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === bare) return true;
-  }
-  return false;
-}
+/** The If-None-Match check, shared with the platform's answers. */
+export { notModified } from '../shared/encoding.ts';

@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { AnswerCache } from '../../src/platform/kernel/cache.ts';
-import { etagMatches, preferredEncoding } from '../../src/platform/kernel/encoding.ts';
+import { notModified, preferredEncoding } from '../../src/platform/kernel/encoding.ts';
 
 describe('content negotiation', () => {
   it.each([
@@ -34,7 +34,7 @@ describe('content negotiation', () => {
     ['*', true],
     ['"abcd"', false],
   ])('If-None-Match %j names "abc": %s', (header, expected) => {
-    expect(etagMatches(header, '"abc"')).toBe(expected);
+    expect(notModified(header, '"abc"')).toBe(expected);
   });
 });
 
