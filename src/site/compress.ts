@@ -26,20 +26,8 @@ export function worthCompressing(contentType: string | undefined, length: number
   return length >= COMPRESS_MIN_BYTES && compressibleType(contentType);
 }
 
-const chosen = new Map<string, Encoding | undefined>();
-
-/**
- * The encoding a request takes (src/shared/encoding.ts), remembered by header: browsers send a handful
- * of distinct Accept-Encoding values, and a page-cache hit should not parse one each time.
- */
-export function encodingOf(header: string | undefined): Encoding | undefined {
-  if (header === undefined) return undefined;
-  if (chosen.has(header)) return chosen.get(header);
-  const encoding = preferredEncoding(header);
-  if (chosen.size >= 1000) chosen.clear(); // made-up headers must not grow it without bound
-  chosen.set(header, encoding);
-  return encoding;
-}
+/** The encoding a request takes (src/shared/encoding.ts, which reads each distinct header once). */
+export const encodingOf = preferredEncoding;
 
 /**
  * Compresses a page or text answer. Quality 6 for br: on HTML it is within a few per cent of quality 11
