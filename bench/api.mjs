@@ -6,12 +6,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
-import { URLSearchParams } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { load, pinSelf, report, startPinned, benchEnv } from './lib.mjs';
+import { load, pinSelf, report, startPinned, benchEnv, registrationRequest } from './lib.mjs';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' } } });
 const duration = Number(values.duration);
@@ -50,27 +49,11 @@ const bare = await startPinned(0, ['bench/bare-server.mjs'], { BODIES_FILE: bodi
  * acknowledged registration must be in the store (read straight from the SQLite file).
  */
 async function registrations(seconds) {
-  let n = 0;
   const r = await autocannon({
     url: `${api}/form/respondRegistration?eventID=${events.signup}`,
     duration: seconds,
     connections: 32,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        setupRequest: (req) => {
-          n++;
-          const body = new URLSearchParams({
-            firstName: 'Bench',
-            lastName: `Person ${n}`,
-            email: `bench${n}@bench.podium.test`,
-            feedbackContent: '[]',
-          });
-          return { ...req, body: body.toString() };
-        },
-      },
-    ],
+    requests: [registrationRequest('bench')],
   });
   const acknowledged = r['2xx'];
   const db = new DatabaseSync(dbFile, { readOnly: true });

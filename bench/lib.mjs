@@ -1,5 +1,6 @@
 // Shared by the benchmarks: start a process pinned to a core, wait for its port, load it with autocannon.
 import { spawn, execFileSync } from 'node:child_process';
+import { URLSearchParams } from 'node:url';
 import autocannon from 'autocannon';
 
 const hasTaskset = (() => {
@@ -63,3 +64,25 @@ export const benchEnv = (dbFile) => ({
   RATE_LIMIT_CLIENT: '100000000',
   RATE_LIMIT_TOKEN: '100000000',
 });
+
+/**
+ * An autocannon request for form.respondRegistration with a new e-mail each time (`tag` names the
+ * people, so two benchmarks' registrations never collide).
+ */
+export function registrationRequest(tag) {
+  let n = 0;
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    setupRequest: (req) => {
+      n++;
+      const body = new URLSearchParams({
+        firstName: 'Bench',
+        lastName: `Person ${n}`,
+        email: `${tag}${n}@bench.podium.test`,
+        feedbackContent: '[]',
+      });
+      return { ...req, body: body.toString() };
+    },
+  };
+}

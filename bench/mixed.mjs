@@ -5,12 +5,11 @@
 // Usage: npm run bench:mixed [-- --duration 5 --rate 200]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { URLSearchParams } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { benchEnv, pinSelf, startPinned } from './lib.mjs';
+import { benchEnv, pinSelf, startPinned, registrationRequest } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', default: '5' }, rate: { type: 'string', default: '200' } },
@@ -39,7 +38,6 @@ const reads = () =>
     })),
   });
 
-let n = 0;
 /** form.respondRegistration into the signup event at `rate` per second, a new e-mail each. */
 const registrations = () =>
   autocannon({
@@ -47,22 +45,7 @@ const registrations = () =>
     duration,
     connections: 8,
     overallRate: rate,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        setupRequest: (req) => {
-          n++;
-          const body = new URLSearchParams({
-            firstName: 'Rush',
-            lastName: `Person ${n}`,
-            email: `rush${n}@bench.podium.test`,
-            feedbackContent: '[]',
-          });
-          return { ...req, body: body.toString() };
-        },
-      },
-    ],
+    requests: [registrationRequest('rush')],
   });
 
 const failed = (r) => r.non2xx + r.errors + r.timeouts;
