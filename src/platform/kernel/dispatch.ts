@@ -357,7 +357,10 @@ export function createDispatcher(deps: Deps) {
         if (ctx.sandbox) throw new SandboxRollback(out);
         return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
-      cache.apply(change); // the answers of its event (or company) are born again
+      // The answers of its event (or company) are born again — here, not only when the bus hands the
+      // change back (it holds changes while it reads the log): the writer's next read must see its write.
+      // Applying it a second time from the bus only moves the cache's counter on.
+      cache.apply(change);
       // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
       for (const listener of committedListeners) {
         try {
