@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.ts';
 import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import { createDispatcher, errorAnswer, type Answer, type Dispatcher } from './kernel/dispatch.ts';
 import { forwardedClient } from './forwarded.ts';
 import { ApiError } from './errors.ts';
@@ -29,9 +30,17 @@ export interface AppDeps {
   readonly config: Config;
   readonly db: Kysely<DB>;
   readonly counter: Counter;
+  /** Where writes add their jobs (the process's job queue). */
+  readonly jobs: Pick<JobQueue, 'add'>;
+  /** The process's logger (default: a new one on logStream). */
+  readonly log?: Logger;
   /** Where log lines go (default stdout); tests pass a stream to read them. */
   readonly logStream?: NodeJS.WritableStream;
 }
+
+/** The platform's logger: pino at LOG_LEVEL on `stream` (default stdout). */
+export const platformLogger = (config: Config, stream?: NodeJS.WritableStream): Logger =>
+  pino({ level: config.LOG_LEVEL }, stream ?? process.stdout);
 
 /** The API's HTTP server and what the process around it needs of it. */
 export interface PlatformApp {
@@ -138,9 +147,16 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     : undefined;
   // The public site's calls name their visitor (SITE_API_KEY), so limits count per visitor.
   const forwarded = forwardedClient(config.SITE_API_KEY);
-  const log = pino({ level: config.LOG_LEVEL }, deps.logStream ?? process.stdout);
+  const log = deps.log ?? platformLogger(config, deps.logStream);
   const logCalls = log.isLevelEnabled('info');
-  const dispatcher = createDispatcher({ db: deps.db, config, counter: deps.counter, operations, log });
+  const dispatcher = createDispatcher({
+    db: deps.db,
+    config,
+    counter: deps.counter,
+    jobs: deps.jobs,
+    operations,
+    log,
+  });
   const openapi: Answer = {
     status: 200,
     type: 'application/json',

@@ -48,9 +48,15 @@ const schema = z.object({
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
    * Where messages are written as .eml files while no mail transport is configured: every e-mail the
-   * platform would send (password links today) lands here, its path in the log.
+   * platform would send (password links today) lands here, its path in the log. E-mails are jobs: the
+   * process that runs them (a worker, or `podium start` with JOBS_WORK=1) writes them here.
    */
   MAIL_DIR: z.string().min(1).default('./data/mail'),
+  /**
+   * For tests only: milliseconds a mail job waits between making its message's code and writing the
+   * message, so a test can stop a worker in the middle of a job. Leave 0.
+   */
+  MAIL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** The platform's sender address. */
   MAIL_FROM: z.string().min(3).default('Podium <no-reply@podium.localhost>'),
   /** Folder that bulk operations (B path) may read files from. */

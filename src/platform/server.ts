@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import { migrate, openStore, type Store } from './db/connect.ts';
 import { createCounter } from './limits/counter.ts';
-import { buildApp, type PlatformApp } from './app.ts';
+import { buildApp, platformLogger, type PlatformApp } from './app.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
 import { createBus, type ChangeBus } from './bus/bus.ts';
 import { startJobs, type Jobs } from './jobs/worker.ts';
@@ -29,7 +29,10 @@ export async function startPlatform(
   const store = openStore(config.DATABASE_URL);
   await migrate(store.db);
   const counter = createCounter(config.REDIS_URL, opts.now);
-  const app = await buildApp({ config, db: store.db, counter, logStream: opts.logStream });
+  const log = platformLogger(config, opts.logStream);
+  // Before the API: its writes add jobs (person.recover's e-mail).
+  const jobs = await startJobs(store, config, { work: config.JOBS_WORK === '1', logger: log });
+  const app = await buildApp({ config, db: store.db, counter, jobs: jobs.queue, log });
   // Every process's commits reach every other's cache through the bus (Redis, PostgreSQL's
   // LISTEN/NOTIFY, or in-process on SQLite); this process's own reach it at once, before the answer.
   const bus = await createBus({
@@ -41,7 +44,6 @@ export async function startPlatform(
     logger: app.log,
   });
   bus.subscribe((change) => app.dispatcher.applyChange(change));
-  const jobs = await startJobs(store, config, { work: config.JOBS_WORK === '1', logger: app.log });
   app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
   const port = await app.listen(config.HOST, config.API_PORT);
   return {

@@ -135,6 +135,20 @@ export class TestPlatform {
     );
   }
 
+  /**
+   * The e-mails once there are `count` of them: e-mails are jobs, written by the platform's workers
+   * moments after the answer of the write that asked for them. Fails after `timeoutMs`.
+   */
+  async mailsUntil(count: number, timeoutMs = 10_000): Promise<string[]> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const mails = this.mails();
+      if (mails.length >= count) return mails;
+      if (Date.now() > end) throw new Error(`${mails.length} e-mails after ${timeoutMs} ms, not ${count}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   async call(name: string, o: CallOptions = {}): Promise<Reply> {
     const query = new URLSearchParams();
     if (o.style !== 'rest') query.set('action', name);

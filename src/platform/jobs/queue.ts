@@ -95,8 +95,9 @@ export const DEFAULT_SETTINGS: JobSettings = Object.freeze({
   keepDays: 7,
 });
 
-/** Where a queue logs a failed attempt or a lost connection (pino's shape). */
+/** Where a queue logs a failed attempt or a lost connection, and its handlers what they did (pino's shape). */
 export interface JobLogger {
+  info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
@@ -110,7 +111,7 @@ export interface JobQueueOptions {
   readonly logger?: JobLogger;
 }
 
-export const silentLogger: JobLogger = { warn() {}, error() {} };
+export const silentLogger: JobLogger = { info() {}, warn() {}, error() {} };
 
 /**
  * The queue of a store. On PostgreSQL it installs (or upgrades) pg-boss in the schema

@@ -4,6 +4,8 @@ import { migrate, openStore, type Store } from '../db/connect.ts';
 import { pruneHandler, PRUNE_JOB, schedulePrune } from './prune.ts';
 import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type JobSettings } from './queue.ts';
 import { plainLine } from './retry.ts';
+import { fileOutbox } from '../mail/outbox.ts';
+import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -29,14 +31,27 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
+/** The platform's own jobs, by name: what every worker runs. */
+export function platformHandlers(store: Store, config: Config, logger: JobLogger): Record<string, JobHandler> {
+  // The log gets the message's path, never its content (links are secrets).
+  const outbox = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => logger.info({ path }, 'mail written'));
+  return {
+    [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS),
+    [RECOVER_MAIL_JOB]: recoverMailHandler(store.db, outbox, {
+      siteUrl: config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`,
+      delayMs: config.MAIL_DELAY_MS,
+    }),
+  };
+}
+
 /**
- * The job queue of an open store; with `work`, this process also runs the jobs (every handler, the
- * hourly change.prune). Started after migrate(): on SQLite the job table must exist.
+ * The job queue of an open store; with `work`, this process also runs the jobs (every handler: the
+ * hourly change.prune, the e-mails). Started after migrate(): on SQLite the job table must exist.
  */
 export async function startJobs(
   store: Store,
   config: Config,
-  /** `handlers`: more jobs this process runs, by name, beside the platform's own (change.prune). */
+  /** `handlers`: more jobs this process runs, by name, beside the platform's own (platformHandlers). */
   options: { work: boolean; logger: JobLogger; handlers?: Readonly<Record<string, JobHandler>> },
 ): Promise<Jobs> {
   const queue = await createJobQueue({
@@ -46,7 +61,7 @@ export async function startJobs(
     logger: options.logger,
   });
   if (!options.work) return { queue, stop: () => queue.stop() };
-  await queue.work({ ...options.handlers, [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS) });
+  await queue.work({ ...options.handlers, ...platformHandlers(store, config, options.logger) });
   const stopPruning = schedulePrune(queue, store.db, (err) =>
     options.logger.error({ err: plainLine(err) }, 'jobs: could not schedule change.prune'),
   );

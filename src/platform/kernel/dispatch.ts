@@ -19,7 +19,6 @@ import { encodedBody, envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
 import { notModified, preferredEncoding } from './encoding.ts';
-import { fileOutbox } from '../mail/outbox.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
@@ -50,6 +49,8 @@ export interface Deps {
   readonly db: Kysely<DB>;
   readonly config: Config;
   readonly counter: Counter;
+  /** Where writes add their jobs (ctx.jobs). */
+  readonly jobs: Context['jobs'];
   readonly operations: readonly AnyOperation[];
   readonly log: {
     error(obj: object, msg: string): void;
@@ -189,7 +190,6 @@ export function createDispatcher(deps: Deps) {
   const table = new Map(deps.operations.map((op) => [op.name, op]));
   const plans = new Map(deps.operations.map((op) => [op.name, planOf(op)]));
   const cache = new AnswerCache(5000, 10_000);
-  const mail = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => log.info({ path }, 'mail written'));
   const committedListeners = new Set<(c: Committed) => void>();
 
   function checkLimit(hit: Hit, perSecond: number, who: string): void {
@@ -435,7 +435,7 @@ export function createDispatcher(deps: Deps) {
         extra,
         config,
         counter,
-        mail,
+        jobs: deps.jobs,
       };
       // Company and event rules name their target by the companyID / eventID parameter.
       if (op.auth.kind === 'company') {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Caller } from '../auth/caller.ts';
-import type { Outbox } from '../mail/outbox.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { Config } from '../config.ts';
 import type { Counter } from '../limits/counter.ts';
 import { MAX_ID, text } from '../schemas.ts';
@@ -104,8 +104,11 @@ export interface Context {
   readonly extra: Readonly<Record<string, unknown>>;
   readonly config: Config;
   readonly counter: Counter;
-  /** Where the platform's e-mails go (an .eml file per message until a mail transport exists). */
-  readonly mail: Outbox;
+  /**
+   * The durable job queue: `ctx.jobs.add(ctx.db, name, payload)` inside a write adds the job in its
+   * transaction (e-mails are jobs: src/platform/jobs).
+   */
+  readonly jobs: Pick<JobQueue, 'add'>;
 }
 
 export interface Operation<P extends Params = Params> {

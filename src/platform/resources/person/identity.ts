@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, Person } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
@@ -48,6 +49,68 @@ export async function createConfirmation(
     })
     .execute();
   return code;
+}
+
+/**
+ * What a pending request's row holds in place of a code's hash until its job makes the code: never the
+ * SHA-256 (hex) of anything, so no code spends it.
+ */
+const PENDING = 'pending:';
+
+/**
+ * A request for a code, to be made and mailed by a job (person.recover): a row that no code spends yet,
+ * named by a random request id (`value`). Answers the id, which is no secret: it proves nothing, it
+ * only names the row the job gives its code to.
+ */
+export async function requestConfirmation(
+  db: Kysely<DB>,
+  personID: number,
+  purpose: 'password',
+  now: number,
+): Promise<string> {
+  const request = randomUUID();
+  await db
+    .insertInto('confirmation')
+    .values({
+      codeHash: PENDING + request,
+      personID,
+      purpose,
+      value: request,
+      dateCreated: now,
+      expiresAt: now + CONFIRMATION_TTL_SECONDS,
+    })
+    .execute();
+  return request;
+}
+
+/**
+ * The code of a request, made now (valid CONFIRMATION_TTL_SECONDS from now): a new one each call, whose
+ * hash replaces the previous code's, so a request has one valid code at most — a job run again after a
+ * crash that had already mailed a code makes that code void. Undefined once the request is spent (or
+ * its person is gone): nothing to send.
+ *
+ * Only what person.recover already stored is asked for (the person and the request's id): the code is
+ * made here, in the job, so it never sits in the job queue.
+ */
+export async function issueConfirmation(
+  db: Kysely<DB>,
+  personID: number,
+  request: string,
+  now: number,
+): Promise<{ code: string; person: Person } | undefined> {
+  const code = newToken();
+  const row = await db
+    .updateTable('confirmation')
+    .set({ codeHash: hashToken(code), expiresAt: now + CONFIRMATION_TTL_SECONDS })
+    // By person first: its index finds the few rows to look at.
+    .where('personID', '=', personID)
+    .where('value', '=', request)
+    .where('usedAt', '=', 0)
+    .returning('personID')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const person = await db.selectFrom('person').selectAll().where('personID', '=', personID).executeTakeFirst();
+  return person && { code, person };
 }
 
 /**

@@ -3,7 +3,7 @@ import { email } from '../../../schemas.ts';
 import { ApiError } from '../../../errors.ts';
 import { hashToken } from '../../../auth/secrets.ts';
 import { findPersonByEmail } from '../repository.ts';
-import { CONFIRMATION_TTL_SECONDS, createConfirmation } from '../identity.ts';
+import { requestRecovery } from '../recovery.ts';
 
 const HOUR_MS = 3_600_000;
 /** Links asked for one address, and from one client, per hour: enough for a person, not for a flood. */
@@ -13,8 +13,9 @@ const PER_CLIENT = 10;
 /**
  * Podium extension: sends a one-time link to the address that lets its owner set the system password
  * (person.confirm). The proof is the mailbox: nothing is answered about whether the address is known,
- * and the answer is the same either way. Until the mail transport lands, the message is written as an
- * .eml file under MAIL_DIR.
+ * and the answer is the same either way. The message is a durable job added with the request (see
+ * recovery.ts): a worker makes the code and writes it (an .eml file under MAIL_DIR until a mail transport
+ * lands), so the answer does not wait for the mail.
  */
 export default defineOperation({
   name: 'person.recover',
@@ -38,25 +39,7 @@ export default defineOperation({
         'Retry-After': String(Math.max(1, Math.ceil(spent.resetMs / 1000))),
       });
     const person = await findPersonByEmail(ctx.db, address);
-    if (person && !ctx.sandbox) {
-      const code = await createConfirmation(ctx.db, person.personID, 'password', ctx.now);
-      const site = ctx.config.SITE_URL ?? `http://${ctx.config.HOST}:${ctx.config.SITE_PORT}`;
-      const minutes = CONFIRMATION_TTL_SECONDS / 60;
-      await ctx.mail.send({
-        to: person.email || address,
-        subject: 'Set your Podium password',
-        text: [
-          `Someone (we hope you) asked to set the password of the Podium account ${person.username}.`,
-          '',
-          `Open this link within ${minutes} minutes to choose a new password (it works once):`,
-          `${site}/podium-password?code=${code}`,
-          '',
-          `Or send this code with person.confirm: ${code}`,
-          '',
-          'If you did not ask for it, ignore this message: nothing changes.',
-        ].join('\n'),
-      });
-    }
+    if (person && !ctx.sandbox) await requestRecovery(ctx.db, ctx.jobs, person.personID, ctx.now);
     return [{ email: address, sent: 1 }];
   },
 });
