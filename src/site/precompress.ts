@@ -7,7 +7,7 @@
 
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compressFile, worthCompressing, type Encoding } from './compress.ts';
+import { compressFile, type Encoding } from './compress.ts';
 import type { Variant } from './pagecache.ts';
 
 const ENCODINGS: Encoding[] = ['br', 'gzip'];
@@ -29,8 +29,8 @@ export async function precompressDir(dir: string): Promise<string[]> {
     if (!entry.isFile() || !TEXT_FILE.test(entry.name)) continue;
     const abs = join(entry.parentPath, entry.name);
     const body = await readFile(abs);
-    // The type only matters for "is it text", which the extension already said.
-    if (!worthCompressing('text/plain', body.length)) continue;
+    // Small files too (the widgets' loaders are a few hundred bytes): compressed once here, each variant is
+    // sent only where it is smaller than the file (variantsOf).
     const [br, gz] = await Promise.all([compressFile('br', body), compressFile('gzip', body)]);
     await writeFile(abs + SUFFIX.br, br);
     await writeFile(abs + SUFFIX.gzip, gz);

@@ -11,7 +11,14 @@ import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
-import { compressText, encodingOf, varyOnEncoding, worthCompressing, type Encoding } from './compress.ts';
+import {
+  compressibleType,
+  compressText,
+  encodingOf,
+  varyOnEncoding,
+  worthCompressing,
+  type Encoding,
+} from './compress.ts';
 import type { RequestContext, SiteRuntime } from './context.ts';
 import { etagOf, notModified } from './etag.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
@@ -213,16 +220,20 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   const publicDir = join(options.root, 'public');
   const astroDir = join(options.root, 'dist/client');
 
-  /** A file of public/ or dist/client/_astro, from memory (re-checked on disk every 2 s, except build assets). */
+  /**
+   * A file of public/ or dist/client/_astro, from memory: re-checked on disk every 2 s, except the files
+   * named by their content (the build's assets, the widgets' chunks), which never change once found.
+   */
   async function fileOf(pathname: string): Promise<StaticFile | undefined> {
     const m = FILE_PATH.exec(pathname);
     if (!m || pathname.includes('..')) return undefined;
-    const immutable = pathname.startsWith('/_astro/');
+    const dir = pathname.startsWith('/_astro/') ? astroDir : publicDir;
+    const immutable = dir === astroDir || pathname.startsWith('/widgets/chunks/');
     const known = files.get(pathname);
     const now = Date.now();
-    if (known && (immutable || now - known.checked < 2000)) return known.body ? known : undefined;
-    const abs = normalize(join(immutable ? astroDir : publicDir, pathname));
-    if (!abs.startsWith(immutable ? astroDir : publicDir)) return undefined;
+    if (known && ((immutable && known.body) || now - known.checked < 2000)) return known.body ? known : undefined;
+    const abs = normalize(join(dir, pathname));
+    if (!abs.startsWith(dir)) return undefined;
     let st;
     try {
       st = await stat(abs);
@@ -239,26 +250,34 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     const body = await readFile(abs);
     const etag = etagOf(body);
     const type = TYPES[m[1]] ?? 'application/octet-stream';
-    const compressible = worthCompressing(type, body.length);
+    // Text files of any size: a file is compressed once (at build, else here once per version), and a
+    // variant is kept only where it is smaller than the file (the widgets' loaders are a few hundred bytes).
+    const compressible = compressibleType(type);
     const headers: Record<string, string> = {
       'content-type': type,
       'content-length': String(body.length),
       etag,
+      // The widgets' loaders (/widgets/podium.js) keep their URL and import the chunks of the current build:
+      // a short max-age, so a new build reaches pages within minutes (and the ETag makes the re-check a 304).
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
       'x-content-type-options': 'nosniff',
-      // Widgets are loaded as modules from organizers' pages (cross-origin module scripts need CORS).
+      // Widgets are loaded as modules from organizers' pages (cross-origin module scripts need CORS), their
+      // chunks by the loader on that page.
       'access-control-allow-origin': '*',
       // One ETag for every encoding, as the API does: the content is the same, so a 304 is right whichever
       // encoding the client holds (the site answers no Range requests, where the two would differ).
       ...(compressible ? { vary: 'Accept-Encoding' } : {}),
     };
+    const variants = compressible ? await variantsOf(abs, body, st.mtimeMs, headers) : {};
+    // A file that no encoding makes smaller is the same for every client.
+    if (Object.keys(variants).length === 0) delete headers.vary;
     const file: StaticFile = {
       body,
       etag,
       checked: now,
       mtimeMs: st.mtimeMs,
       headers,
-      variants: compressible ? await variantsOf(abs, body, st.mtimeMs, headers) : undefined,
+      variants: headers.vary ? variants : undefined,
     };
     files.set(pathname, file);
     return file;
