@@ -1,9 +1,9 @@
 // Component tests of the widgets: @web/test-runner with Playwright on Debian's Chromium. Each
-// widgets/src/components/**/*.test.ts is bundled by esbuild (TypeScript, the shared modules, Lit and
-// the widgets' own members as the build ships them: see LIT_PATCHES and MANGLED in build.mjs) and run
-// with mocha in its own page; axe-core is on every page for the accessibility checks. A real platform
-// (API only, demo data, fresh SQLite) starts with the runner; tests reach it through the commands
-// `podium-info` and `podium-admin` (see test/helpers.ts).
+// widgets/src/components/**/*.test.ts is bundled by esbuild (TypeScript, the shared modules and Lit as
+// published, every language's messages from the catalogue) and run with mocha in its own page; axe-core
+// is on every page for the accessibility checks. A real platform (API only, demo data, fresh SQLite)
+// starts with the runner; tests reach it through the commands `podium-info` and `podium-admin` (see
+// test/helpers.ts).
 //
 //   npx wtr --config widgets/web-test-runner.config.mjs
 
@@ -12,7 +12,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { registrationFixture, startDemoPlatform } from '../tests/widgets/demo-platform.mjs';
-import { MANGLED, litPlugin } from './build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,8 +30,6 @@ function bundleTests() {
         write: false,
         sourcemap: 'inline',
         external: ['/__web-dev-server__web-socket.js'],
-        mangleProps: MANGLED,
-        plugins: [litPlugin()],
         logLevel: 'error',
       });
       return { body: result.outputFiles[0].text, type: 'js' };

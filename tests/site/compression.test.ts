@@ -173,17 +173,43 @@ describe('files', () => {
     expect(String(again.headers.vary)).toContain('Accept-Encoding');
   });
 
-  it('/widgets/podium.js keeps its URL and caching, sent precompressed with CORS', async () => {
-    await checkEncodings('/widgets/podium.js', 'text/javascript; charset=utf-8', '/widgets/podium.js');
-    const br = await raw('/widgets/podium.js', { 'accept-encoding': 'br' });
-    expect(br.body.equals(readFileSync(join(ROOT, 'public/widgets/podium.js.br')))).toBe(true);
-    expect(br.headers['cache-control']).toBe('public, max-age=300');
+  it('/widgets/podium.js keeps its URL, with a short max-age and an ETag, sent precompressed with CORS', async () => {
+    const plain = await raw('/widgets/podium.js');
+    expect(plain.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(plain.body.toString()).toMatch(/^import "\.\/chunks\/[\w-]+\.js";$/m);
+    for (const [accept, encoding, suffix] of [
+      ['br', 'br', '.br'],
+      ['gzip', 'gzip', '.gz'],
+    ] as const) {
+      const res = await raw('/widgets/podium.js', { 'accept-encoding': accept });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.body.equals(readFileSync(join(ROOT, `public/widgets/podium.js${suffix}`)))).toBe(true);
+      expect(decode(res).equals(plain.body)).toBe(true);
+      expect(res.headers['cache-control']).toBe('public, max-age=300');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers.vary).toBe('Accept-Encoding');
+      const again = await raw('/widgets/podium.js', {
+        'accept-encoding': accept,
+        'if-none-match': String(res.headers.etag),
+      });
+      expect(again.status).toBe(304);
+    }
+  });
+
+  it("the widgets' chunks are immutable, sent precompressed with CORS", async () => {
+    const loader = (await raw('/widgets/podium-registration.js')).body.toString();
+    const chunk = /^export \* from "\.(\/chunks\/registration-[\w]+\.js)";$/m.exec(loader)![1];
+    const path = `/widgets${chunk}`;
+    await checkEncodings(path, 'text/javascript; charset=utf-8', '/widgets/chunks/registration-….js');
+    const br = await raw(path, { 'accept-encoding': 'br' });
+    expect(br.body.equals(readFileSync(join(ROOT, `public${path}.br`)))).toBe(true);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(br.headers['access-control-allow-origin']).toBe('*');
   });
 
   it('the build wrote a .br and a .gz beside every script and stylesheet it serves', () => {
     for (const dir of [join(ROOT, 'dist/client/_astro'), join(ROOT, 'public/widgets')]) {
-      const files = readdirSync(dir).filter((f) => /\.(?:js|css)$/.test(f));
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:js|css)$/.test(f));
       expect(files.length).toBeGreaterThan(0);
       for (const f of files) {
         expect(existsSync(join(dir, `${f}.br`)), `${f}.br`).toBe(true);

@@ -1,2 +1,3 @@
-// Entry: <podium-agenda> alone (public/widgets/podium-agenda.js).
+// Entry: <podium-agenda> (public/widgets/podium-agenda.js, and podium.js with the other widgets).
 export { PodiumAgenda } from './components/agenda/agenda.ts';
+export * from './index.ts';

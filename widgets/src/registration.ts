@@ -1,2 +1,3 @@
-// Entry: <podium-registration> alone (public/widgets/podium-registration.js).
+// Entry: <podium-registration> (public/widgets/podium-registration.js, and podium.js with the other widgets).
 export { PodiumRegistration } from './components/registration/registration.ts';
+export * from './index.ts';

@@ -19,18 +19,24 @@ export function widgetLocale(host: HTMLElement, attribute: string, eventLanguage
 
 const pending = new Map<Locale, Promise<unknown>>();
 
+/** The messages of a language other than English, each a module of its own (a chunk of the build). */
+const LOCALE_MODULES: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Record<string, string> }>> = {
+  pt: () => import('../locales/pt.ts'),
+  es: () => import('../locales/es.ts'),
+};
+
 /**
- * The built bundles carry the messages in English only; Portuguese and Spanish are the files
- * podium-locale-pt.js and podium-locale-es.js next to the bundle, loaded when a widget first speaks
- * them (a missing file leaves English). Answers the load while it is under way, else undefined.
- * (From sources, as in the component tests, every language is already there.)
+ * The built widgets carry the messages in English only; Portuguese and Spanish are chunks of their own
+ * (widgets/src/locales/), loaded when a widget first speaks them (one that fails to load leaves
+ * English). Answers the load while it is under way, else undefined. (From sources, as in the component
+ * tests, every language is already there.)
  */
 export function loadLocale(locale: Locale): Promise<unknown> | undefined {
-  if (Object.keys(messages[locale]).length > 0) return undefined;
+  if (locale === 'en' || Object.keys(messages[locale]).length > 0) return undefined;
   let load = pending.get(locale);
   if (!load) {
-    load = import(new URL(`./podium-locale-${locale}.js`, import.meta.url).href)
-      .then((m: { default: Record<string, string> }) => Object.assign(messages[locale], m.default))
+    load = LOCALE_MODULES[locale]()
+      .then((m) => Object.assign(messages[locale], m.default))
       .catch(() => Object.assign(messages[locale], { missing: '' }));
     pending.set(locale, load);
   }

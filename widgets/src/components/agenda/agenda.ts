@@ -169,7 +169,7 @@ export class PodiumAgenda extends PodiumElement {
           }
         : f;
     }
-    if (changed.has(/* @__KEY__ */ '_info')) {
+    if (changed.has('_info')) {
       for (const c of [this.#program, this.#favourites]) if (c) this.removeController(c);
       this.#program = this.#favourites = this.#store = undefined;
       if (this._eventID !== undefined) {

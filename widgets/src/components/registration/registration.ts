@@ -157,7 +157,7 @@ export class PodiumRegistration extends PodiumElement {
   override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const { api, _eventID: eventID } = this;
-    if (changed.has(/* @__KEY__ */ '_info')) {
+    if (changed.has('_info')) {
       if (this.#form) this.removeController(this.#form);
       this.#form = this._result = undefined;
       this._errors = {};
