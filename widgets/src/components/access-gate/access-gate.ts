@@ -2,7 +2,6 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp } from '../../internal/locale.ts';
 import { PodiumApiError, call } from '../../internal/api.ts';
-import { solveAltcha } from '../../../../src/shared/altcha.ts';
 import { StoreController } from '../../internal/store-controller.ts';
 import { $grants, grantOf, setGrant } from '../../stores/grant.ts';
 import { PodiumUnlockedEvent } from '../../events/events.ts';
@@ -125,9 +124,12 @@ export class PodiumAccessGate extends PodiumElement {
         if (!(err instanceof PodiumApiError) || err.status !== 428 || altcha) throw err;
         this._robot = true;
         const [challenge] = await call(api, 'event.accessCode.challenge', { eventID });
-        altcha = await solveAltcha(String(challenge.challenge)).catch(() => {
-          throw new PodiumApiError(428, 'the challenge could not be solved');
-        });
+        // The solver is loaded only now (a chunk of its own in the build): most visitors never need it.
+        altcha = await import('../../../../src/shared/altcha.ts')
+          .then(({ solveAltcha }) => solveAltcha(String(challenge.challenge)))
+          .catch(() => {
+            throw new PodiumApiError(428, 'the challenge could not be solved');
+          });
       }
     }
   }

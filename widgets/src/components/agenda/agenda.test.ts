@@ -128,6 +128,8 @@ describe('<podium-agenda>', () => {
       $$<HTMLButtonElement>(el, 'button')
         .find((b) => b.textContent!.includes('Download calendar'))!
         .click();
+      // The calendar code is loaded on the first download (a chunk of its own in the build).
+      for (let i = 0; !blob && i < 200; i++) await new Promise((r) => setTimeout(r, 10));
     } finally {
       URL.createObjectURL = create;
       HTMLAnchorElement.prototype.click = click;

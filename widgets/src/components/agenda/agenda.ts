@@ -11,7 +11,6 @@ import {
 } from '../../../../src/shared/schedule/filter.ts';
 import { byDay, days, gridOf, nowNext, rooms } from '../../../../src/shared/schedule/group.ts';
 import { formatDay, formatRange, formatTime, localTimeZone, zoneLabel } from '../../../../src/shared/schedule/time.ts';
-import { toICalendar } from '../../../../src/shared/schedule/ical.ts';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp, type MessageKey } from '../../internal/locale.ts';
 import { StoreController } from '../../internal/store-controller.ts';
@@ -223,7 +222,9 @@ export class PodiumAgenda extends PodiumElement {
     );
   }
 
-  #download(sessions: Session[]): void {
+  async #download(sessions: Session[]): Promise<void> {
+    // The calendar code is loaded on the first download (a chunk of its own in the build).
+    const { toICalendar } = await import('../../../../src/shared/schedule/ical.ts');
     const name = this._info?.name || 'schedule';
     const ics = toICalendar({
       calendarName: name,
