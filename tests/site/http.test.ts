@@ -68,9 +68,17 @@ describe('pages', () => {
     expect(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1]))).toBe(true);
     expect(text).toContain('21 December 2037 – 23 December 2037');
     expect(text).toMatch(/<podium-registration api="http:\/\/127\.0\.0\.1:\d+" event="1" locale="en">/);
-    expect(text).toContain('<script type="module" src="/widgets/podium.js"></script>');
+    // The registration widget alone: its loader, not podium.js (every widget).
+    expect(text).toContain('<script type="module" src="/widgets/podium-registration.js"></script>');
+    expect(text).not.toContain('/widgets/podium.js');
     expect(text).toContain('https://www.openstreetmap.org/?mlat=38.7101&amp;mlon=-9.1366');
     expect(text).toContain('<h3>Is there Wi-Fi?</h3>'); // organizer headings under the section's h2
+  });
+
+  it('the embed snippets load only the widgets each shows', async () => {
+    const { text } = await get('/demo/summit/embed');
+    const loaders = [...text.matchAll(/src=&quot;http:\/\/[^&]+\/widgets\/([\w-]+\.js)&quot;/g)].map((m) => m[1]);
+    expect(loaders).toEqual(['podium-registration.js', 'podium-agenda.js']);
   });
 });
 
