@@ -9,6 +9,8 @@
 // at the end; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379).
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { benchEnv, startPinned } from './lib.mjs';
