@@ -16,6 +16,7 @@ import { openApiDocument } from './kernel/openapi.ts';
 import { encodedBody } from './kernel/wire.ts';
 import { compress, compressible } from './compress.ts';
 import { preferredEncoding } from './kernel/encoding.ts';
+import { createStreamHub, type StreamHub } from './stream/hub.ts';
 
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
@@ -46,6 +47,8 @@ export const platformLogger = (config: Config, stream?: NodeJS.WritableStream): 
 export interface PlatformApp {
   readonly server: Server;
   readonly dispatcher: Dispatcher;
+  /** The streams open on this process: the bus's changes go to `publish`. */
+  readonly streams: StreamHub;
   readonly log: Logger;
   /** Listens; answers the port (0 picks a free one). */
   listen(host: string, port: number): Promise<number>;
@@ -149,11 +152,13 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const forwarded = forwardedClient(config.SITE_API_KEY);
   const log = deps.log ?? platformLogger(config, deps.logStream);
   const logCalls = log.isLevelEnabled('info');
+  const streams = createStreamHub({ db: deps.db, max: config.STREAM_MAX, heartbeatMs: config.STREAM_HEARTBEAT_MS });
   const dispatcher = createDispatcher({
     db: deps.db,
     config,
     counter: deps.counter,
     jobs: deps.jobs,
+    streams,
     operations,
     log,
   });
@@ -218,6 +223,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       clientIp,
       acceptEncoding: req.headers['accept-encoding'],
       ifNoneMatch: req.headers['if-none-match'],
+      noCache: req.headers['cache-control']?.includes('no-cache') === true,
+      lastEventID: typeof req.headers['last-event-id'] === 'string' ? req.headers['last-event-id'] : undefined,
     };
     const form = readForm(req);
     if (form === undefined) return dispatcher.answer(call);
@@ -238,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string, started: number): void {
+    if (a.stream) return openStream(req, res, a, url, ip);
     // An answer the dispatcher did not encode (no cache: a member's answer, a write) is compressed here
     // when it is long and the client takes br or gzip — in zlib's thread pool, off the event loop.
     const encoding = compressible(a) ? preferredEncoding(req.headers['accept-encoding']) : undefined;
@@ -271,6 +279,30 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
           },
           'call',
         );
+    } catch (err) {
+      answerFailed(res, err);
+    }
+  }
+
+  /** A stream's head goes out at once; the hub writes its messages until either side closes it. */
+  function openStream(req: IncomingMessage, res: ServerResponse, a: Answer, url: string, ip: string): void {
+    try {
+      const headers: Record<string, string | number> = headersOf(a.type, 0);
+      delete headers['content-length'];
+      Object.assign(headers, a.headers);
+      res.writeHead(a.status, headers);
+      if (logCalls) log.info({ req: { method: req.method, url: maskUrl(url), ip }, status: a.status }, 'stream');
+      if (req.method === 'HEAD') return void res.end();
+      res.flushHeaders();
+      req.socket.setNoDelay(true);
+      const close = a.stream!({
+        write: (text) => void res.write(text),
+        end: () => res.end(),
+        get backlog() {
+          return res.writableLength;
+        },
+      });
+      res.once('close', close);
     } catch (err) {
       answerFailed(res, err);
     }
@@ -312,6 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   return {
     server,
     dispatcher,
+    streams,
     log,
     listen: (host, port) =>
       new Promise((resolve, reject) => {
@@ -325,6 +358,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
+        // Open streams end (their clients reconnect elsewhere with their Last-Event-ID): the server waits for no one.
+        streams.close();
         server.closeIdleConnections();
       }),
   };

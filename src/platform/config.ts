@@ -117,6 +117,13 @@ const schema = z.object({
   JOBS_KEEP_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   /** Days the change log keeps its rows (the change.prune job deletes older ones, hourly). */
   CHANGE_LOG_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  /**
+   * Streams (Server-Sent Events: change.subscribe, push.subscribe) open at once on one process; one more
+   * is answered 503 with Retry-After. Each holds a socket and at most 256 KiB of unsent messages.
+   */
+  STREAM_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** Milliseconds between the comment lines that keep a quiet stream open through proxies. */
+  STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

@@ -43,7 +43,11 @@ export async function startPlatform(
     pollMs: config.BUS_POLL_MS,
     logger: app.log,
   });
-  bus.subscribe((change) => app.dispatcher.applyChange(change));
+  bus.subscribe((change) => {
+    app.dispatcher.applyChange(change);
+    // After the cache: a stream's listener that reads again on a change gets the new answer.
+    app.streams.publish(change);
+  });
   app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
   const port = await app.listen(config.HOST, config.API_PORT);
   return {

@@ -8,6 +8,8 @@ import { operatorWithCompany, startTestPlatform, type TestPlatform } from '../he
 const WIDGET_OPERATIONS = [
   'activity.find',
   'activity.get',
+  // Not a widget's, but for any page: an EventSource following changes (docs/api.md "Following changes").
+  'change.subscribe',
   'event.accessCode.challenge',
   'event.checkAccessCode',
   'event.get',

@@ -2,6 +2,7 @@ import type { AnyOperation } from '../kernel/table.ts';
 import personSignIn from '../resources/person/operations/signIn.ts';
 import apiDescribe from '../resources/api/operations/describe.ts';
 import apiPing from '../resources/api/operations/ping.ts';
+import changeSubscribe from '../resources/change/operations/subscribe.ts';
 import companyCreate from '../resources/company/operations/create.ts';
 import companyEdit from '../resources/company/operations/edit.ts';
 import companyFind from '../resources/company/operations/find.ts';
@@ -46,6 +47,7 @@ export const operations: readonly AnyOperation[] = withAnswers([
   ...peopleOperations,
   apiDescribe,
   apiPing,
+  changeSubscribe,
   companyCreate,
   companyEdit,
   companyFind,

@@ -89,6 +89,8 @@ export function describeOperations(operations: readonly AnyOperation[]) {
       cors: op.cors ? 1 : 0,
       // 1: an anonymous answer is cached and carries an ETag and Cache-Control: public (docs/api.md).
       cachePublic: op.cachePublic ? 1 : 0,
+      // 1: the answer is a text/event-stream of changes that stays open (docs/api.md "Following changes").
+      stream: op.stream ? 1 : 0,
       variants: (op.variants ?? []).map((v: readonly string[]) => ({ required: v.join(',') })),
       parameters,
       // Parameters named by a pattern (e.g. feedback_<feedbackID>), each optional.

@@ -22,6 +22,7 @@ import { notModified, preferredEncoding } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
+import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
 export interface Call {
@@ -36,6 +37,10 @@ export interface Call {
   /** The request's Accept-Encoding and If-None-Match headers: compressed and 304 answers of the cache. */
   readonly acceptEncoding?: string;
   readonly ifNoneMatch?: string;
+  /** `Cache-Control: no-cache` on the request: the answer is computed anew, not taken from the cache. */
+  readonly noCache?: boolean;
+  /** The `Last-Event-ID` header of a stream operation's call (an EventSource reconnecting). */
+  readonly lastEventID?: string;
 }
 
 export interface Answer {
@@ -43,6 +48,8 @@ export interface Answer {
   readonly type: string;
   readonly body: string | Uint8Array;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A stream operation's answer: after the head, the hub writes its messages to `sink` until closed. */
+  readonly stream?: (sink: StreamSink) => () => void;
 }
 
 export interface Deps {
@@ -52,6 +59,8 @@ export interface Deps {
   /** Where writes add their jobs (ctx.jobs). */
   readonly jobs: Context['jobs'];
   readonly operations: readonly AnyOperation[];
+  /** Where stream operations' answers are held open (src/platform/stream/hub.ts). */
+  readonly streams: StreamHub;
   readonly log: {
     error(obj: object, msg: string): void;
     warn(obj: object, msg: string): void;
@@ -60,6 +69,16 @@ export interface Deps {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const STREAM_TYPE = 'text/event-stream; charset=utf-8';
+/**
+ * A stream's head: never stored by a cache, never buffered by a proxy (nginx reads X-Accel-Buffering),
+ * and its connection closed with it (a stream's end is a reason to reconnect, not to reuse the socket).
+ */
+const STREAM_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+  connection: 'close',
+};
 /** The dispatcher's own parameters, read from the query only. */
 const GLOBALS = ['action', 'format', 'sandbox'] as const;
 
@@ -353,7 +372,7 @@ export function createDispatcher(deps: Deps) {
   async function write(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
     try {
       const { result, change } = await db.transaction().execute(async (trx) => {
-        const out = await op.handler({ ...ctx, db: trx }, params);
+        const out = await op.handler!({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
         return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
@@ -381,6 +400,19 @@ export function createDispatcher(deps: Deps) {
    * token, Redis): a public call without a token goes from the limits to its handler without a
    * promise in between.
    */
+  /** A stream operation's answer: refused at once when the hub is full, else opened once the head is out. */
+  function streamAnswer(view: StreamView, lastEventID: number | undefined): Answer {
+    if (deps.streams.size >= config.STREAM_MAX)
+      throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
+    return {
+      status: 200,
+      type: STREAM_TYPE,
+      body: EMPTY,
+      headers: STREAM_HEADERS,
+      stream: (sink) => deps.streams.open(view, lastEventID, sink),
+    };
+  }
+
   async function dispatch(call: Call, plan: Plan | undefined): Promise<Answer> {
     try {
       const ipLimit = limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
@@ -404,7 +436,7 @@ export function createDispatcher(deps: Deps) {
       // parsing; only answers to fully validated calls are ever stored.
       const cacheKey =
         op.cachePublic && token === undefined && method === 'GET' ? plan.cachePrefix + call.rawQuery : undefined;
-      if (cacheKey !== undefined) {
+      if (cacheKey !== undefined && !call.noCache) {
         const hit = cache.get(cacheKey);
         if (hit !== undefined) return cachedAnswer(hit, call);
       }
@@ -421,6 +453,9 @@ export function createDispatcher(deps: Deps) {
       const sandbox = call.query.sandbox === '1';
       if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
         throw badRequest('sandbox must be 0 or 1');
+      // An EventSource says where to resume in a header; the query parameter, when given, wins.
+      if (op.stream && call.lastEventID !== undefined && call.query.lastEventID === undefined)
+        call = { ...call, query: { ...call.query, lastEventID: call.lastEventID } };
       const params = readParams(plan, call);
 
       const extra = readPatternParams(op, call);
@@ -447,6 +482,7 @@ export function createDispatcher(deps: Deps) {
         ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
       }
       if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
+      if (op.stream) return streamAnswer(op.stream(ctx, params), params.lastEventID as number | undefined);
       const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
       const rows = Array.isArray(result) ? result : result.rows;
       if (format === 'excel') {

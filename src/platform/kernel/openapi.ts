@@ -69,10 +69,17 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
       'x-podium-variants': op.variants ?? [],
       parameters,
       responses: {
-        '200': {
-          description: 'the envelope',
-          content: { 'application/json': { schema: envelopeSchema(op.answer) } },
-        },
+        '200': op.stream
+          ? {
+              // Server-Sent Events: `id:` the change id, `event:` the message's name, `data:` one row as JSON.
+              description: 'a stream of Server-Sent Events whose data are rows of this schema',
+              content: { 'text/event-stream': { schema: op.answer ? rowSchema(op.answer) : { type: 'string' } } },
+            }
+          : {
+              description: 'the envelope',
+              content: { 'application/json': { schema: envelopeSchema(op.answer) } },
+            },
+        ...(op.stream ? { '503': errorResponse('too many open streams, or the server is shutting down') } : {}),
         '400': errorResponse('a parameter is missing, empty or invalid'),
         '401': errorResponse('missing or unknown token'),
         '403': errorResponse('scope or level too low'),

@@ -6,6 +6,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { Config } from '../config.ts';
 import type { Counter } from '../limits/counter.ts';
 import { MAX_ID, text } from '../schemas.ts';
+import type { StreamView } from '../stream/hub.ts';
 
 export type Method = 'GET' | 'POST';
 export type Place = 'query' | 'body';
@@ -111,7 +112,7 @@ export interface Context {
   readonly jobs: Pick<JobQueue, 'add'>;
 }
 
-export interface Operation<P extends Params = Params> {
+interface OperationBase<P extends Params> {
   /** `module.operation`, as in the spec. */
   readonly name: string;
   readonly summary: string;
@@ -154,12 +155,29 @@ export interface Operation<P extends Params = Params> {
    * connection, so hashing inside it would stall every other call. The handler reads `ctx.prepared`.
    */
   readonly prepare?: (params: ParamValues<P>) => Promise<Record<string, unknown>>;
-  readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
 }
+
+/**
+ * An operation answers rows (`handler`), or stays open and tells its caller of committed changes as
+ * Server-Sent Events (`stream`: what the caller may hear of each change; src/platform/stream/hub.ts).
+ * A stream operation may declare a `lastEventID` query parameter: the dispatcher fills it from the
+ * `Last-Event-ID` header when the query has none, and the stream resumes after it.
+ */
+export type Operation<P extends Params = Params> = RowsOperation<P> | StreamOperation<P>;
+export type RowsOperation<P extends Params = Params> = OperationBase<P> & {
+  readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
+  readonly stream?: undefined;
+};
+export type StreamOperation<P extends Params = Params> = OperationBase<P> & {
+  readonly stream: (ctx: Context, params: ParamValues<P>) => StreamView;
+  readonly handler?: undefined;
+};
 
 export type AnyOperation = Operation<any>;
 
 /** Declares an operation; the identity function exists for type inference of params in handler. */
+export function defineOperation<P extends Params>(op: RowsOperation<P>): RowsOperation<P>;
+export function defineOperation<P extends Params>(op: StreamOperation<P>): StreamOperation<P>;
 export function defineOperation<P extends Params>(op: Operation<P>): Operation<P> {
   return op;
 }

@@ -27,3 +27,4 @@ export * from './relation.ts';
 export function envelopeOf<T extends z.ZodType>(item: T) {
   return z.object({ count: z.string(), total: z.string().optional(), data: z.array(item) });
 }
+export * from './change.ts';

@@ -86,3 +86,12 @@ export async function pruneChanges(db: Kysely<DB>, beforeMs: number): Promise<nu
   const result = await db.deleteFrom('change').where('at', '<', beforeMs).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** The oldest kept change's id (undefined for an empty log): a reader that last saw an older one missed pruned changes. */
+export async function oldestChangeID(db: Kysely<DB>): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('change')
+    .select((e) => e.fn.min('changeID').as('first'))
+    .executeTakeFirst();
+  return row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+}

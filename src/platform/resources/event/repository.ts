@@ -166,3 +166,13 @@ export async function copyEventTags(db: Kysely<DB>, fromEventID: number, toEvent
       .values(tags.map((t) => ({ eventID: toEventID, tagID: t.tagID })))
       .execute();
 }
+
+/** Whether anyone may read the event's content (visible, public, not a template): what an anonymous listener may hear of. */
+export async function isOpenEvent(db: Kysely<DB>, eventID: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('event')
+    .select(['visible', 'public', 'isTemplate'])
+    .where('eventID', '=', eventID)
+    .executeTakeFirst();
+  return row !== undefined && row.visible === 1 && row.public === 1 && row.isTemplate !== 1;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineOperation, qOpt } from '../../../kernel/table.ts';
+import { changeMessageWire } from '../../../../shared/wire/change.ts';
+import { MAX_ID } from '../../../schemas.ts';
+import { publicChangeView } from '../view.ts';
+
+/**
+ * Podium extension (issue 11): committed changes as Server-Sent Events, for whoever keeps copies of
+ * public answers (the site's page cache, a CDN purger) and wants to drop them when, and only when,
+ * something changed. Public; each message names a company, and the event when it is open to anyone.
+ */
+export default defineOperation({
+  name: 'change.subscribe',
+  summary:
+    'Streams committed changes (text/event-stream): a "change" message naming the company and, when the event is public and visible, the event; resumes after Last-Event-ID.',
+  methods: ['GET'],
+  params: {
+    lastEventID: qOpt(
+      z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
+      'resume after this change (the Last-Event-ID header says the same); older than the log keeps → one "reset" message',
+    ),
+  },
+  auth: { kind: 'public' },
+  extension: true,
+  cors: true,
+  writes: false,
+  answer: changeMessageWire,
+  stream: (ctx) => publicChangeView(ctx.db),
+});

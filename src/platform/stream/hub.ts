@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { changesSince, lastChangeID, oldestChangeID, type ChangeRow } from '../resources/change/log.ts';
+import { ApiError } from '../errors.ts';
+
+// Open answers (Server-Sent Events) fed by the change log (issue 11 item 6, issue 13): every process
+// hears every committed change through the bus and hands it to the streams open on it. A stream shows
+// its caller a view of each change (what it may hear, as what message); a view is computed once per
+// change for all the streams that share it. A client that reconnects names the last id it had
+// (Last-Event-ID) and gets what it missed from the log; past the log's window, one `reset` message.
+// Memory is bounded per connection (a client that stops reading is closed and replays when it comes
+// back) and in all (STREAM_MAX open streams).
+
+/** One message of a stream: `id:`, `event:` and a one-line JSON `data:`. */
+export interface StreamMessage {
+  readonly id: number;
+  readonly event: string;
+  /** Strings only, like every answer of the API. */
+  readonly data: Readonly<Record<string, string>>;
+}
+
+/** What the callers of one stream operation hear of each change; `name` tells views apart (one per audience). */
+export interface StreamView {
+  readonly name: string;
+  message(change: ChangeRow): StreamMessage | undefined | Promise<StreamMessage | undefined>;
+}
+
+/** Where a stream's text goes: the HTTP response. */
+export interface StreamSink {
+  write(text: string): void;
+  end(): void;
+  /** Bytes written and not yet sent. */
+  readonly backlog: number;
+}
+
+export interface StreamHubOptions {
+  readonly db: Kysely<DB>;
+  /** Streams open at once on this process (STREAM_MAX); one more is a 503. */
+  readonly max: number;
+  /** A comment line every so often keeps proxies from closing a quiet stream (STREAM_HEARTBEAT_MS). */
+  readonly heartbeatMs: number;
+  /** A stream whose client has this many bytes unread is closed (default 256 KiB). */
+  readonly maxBacklog?: number;
+  /** Most changes replayed to a reconnecting client; more missed → `reset` (default 10,000). */
+  readonly maxReplay?: number;
+}
+
+/** The text of a message as it goes out. */
+export const sseText = (m: StreamMessage): string =>
+  `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
+
+/** Tells a client it missed more than can be replayed: reload everything, then go on from `id`. */
+const resetText = (id: number) => `id: ${id}\nevent: reset\ndata: {}\n\n`;
+
+interface Subscriber {
+  readonly sink: StreamSink;
+  /** The last change id sent; replayed and live messages at or below it are not sent again. */
+  last: number;
+  /** Live messages that came while the replay ran, sent after it. */
+  pending: StreamMessage[] | undefined;
+}
+
+interface ViewGroup {
+  readonly view: StreamView;
+  readonly subscribers: Set<Subscriber>;
+  /** The views of changes are made in order: each waits for the one before. */
+  chain: Promise<void>;
+}
+
+export interface StreamHub {
+  /** A committed change (from the bus): every open stream hears its view of it. */
+  publish(change: ChangeRow): void;
+  /**
+   * Opens a stream on `sink` after the change `lastEventID` (undefined: from now on); answers its
+   * close. Throws a 503 when STREAM_MAX streams are open.
+   */
+  open(view: StreamView, lastEventID: number | undefined, sink: StreamSink): () => void;
+  /** Streams open now. */
+  readonly size: number;
+  /** Ends every stream (shutdown): clients reconnect to another process with their Last-Event-ID. */
+  close(): void;
+}
+
+export function createStreamHub(o: StreamHubOptions): StreamHub {
+  const maxBacklog = o.maxBacklog ?? 256 * 1024;
+  const maxReplay = o.maxReplay ?? 10_000;
+  const groups = new Map<string, ViewGroup>();
+  let size = 0;
+  let closed = false;
+
+  const heartbeat = setInterval(() => {
+    for (const group of groups.values()) for (const s of group.subscribers) send(group, s, ': \n\n');
+  }, o.heartbeatMs);
+  heartbeat.unref();
+
+  function drop(group: ViewGroup, s: Subscriber): void {
+    if (!group.subscribers.delete(s)) return;
+    size--;
+    if (group.subscribers.size === 0 && groups.get(group.view.name) === group) groups.delete(group.view.name);
+    s.sink.end();
+  }
+
+  /** Writes to one client; one that stopped reading is let go (it replays what it missed when it returns). */
+  function send(group: ViewGroup, s: Subscriber, text: string): void {
+    s.sink.write(text);
+    if (s.sink.backlog > maxBacklog) drop(group, s);
+  }
+
+  /** A message to one client: held while its replay runs, sent once (ids only go up). */
+  function offer(group: ViewGroup, s: Subscriber, m: StreamMessage): void {
+    if (s.pending) s.pending.push(m);
+    else if (m.id > s.last) {
+      s.last = m.id;
+      send(group, s, sseText(m));
+    }
+  }
+
+  async function replay(group: ViewGroup, s: Subscriber, after: number): Promise<void> {
+    const oldest = await oldestChangeID(o.db);
+    let missed: ChangeRow[] = [];
+    // Ids below the oldest kept were pruned: what the client missed cannot be told.
+    let gap = oldest !== undefined && after < oldest - 1;
+    if (!gap) {
+      missed = await changesSince(o.db, after, maxReplay + 1);
+      gap = missed.length > maxReplay;
+    }
+    if (gap) {
+      s.last = await lastChangeID(o.db);
+      send(group, s, resetText(s.last));
+      return;
+    }
+    for (const change of missed) {
+      if (!group.subscribers.has(s)) return;
+      const m = await group.view.message(change);
+      if (m && m.id > s.last) {
+        s.last = m.id;
+        send(group, s, sseText(m));
+      }
+    }
+  }
+
+  return {
+    get size() {
+      return size;
+    },
+    publish(change) {
+      for (const group of groups.values()) {
+        group.chain = group.chain
+          .then(() => group.view.message(change))
+          .then(
+            (m) => {
+              if (m) for (const s of group.subscribers) offer(group, s, m);
+            },
+            () => {}, // a view that failed (the store gone) skips this change; a reconnect replays it
+          );
+      }
+    },
+    open(view, lastEventID, sink) {
+      if (closed) throw new ApiError(503, 'the server is shutting down, connect again');
+      if (size >= o.max) throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
+      let group = groups.get(view.name);
+      if (!group) groups.set(view.name, (group = { view, subscribers: new Set(), chain: Promise.resolve() }));
+      const s: Subscriber = { sink, last: lastEventID ?? 0, pending: lastEventID === undefined ? undefined : [] };
+      group.subscribers.add(s);
+      size++;
+      // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
+      sink.write('retry: 2000\n: open\n\n');
+      if (lastEventID !== undefined) {
+        const g = group;
+        void replay(g, s, lastEventID)
+          .catch(() => {
+            // The log could not be read: the client comes back and asks again.
+            drop(g, s);
+          })
+          .finally(() => {
+            const pending = s.pending ?? [];
+            s.pending = undefined;
+            if (g.subscribers.has(s)) for (const m of pending) offer(g, s, m);
+          });
+      }
+      return () => drop(group, s);
+    },
+    close() {
+      closed = true;
+      clearInterval(heartbeat);
+      for (const group of [...groups.values()]) for (const s of [...group.subscribers]) drop(group, s);
+    },
+  };
+}

@@ -1,0 +1,224 @@
+// change.subscribe (issue 11 item 6): committed changes as Server-Sent Events, the site's reason to drop
+// what it kept. What anyone may hear (a company, and the event when it is open to anyone), resuming
+// after Last-Event-ID from the change log, `reset` past the log, the cap on open streams, the heartbeat,
+// the end of every stream on shutdown, and a write through one process heard on another.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { openStream, type OpenStream } from '../helpers/sse.ts';
+import { changeMessageWire } from '../../src/shared/wire/change.ts';
+import { pruneChanges } from '../../src/platform/resources/change/log.ts';
+
+/** The operation under test (the operation suites find it by this name). */
+const OP = 'change.subscribe';
+const data = (m: { data: string }) => changeMessageWire.parse(JSON.parse(m.data));
+
+describe.each(STORES)(`${OP} on %s`, (kind) => {
+  let p: TestPlatform;
+  let w: World;
+  const streams: OpenStream[] = [];
+  const open = async (query = '', headers: Record<string, string> = {}, style: 'rest' | 'rpc' = 'rest') => {
+    const path = style === 'rest' ? `/change/subscribe?${query}` : `/?action=change.subscribe&${query}`;
+    const s = await openStream(`${p.url}${path}`, headers);
+    streams.push(s);
+    return s;
+  };
+  const rename = (eventID: string, value: string, token = w.adminA) =>
+    p.ok('event.edit', { token, query: { eventID, key: 'name' }, body: { value } });
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind, { STREAM_MAX: '4', STREAM_HEARTBEAT_MS: '300' });
+    w = await world(p);
+  });
+  afterAll(async () => {
+    for (const s of streams) s.close();
+    await p?.close();
+  });
+
+  it.each(['rest', 'rpc'] as const)(
+    'opens a stream (%s style) that no cache stores or proxy buffers',
+    async (style) => {
+      const s = await open('', {}, style);
+      expect(s.status).toBe(200);
+      expect(s.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(s.headers.get('cache-control')).toBe('no-store');
+      expect(s.headers.get('x-accel-buffering')).toBe('no');
+      // Readable from any page (an EventSource on a widget's page), never with credentials.
+      expect(s.headers.get('access-control-allow-origin')).toBe('*');
+      s.close();
+    },
+  );
+
+  it('tells of a change of an open event with its company and event, id = the change id', async () => {
+    const s = await open();
+    const { companyID, eventID } = w.eventA;
+    await rename(eventID, 'Renamed once');
+    const m = await s.next((x) => x.event === 'change' && data(x).eventID === eventID);
+    const d = data(m);
+    expect(d).toEqual({ changeID: m.id, companyID, eventID });
+    const logged = await p.db.selectFrom('change').selectAll().where('changeID', '=', Number(m.id)).executeTakeFirst();
+    expect(logged?.operation).toBe('event.edit');
+    s.close();
+  });
+
+  it('names only the company for a private or hidden event, and nothing for a person’s own change', async () => {
+    const s = await open();
+    const { eventID, companyID } = w.eventB;
+    await p.ok('event.edit', { token: w.adminB, query: { eventID, key: 'visible' }, body: { value: 0 } });
+    const hidden = data(await s.next((x) => data(x).companyID === companyID));
+    expect(hidden.eventID).toBe('');
+    await rename(eventID, 'Hidden rename', w.adminB);
+    await p.ok('person.edit', { token: w.adminB, query: { key: 'name' }, body: { value: 'Someone else' } });
+    // A marker after both: everything before it has been delivered.
+    await rename(w.eventA.eventID, 'Marker');
+    const marker = s.messages.length;
+    await s.next((x) => data(x).eventID === w.eventA.eventID);
+    const heard = s.messages.slice(0, marker + 1).map(data);
+    expect(heard.filter((d) => d.eventID === eventID)).toEqual([]);
+    // Two changes of company B (visible, then the name): each named by its company alone; the person's edit not at all.
+    expect(heard.filter((d) => d.companyID === companyID)).toHaveLength(2);
+    await p.ok('event.edit', { token: w.adminB, query: { eventID, key: 'visible' }, body: { value: 1 } });
+    await s.next((x) => data(x).eventID === eventID);
+    s.close();
+  });
+
+  it('resumes after Last-Event-ID (header or query), in order, without what was already had', async () => {
+    const first = await open();
+    await rename(w.eventA.eventID, 'Before the drop');
+    const last = await first.next((x) => x.event === 'change');
+    first.close();
+    for (let i = 0; i < 3; i++) await rename(w.eventA.eventID, `Missed ${i}`);
+    for (const resume of [
+      (id: string) => open('', { 'last-event-id': id }),
+      (id: string) => open(`lastEventID=${id}`),
+    ]) {
+      const again = await resume(last.id!);
+      await again.next((x) => x.event === 'change' && again.messages.length >= 3);
+      const ids = again.messages.slice(0, 3).map((m) => Number(m.id));
+      expect(ids[0]).toBeGreaterThan(Number(last.id));
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
+      again.close();
+    }
+  });
+
+  it('answers one `reset` when the client missed more than the log keeps', async () => {
+    await rename(w.eventA.eventID, 'Soon pruned');
+    const newest = await p.db
+      .selectFrom('change')
+      .select((e) => e.fn.max('changeID').as('id'))
+      .executeTakeFirstOrThrow();
+    await pruneChanges(p.db, Date.now() + 1000);
+    await rename(w.eventA.eventID, 'After the prune');
+    const s = await open(`lastEventID=1`);
+    const reset = await s.next((x) => x.event === 'reset');
+    expect(Number(reset.id)).toBeGreaterThan(Number(newest.id));
+    s.close();
+  });
+
+  it('refuses a lastEventID that is not a change id with one plain line', async () => {
+    const s = await open('lastEventID=abc');
+    expect(s.status).toBe(400);
+    expect(s.text).toMatch(/^400 lastEventID /);
+  });
+
+  it('sends a heartbeat comment on a quiet stream', async () => {
+    const s = await open();
+    const end = Date.now() + 2000;
+    while (s.comments.filter((c) => c.trim() === '').length === 0 && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(s.comments.filter((c) => c.trim() === '').length).toBeGreaterThan(0);
+    s.close();
+  });
+
+  it('answers 503 with Retry-After past STREAM_MAX open streams, and takes one again once one closes', async () => {
+    for (const s of streams) s.close();
+    await new Promise((r) => setTimeout(r, 200));
+    const held = await Promise.all([open(), open(), open(), open()]);
+    const over = await open();
+    expect(over.status).toBe(503);
+    expect(over.text).toBe('503 too many open streams, try again shortly');
+    expect(over.headers.get('retry-after')).toBe('5');
+    held[0].close();
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await open();
+    expect(again.status).toBe(200);
+    for (const s of [...held, again]) s.close();
+  });
+});
+
+describe('streams and shutdown', () => {
+  it('ends every open stream when the platform closes, at once', async () => {
+    const p = await startTestPlatform('sqlite');
+    const s = await openStream(`${p.url}/change/subscribe`);
+    expect(s.status).toBe(200);
+    const started = performance.now();
+    await p.close();
+    await s.ended;
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe.each([
+  ['postgres', {}],
+  ['postgres', { REDIS_URL }],
+] as const)('a stream on another process (%s %o)', (kind, env) => {
+  let a: TestPlatform;
+  let b: TestPlatform;
+  let w: World;
+  beforeAll(async () => {
+    a = await startTestPlatform(kind, { ...env });
+    b = await startTestPlatform(kind, { ...env, DATABASE_URL: a.platform.databaseUrl });
+    w = await world(a);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('hears a write made through the first within a second', async () => {
+    const s = await openStream(`${b.url}/change/subscribe`);
+    const started = performance.now();
+    await a.ok('event.edit', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID, key: 'name' },
+      body: { value: 'X' },
+    });
+    await s.next((m) => data(m).eventID === w.eventA.eventID, 0, 1000);
+    expect(performance.now() - started).toBeLessThan(1000);
+    s.close();
+  });
+});
+
+describe('the hub, on its own', () => {
+  it('lets go of a client that stopped reading (bounded memory), and keeps the others', async () => {
+    const { createStreamHub } = await import('../../src/platform/stream/hub.ts');
+    const p = await startTestPlatform('sqlite');
+    const hub = createStreamHub({ db: p.db, max: 10, heartbeatMs: 60_000, maxBacklog: 1000 });
+    const sink = (stalled: boolean) => {
+      const s = { written: '', ended: false, backlog: 0 };
+      return Object.assign(s, {
+        write(text: string) {
+          s.written += text;
+          if (stalled) s.backlog += text.length;
+        },
+        end() {
+          s.ended = true;
+        },
+      });
+    };
+    const view = { name: 'all', message: (c: { changeID: number }) => ({ id: c.changeID, event: 'x', data: {} }) };
+    const slow = sink(true);
+    const fast = sink(false);
+    hub.open(view, undefined, slow);
+    hub.open(view, undefined, fast);
+    const change = { at: 0, operation: 'x.y', kind: 'x', companyID: 1, eventID: 1, objectID: null };
+    for (let i = 1; i <= 100; i++) hub.publish({ ...change, changeID: i });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(slow.ended).toBe(true);
+    expect(fast.ended).toBe(false);
+    expect(fast.written.match(/^id: /gm)).toHaveLength(100);
+    expect(hub.size).toBe(1);
+    hub.close();
+    expect(fast.ended).toBe(true);
+    await p.close();
+  });
+});
