@@ -58,7 +58,16 @@ export const onRequest = defineMiddleware(async (context, next) => {
     const stored: Record<string, string> = {};
     headers.forEach((v, k) => (stored[k] = v));
     // The front compresses this first answer through the stored page, so its variants are made once.
-    ctx.page = pageCache.set(ctx.cacheKey, { status: 200, headers: stored, body, etag, deps: ctx.call.deps ?? [] });
+    ctx.page = pageCache.set(ctx.cacheKey, {
+      status: 200,
+      headers: stored,
+      body,
+      etag,
+      deps: ctx.call.deps ?? [],
+      // A page of one company goes stale with that company's changes only; any other, with any change.
+      scope: ctx.call.companyID === undefined ? {} : { companyID: ctx.call.companyID },
+      mark: ctx.pageMark,
+    });
   }
   if (notModified(context.request.headers.get('if-none-match'), etag)) {
     return new Response(null, {

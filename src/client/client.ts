@@ -37,6 +37,13 @@ import {
   type Tag,
 } from './schemas.ts';
 import { PAGE_SIZE_MAX, readPages, type PageRead } from '../shared/paging.ts';
+import type { Freshness, Scope } from '../shared/freshness.ts';
+
+/** What follows the platform's changes (follow.ts): while `live`, kept answers stay until a change of their scope. */
+export interface Follow {
+  readonly freshness: Freshness;
+  readonly live: boolean;
+}
 
 export interface ClientOptions {
   /** The platform's address, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
@@ -56,6 +63,8 @@ export interface ClientOptions {
    * from re-reading a 300-activity program for every page it renders in the same second.
    */
   dataFreshMs?: number;
+  /** The platform's change stream: while it is live, answers are kept until a change of their scope. */
+  follow?: Follow;
 }
 
 /** One platform answer a page was built from: the call and a fingerprint of its bytes. */
@@ -68,6 +77,8 @@ export interface Dependency {
 export interface CallContext {
   clientIp?: string;
   deps?: Dependency[];
+  /** The company the page shows, when it shows one: its scope in the page cache (changes elsewhere leave it alone). */
+  companyID?: number;
   /**
    * A request of its own: no answer of the last dataFreshMs reused, none in flight joined (one may have
    * left before a write it must see). For custom-domain lookups, which the resolver shares and remembers.
@@ -95,6 +106,22 @@ interface Parsed {
 
 const MAX_MEMO = 1000;
 
+/** What an answer depends on, as its call says: the event or company it names, else anything. */
+function scopeOfPath(path: string): Scope {
+  const m = /[?&](eventID|companyID)=(\d+)/.exec(path);
+  if (!m) return {};
+  return m[1] === 'eventID' ? { eventID: Number(m[2]) } : { companyID: Number(m[2]) };
+}
+
+interface Kept {
+  raw: Raw;
+  /** Without a live change stream: until when (ms since epoch) it is reused. */
+  until: number;
+  /** With one: its scope and the mark its request began at. */
+  scope: Scope;
+  mark: number;
+}
+
 export const fingerprint = (body: string): string => createHash('sha1').update(body).digest('base64url');
 
 const rawPrints = new WeakMap<Raw, string>();
@@ -111,7 +138,8 @@ export class PodiumClient {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #inflight = new Map<string, Promise<Raw>>();
-  readonly #fresh = new Map<string, { raw: Raw; until: number }>();
+  readonly #fresh = new Map<string, Kept>();
+  readonly #follow: Follow | undefined;
   readonly #dataFreshMs: number;
   readonly #siteKey: string | undefined;
   readonly #memo = new Map<string, Parsed>();
@@ -125,6 +153,7 @@ export class PodiumClient {
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#dataFreshMs = options.dataFreshMs ?? 1000;
     this.#siteKey = options.siteKey;
+    this.#follow = options.follow;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 32,
       keepAliveTimeout: 30_000,
@@ -145,8 +174,11 @@ export class PodiumClient {
     return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
   }
 
-  async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string): Promise<Raw> {
+  async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string, again = false): Promise<Raw> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    // A re-check must see every committed change: another process of the platform may not have heard
+    // of it yet, so its cached answer is not taken (Cache-Control: no-cache).
+    if (again) headers['cache-control'] = 'no-cache';
     if (this.#siteKey) headers['x-podium-site-key'] = this.#siteKey;
     if (clientIp) {
       // Podium believes X-Podium-Client-IP with the key; other servers of the spec may trust the site's
@@ -169,28 +201,34 @@ export class PodiumClient {
   }
 
   /**
-   * A GET's raw answer: reused for dataFreshMs (successful answers only); concurrent identical GETs
-   * share one request. `fresh` asks the platform in any case.
+   * A GET's raw answer: reused (successful answers only) for dataFreshMs, or while the change stream is
+   * live until a change of its scope; concurrent identical GETs share one request. `fresh` asks the
+   * platform in any case, past its cache.
    */
   raw(path: string, clientIp?: string, fresh = false): Raw | Promise<Raw> {
-    if (!fresh && this.#dataFreshMs > 0) {
+    const follow = this.#follow;
+    if (!fresh) {
       const known = this.#fresh.get(path);
-      if (known && known.until > Date.now()) return known.raw;
+      if (known && (follow?.live ? follow.freshness.fresh(known.scope, known.mark) : known.until > Date.now()))
+        return known.raw;
+      const inflight = this.#inflight.get(path);
+      if (inflight) return inflight;
     }
-    let p = this.#inflight.get(path);
-    if (!p) {
-      p = this.#request(path, 'GET', clientIp).finally(() => this.#inflight.delete(path));
-      this.#inflight.set(path, p);
-      if (this.#dataFreshMs > 0) {
-        p.then(
-          (raw) => {
-            if (raw.status !== 200) return;
-            if (this.#fresh.size >= MAX_MEMO) this.#fresh.delete(this.#fresh.keys().next().value!);
-            this.#fresh.set(path, { raw, until: Date.now() + this.#dataFreshMs });
-          },
-          () => {},
-        );
-      }
+    // A fresh read never joins one in flight: that one may have left before the change it must see.
+    const mark = follow?.freshness.mark() ?? 0;
+    const p: Promise<Raw> = this.#request(path, 'GET', clientIp, undefined, fresh).finally(() => {
+      if (this.#inflight.get(path) === p) this.#inflight.delete(path);
+    });
+    this.#inflight.set(path, p);
+    if (this.#dataFreshMs > 0 || follow) {
+      p.then(
+        (raw) => {
+          if (raw.status !== 200) return;
+          if (this.#fresh.size >= MAX_MEMO) this.#fresh.delete(this.#fresh.keys().next().value!);
+          this.#fresh.set(path, { raw, until: Date.now() + this.#dataFreshMs, scope: scopeOfPath(path), mark });
+        },
+        () => {},
+      );
     }
     return p;
   }

@@ -38,6 +38,8 @@ export interface RequestContext {
   publicPath: string;
   /** Platform calls made for this page (forwarding the visitor's address; recording what was read when pages are cached). */
   call: CallContext;
+  /** The page cache's mark when this request began (PageCache.mark): a change after it leaves the page stale. */
+  pageMark: number;
   /** The page cache key, when this request may be stored. */
   cacheKey: string | undefined;
   /** Set by a page whose answer is public and may be stored and shared. */

@@ -92,6 +92,8 @@ export async function loadEvent(ctx: RequestContext, namespace: string, nickname
   if (e.status === 'rejected' && !missing(e.reason)) throw e.reason;
   const company = c.status === 'fulfilled' ? c.value : undefined;
   if (!company) return { kind: 'notFound', locale: localeFor(ctx) };
+  // What the page shows changes with this company's changes only (the page cache's scope).
+  ctx.call.companyID = Number(company.companyID);
   if (e.status === 'rejected') return { kind: 'notFound', company, locale: localeFor(ctx, company.language) };
   const event: PodiumEvent = e.value;
   if (event.companyID !== company.companyID) return { kind: 'notFound', company, locale: localeFor(ctx) };

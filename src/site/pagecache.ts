@@ -1,15 +1,18 @@
 // Pages as served in production: the rendered bytes of public pages, in memory, keyed by host, path,
-// query and language. The site talks to the platform only over HTTP, so "invalidated when the event's
-// data changes" is done by revalidation: each page remembers the platform answers it was built from
-// (call + fingerprint of the bytes). A page is served as is for FRESH_MS; after that, the next request
-// re-reads those answers (the platform serves them from its own cache, which every write clears) and
+// query and language. The site talks to the platform only over HTTP. Each page remembers the platform
+// answers it was built from (call + fingerprint of the bytes) and what it shows (its company). While
+// the platform's change stream is live (client/follow.ts), a page is served as is until a change of
+// its company (or one the stream cannot place) arrives: with no edits the site asks the platform
+// nothing. Without the stream (it dropped, or the platform has none), a page is served as is for
+// FRESH_MS. Either way, a stale page's next request re-reads its answers, past the platform's cache, and
 // compares fingerprints — the same bytes: the page stays, fresh again; anything different: the page is
-// dropped and rendered anew. So a change shows within FRESH_MS, and a re-check costs a few small reads,
-// not a render. Concurrent requests for a stale page share one re-check. Memory is bounded by bytes
-// (least recently used pages go first). Each page keeps its br and gzip variants, compressed once on
-// the first request that takes them (and shared by the requests waiting meanwhile), not on every hit.
+// dropped and rendered anew. A re-check costs a few small reads, not a render. Concurrent requests for
+// a stale page share one re-check. Memory is bounded by bytes (least recently used pages go first).
+// Each page keeps its br and gzip variants, compressed once on the first request that takes them
+// (and shared by the requests waiting meanwhile), not on every hit.
 
-import type { Dependency } from '../client/index.ts';
+import type { Dependency, Follow } from '../client/index.ts';
+import type { Scope } from '../shared/freshness.ts';
 import { compressText, worthCompressing, type Encoding } from './compress.ts';
 
 /** A page as one encoding sends it: the compressed bytes and the headers that go with them. */
@@ -27,7 +30,11 @@ export interface CachedPage {
   body: Buffer;
   etag: string;
   deps: Dependency[];
-  /** Until when (ms since epoch) the page is served without a re-check. */
+  /** What the page shows (its company, or anything): a change of this scope makes it stale while the change stream is live. */
+  scope: Scope;
+  /** The change stream's mark when the page's reads began (or its last re-check). */
+  mark: number;
+  /** Until when (ms since epoch) the page is served without a re-check, while the change stream is not live. */
   freshUntil: number;
   /** After this (ms since epoch) the page is rendered again even if its sources did not change (time-dependent content). */
   expires: number;
@@ -51,6 +58,8 @@ export interface PageCacheOptions {
   maxBytes?: number;
   /** The current fingerprint of a platform answer (a GET of `path`, for the visitor who asked for the page). */
   fingerprintOf: (path: string, visitor?: string) => Promise<string>;
+  /** The platform's change stream: while live, a page is re-checked only after a change of its scope. */
+  follow?: Follow;
 }
 
 export const FRESH_MS = 2000;
@@ -62,6 +71,7 @@ export class PageCache {
   readonly #maxAgeMs: number;
   readonly #maxBytes: number;
   readonly #fingerprintOf: (path: string, visitor?: string) => Promise<string>;
+  readonly #follow: Follow | undefined;
   #bytes = 0;
   hits = 0;
   misses = 0;
@@ -72,6 +82,17 @@ export class PageCache {
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#fingerprintOf = options.fingerprintOf;
+    this.#follow = options.follow;
+  }
+
+  /** Where a page's reads begin: pass it to `set`, so a change that came meanwhile leaves the page born stale. */
+  mark(): number {
+    return this.#follow?.freshness.mark() ?? 0;
+  }
+
+  #fresh(page: CachedPage, now: number): boolean {
+    const follow = this.#follow;
+    return follow?.live ? follow.freshness.fresh(page.scope, page.mark) : page.freshUntil > now;
   }
 
   get size(): number {
@@ -101,7 +122,7 @@ export class PageCache {
     // Least recently used goes first when memory is short: a hit moves the page to the end.
     this.#pages.delete(key);
     this.#pages.set(key, page);
-    if (page.freshUntil > now) {
+    if (this.#fresh(page, now)) {
       this.hits++;
       return page;
     }
@@ -115,6 +136,7 @@ export class PageCache {
 
   async #revalidate(key: string, page: CachedPage, visitor: string | undefined): Promise<CachedPage | undefined> {
     this.revalidations++;
+    const mark = this.mark();
     let same: boolean;
     try {
       const now = await Promise.all(page.deps.map((d) => this.#fingerprintOf(d.path, visitor)));
@@ -128,6 +150,7 @@ export class PageCache {
       return undefined;
     }
     page.freshUntil = Date.now() + this.#freshMs;
+    page.mark = mark;
     this.hits++;
     return page;
   }
@@ -161,7 +184,11 @@ export class PageCache {
   /** Stores a rendered page (its deps deduplicated by call) and answers it as stored (undefined: too big to keep). */
   set(
     key: string,
-    page: Omit<CachedPage, 'freshUntil' | 'expires' | 'headers304' | 'key' | 'compressible' | 'variants' | 'size'>,
+    page: Omit<
+      CachedPage,
+      'freshUntil' | 'expires' | 'headers304' | 'key' | 'compressible' | 'variants' | 'size' | 'scope' | 'mark'
+    > &
+      Partial<Pick<CachedPage, 'scope' | 'mark'>>,
   ): CachedPage | undefined {
     const seen = new Set<string>();
     const deps = page.deps.filter((d) => !seen.has(d.path) && seen.add(d.path));
@@ -173,6 +200,9 @@ export class PageCache {
       if (page.headers[name]) headers304[name] = page.headers[name];
     }
     const stored: CachedPage = {
+      // Without a scope, any change makes the page stale; without a mark, any change since the start.
+      scope: {},
+      mark: 0,
       ...page,
       headers304,
       deps,

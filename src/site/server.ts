@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
+import { ChangeFollower, createClient, isPodiumError, type PodiumClient } from '../client/index.ts';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
 import {
   compressibleType,
@@ -52,8 +52,13 @@ export interface SiteOptions {
   pageCache: boolean;
   /** Milliseconds a cached page is served before its sources are re-checked. */
   pageFreshMs?: number;
-  /** Milliseconds a platform answer is reused before asking again (default 1000). */
+  /** Milliseconds a platform answer is reused before asking again (default 1000), while the change stream is not live. */
   dataFreshMs?: number;
+  /**
+   * Follow the platform's change stream (change.subscribe; default true): while it is live, pages and
+   * answers are kept until a change of their scope, and the timers above apply only when it is not.
+   */
+  followChanges?: boolean;
   now?: () => number;
   /** A client to use instead of one made from apiUrl (tests). */
   client?: PodiumClient;
@@ -65,6 +70,8 @@ export interface Site {
   server: Server;
   runtime: SiteRuntime;
   hosts: HostResolver;
+  /** The platform's change stream, when followed. */
+  follower: ChangeFollower | undefined;
   /** An event's custom domain (or what it routes to) changed: forget what was looked up (`podium start`). */
   domainChanged(change: DomainChange): void;
   close(): Promise<void>;
@@ -134,14 +141,21 @@ const HOST_LEVEL = new Set(['/robots.txt', '/sitemap.xml']);
 
 export async function startSite(options: SiteOptions): Promise<Site> {
   const trusted = trustList(options.trustProxy);
+  const follower = options.followChanges === false ? undefined : new ChangeFollower({ baseUrl: options.apiUrl });
   const client =
     options.client ??
-    createClient({ baseUrl: options.apiUrl, siteKey: options.siteKey, dataFreshMs: options.dataFreshMs });
+    createClient({
+      baseUrl: options.apiUrl,
+      siteKey: options.siteKey,
+      dataFreshMs: options.dataFreshMs,
+      follow: follower,
+    });
   // A page's re-check reads the platform for the visitor whose request found the page stale.
   const pageCache = options.pageCache
     ? new PageCache({
         freshMs: options.pageFreshMs,
         fingerprintOf: (path, visitor) => client.fingerprintOf(path, visitor),
+        follow: follower,
       })
     : undefined;
   const listenHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -589,6 +603,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
         publicPath: pathname,
         // Every platform call for this page names the visitor (the platform's per-client limits).
         call: { clientIp: visitor, deps: cacheKey ? [] : undefined },
+        pageMark: pageCache?.mark() ?? 0,
         cacheKey,
         cacheable: false,
       };
@@ -629,6 +644,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     server,
     runtime,
     hosts,
+    follower,
     domainChanged(change) {
       hosts.forget(change);
       // Requests mapped straight to a cached page skip the Host lookup: map them again.
@@ -642,6 +658,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       if (!options.client) await client.close();
+      await follower?.close();
     },
   };
 }

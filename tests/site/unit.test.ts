@@ -17,6 +17,7 @@ import { idsOf } from '../../src/site/ical.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import type { Activity } from '../../src/client/index.ts';
 import { activityWire } from '../../src/shared/wire/index.ts';
+import { Freshness } from '../../src/shared/freshness.ts';
 
 const fakeReq = (remote: string, headers: Record<string, string> = {}) =>
   ({ socket: { remoteAddress: remote }, headers }) as unknown as IncomingMessage;
@@ -129,6 +130,69 @@ describe('page cache', () => {
     short.set('a', page('x'));
     await new Promise((r) => setTimeout(r, 5));
     expect(short.lookup('a')).toBeUndefined();
+  });
+});
+
+describe('the page cache following the change stream', () => {
+  const page = (body: string) => ({
+    status: 200,
+    headers: { 'cache-control': 'public', vary: 'Cookie', etag: '"e"' },
+    body: Buffer.from(body),
+    etag: '"e"',
+    deps: [{ path: '/a', hash: 'h1' }],
+  });
+
+  it('while live: keeps a page past its timer until a change of its company; others leave it alone', async () => {
+    const follow = { freshness: new Freshness(), live: true };
+    let checks = 0;
+    const cache = new PageCache({ freshMs: 1, fingerprintOf: async () => (checks++, 'h1'), follow });
+    cache.set('k', { ...page('one'), scope: { companyID: 7 }, mark: cache.mark() });
+    await new Promise((r) => setTimeout(r, 10));
+    expect((cache.lookup('k') as { body: Buffer }).body.toString()).toBe('one');
+    // Another company's event, and another company's own change: nothing to re-check.
+    follow.freshness.apply({ companyID: 8, eventID: 80 });
+    follow.freshness.apply({ companyID: 8, eventID: null });
+    expect(cache.lookup('k')).not.toBeInstanceOf(Promise);
+    expect(checks).toBe(0);
+    // Its company's event (or a private one, named by the company alone): re-checked once, fresh again.
+    follow.freshness.apply({ companyID: 7, eventID: 70 });
+    expect((await cache.lookup('k'))?.body.toString()).toBe('one');
+    expect(checks).toBe(1);
+    expect(cache.lookup('k')).not.toBeInstanceOf(Promise);
+    follow.freshness.apply({ companyID: 7, eventID: null });
+    await cache.lookup('k');
+    expect(checks).toBe(2);
+  });
+
+  it('a page whose render began before a change is born stale; without the stream, the timer rules', async () => {
+    const follow = { freshness: new Freshness(), live: true };
+    let checks = 0;
+    const cache = new PageCache({ freshMs: 20, fingerprintOf: async () => (checks++, 'h1'), follow });
+    const mark = cache.mark();
+    follow.freshness.apply({ companyID: 7, eventID: 70 }); // while the page rendered
+    cache.set('k', { ...page('one'), scope: { companyID: 7 }, mark });
+    await cache.lookup('k');
+    expect(checks).toBe(1);
+    follow.live = false;
+    expect(cache.lookup('k')).not.toBeInstanceOf(Promise); // fresh for 20 ms after its re-check
+    await new Promise((r) => setTimeout(r, 30));
+    await cache.lookup('k');
+    expect(checks).toBe(2);
+  });
+
+  it('a page without a scope goes stale with any change; a reset (applyAll) makes every page stale', async () => {
+    const follow = { freshness: new Freshness(), live: true };
+    let checks = 0;
+    const cache = new PageCache({ fingerprintOf: async () => (checks++, 'h1'), follow });
+    cache.set('any', { ...page('x'), mark: cache.mark() });
+    cache.set('c7', { ...page('y'), scope: { companyID: 7 }, mark: cache.mark() });
+    follow.freshness.apply({ companyID: 9, eventID: 90 });
+    await cache.lookup('any');
+    expect(cache.lookup('c7')).not.toBeInstanceOf(Promise);
+    expect(checks).toBe(1);
+    follow.freshness.applyAll();
+    await cache.lookup('c7');
+    expect(checks).toBe(2);
   });
 });
 

@@ -1,0 +1,67 @@
+// The site follows the platform's change stream (issue 11, item 6), against the real `podium start`
+// with the demo: with no edits, serving cached pages asks the platform nothing at all; an edit shows on
+// the page within a second (measured over several edits); and when the stream drops, the site goes
+// back to re-checking on a timer until it is back.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editEvent, http, sleep, startPodium, type Podium } from './harness.ts';
+
+let p: Podium;
+
+beforeAll(async () => {
+  // Call lines (one per platform call) are logged at info: the test counts the site's calls with them.
+  p = await startPodium({ LOG_LEVEL: 'info' });
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const get = (path: string) => http(`${p.site}${path}`);
+/** Platform calls logged so far (the API logs one line per call; streams log "stream"). */
+const calls = () =>
+  p
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"call"')).length;
+
+async function until(test: () => Promise<boolean>, ms: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    if (await test()) return performance.now() - started;
+    await sleep(5);
+  }
+  return Infinity;
+}
+
+describe('the site follows the change stream', () => {
+  it('opens the stream at start', async () => {
+    expect(await until(async () => p.output().includes('"msg":"stream"'), 5000)).toBeLessThan(5000);
+  });
+
+  it('with no edits, serving cached pages asks the platform nothing (past every freshness timer)', async () => {
+    const pages = ['/demo/summit', '/demo/summit/schedule', '/demo/summit/speakers', '/demo'];
+    for (const page of pages) expect((await get(page)).status).toBe(200);
+    await sleep(300);
+    const before = calls();
+    // Longer than SITE_DATA_FRESH_MS (1 s) and the page re-check timer (2 s) of the timed mode.
+    for (let round = 0; round < 6; round++) {
+      for (const page of pages) expect((await get(page)).status).toBe(200);
+      await sleep(500);
+    }
+    expect(calls() - before).toBe(0);
+  });
+
+  it('an edit shows on the cached page within a second (p99 over 15 edits)', async () => {
+    const took: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const name = `Podium Summit edit ${i}`;
+      await get('/demo/summit/schedule'); // cached
+      await editEvent(p, 1, 'name', name);
+      took.push(await until(async () => (await get('/demo/summit/schedule')).text.includes(name), 2000));
+    }
+    took.sort((a, b) => a - b);
+    console.log(
+      `edit → visible on the site's cached schedule page, ms: p50 ${took[7].toFixed(1)}, max ${took[14].toFixed(1)}`,
+    );
+    expect(took[14]).toBeLessThan(1000);
+  });
+});
