@@ -191,6 +191,21 @@ describe.each(STORES)('cached public answers over HTTP on %s', (kind) => {
     });
     expect(await names(a)).toContain('Renamed quietly');
   });
+
+  it('a request with Cache-Control: no-cache is answered from the store, and renews the cached answer', async () => {
+    const path = `/event/get?eventID=${w.eventA.eventID}`;
+    const name = async (headers: Record<string, string> = {}) =>
+      ((await (await get(path, headers)).json()) as { data: { name: string }[] }).data[0].name;
+    await name(); // cached
+    await p.db
+      .updateTable('event')
+      .set({ name: 'Quiet name' })
+      .where('eventID', '=', Number(w.eventA.eventID))
+      .execute();
+    expect(await name()).not.toBe('Quiet name');
+    expect(await name({ 'cache-control': 'no-cache' })).toBe('Quiet name');
+    expect(await name()).toBe('Quiet name');
+  });
 });
 
 /** A GET through node:http, which leaves the body as sent (fetch would decode it). */
