@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createTransport } from 'nodemailer';
 
@@ -22,7 +22,7 @@ const composer = createTransport({ streamTransport: true, buffer: true, newline:
 /**
  * The embedded default: each message written as `<MAIL_DIR>/<time>-<random>.eml`, so a newcomer sees
  * exactly what would have gone out. The log gets the path, never the content (links are secrets).
- * Until the durable jobs of the backbone exist, callers send inside their request.
+ * Messages are sent by jobs (src/platform/jobs), not inside requests.
  */
 export function fileOutbox(dir: string, from: string, log?: (path: string) => void): Outbox {
   const folder = resolve(dir);
@@ -30,8 +30,13 @@ export function fileOutbox(dir: string, from: string, log?: (path: string) => vo
     async send(m) {
       const info = await composer.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
       await mkdir(folder, { recursive: true });
-      const path = join(folder, `${Date.now()}-${randomBytes(4).toString('hex')}.eml`);
-      await writeFile(path, info.message, { mode: 0o600 });
+      const name = `${Date.now()}-${randomBytes(4).toString('hex')}`;
+      const path = join(folder, `${name}.eml`);
+      // Written whole under another name, then renamed: whoever reads the folder (a person, a test, a
+      // pickup) never sees an .eml half written.
+      const partial = join(folder, `.${name}.partial`);
+      await writeFile(partial, info.message, { mode: 0o600 });
+      await rename(partial, path);
       log?.(path);
       return path;
     },
