@@ -7,6 +7,8 @@ import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
   STORES,
+  answerText,
+  isStream,
   checkAnswer,
   startTestPlatform,
   world,
@@ -152,12 +154,8 @@ async function send(p: TestPlatform, r: Req): Promise<Res> {
       cause: err,
     });
   }
-  // A stream (change.subscribe) that opened stays open: its head is the answer, the stream is let go.
-  if (res.status === 200 && res.headers.get('content-type')?.startsWith('text/event-stream')) {
-    await res.body?.cancel();
-    return { status: res.status, text: '', headers: res.headers };
-  }
-  const text = await res.text();
+  const text = await answerText(res);
+  if (isStream(res)) return { status: res.status, text, headers: res.headers };
   try {
     checkAnswer(res.status, res.headers.get('content-type') ?? '', text);
   } catch (err) {

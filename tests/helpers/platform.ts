@@ -99,6 +99,17 @@ export function checkAnswer(status: number, type: string, text: string): Omit<Re
   return { count: 0, data: [] };
 }
 
+/** Whether an answer is an open stream (change.subscribe): its head is the answer, it never ends by itself. */
+export const isStream = (res: Response) =>
+  res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
+
+/** An answer's text; an open stream is let go and reads as '' (sweeps over every operation call them all). */
+export async function answerText(res: Response): Promise<string> {
+  if (!isStream(res)) return res.text();
+  await res.body?.cancel();
+  return '';
+}
+
 export class TestPlatform {
   readonly platform: Platform;
   readonly logs: string[];
@@ -170,12 +181,8 @@ export class TestPlatform {
       headers,
       body,
     });
-    // A stream (change.subscribe) stays open: its status and head are the answer; the stream is let go.
-    if (res.status === 200 && res.headers.get('content-type')?.startsWith('text/event-stream')) {
-      await res.body?.cancel();
-      return { status: res.status, text: '', headers: res.headers, count: 0, data: [] };
-    }
-    const text = await res.text();
+    const text = await answerText(res);
+    if (isStream(res)) return { status: res.status, text, headers: res.headers, count: 0, data: [] };
     return {
       status: res.status,
       text,

@@ -1,6 +1,6 @@
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
 import { LEVEL } from '../../src/platform/kernel/table.ts';
-import { PASSWORD, type TestPlatform } from '../helpers/platform.ts';
+import { PASSWORD, answerText, type TestPlatform } from '../helpers/platform.ts';
 
 // Two tenants for the people isolation tests (issue 9 item 2): each company has two public events with
 // one object of every kind, a caller at every level, and two victims — people who exist only in that
@@ -33,7 +33,7 @@ export async function send(p: TestPlatform, r: Req): Promise<Res> {
     body,
     signal: AbortSignal.timeout(10_000),
   });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await answerText(res) };
 }
 
 /** One event of a tenant and one object of every kind in it (the ids the operations name). */
