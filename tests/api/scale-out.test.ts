@@ -3,7 +3,8 @@
 // each on its own port. A write through A is read through B within a second; A and B share one count
 // per rate-limit key (Redis); a job added through A (person.recover's e-mail) runs once, on the worker;
 // a worker killed (SIGKILL) in the middle of that job loses nothing: a restarted worker runs it again
-// after its lease, and the code of the killed run no longer works.
+// after its lease, and the code of the killed run no longer works. The site, in a process of its own
+// that reads B and follows B's change stream, shows an edit made through A within a second.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ import type { DB } from '../../src/platform/db/schema.ts';
 import { createPerson } from '../../src/platform/resources/person/repository.ts';
 import { RECOVER_MAIL_JOB } from '../../src/platform/resources/person/recovery.ts';
 import { PASSWORD, REDIS_URL, checkAnswer, freshStore } from '../helpers/platform.ts';
-import { emlFiles, killAll, sleep, startPodiumProcess, until, type PodiumProcess } from '../helpers/processes.ts';
+import { ROOT, emlFiles, killAll, sleep, startPodiumProcess, until, type PodiumProcess } from '../helpers/processes.ts';
+import { ensureBuilt } from '../../src/site/build.ts';
 
 /** The per-client limit of A and B: low, so the test can meet it. */
 const LIMIT = 10;
@@ -34,6 +36,7 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
   let env: Record<string, string>;
   let admin: string;
   let eventID: string;
+  let namespace: string;
 
   // Every call names a client of its own (X-Forwarded-For; A and B trust the loopback as their proxy),
   // from a range of this run: Redis counts per address for every process on it, other suites' included.
@@ -124,6 +127,7 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
     admin = (await ok(a, 'person.signIn', { query: { username: 'op@scale.test' }, body: { password: PASSWORD } }))[0]
       .tokenID;
     const [company] = await ok(a, 'company.create', { token: admin, body: { shortName: 'Scale Out' } });
+    namespace = company.namespace;
     [{ eventID }] = await ok(a, 'company.event.bind', {
       token: admin,
       query: { companyID: company.companyID },
@@ -154,6 +158,37 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
       `[scale-out] edit through A → read through B, ms: p50 ${took[10].toFixed(1)}, max ${took[19].toFixed(1)}`,
     );
     expect(took[19]).toBeLessThan(1000);
+  });
+
+  it('the site, a process of its own reading B, shows an edit through A within a second', async () => {
+    await ensureBuilt(ROOT, { quiet: true });
+    // `podium start` with PODIUM_API_URL: its site reads B (its own API process stands by, unused).
+    const site = await startPodiumProcess(
+      'start',
+      { ...env, SITE: '1', SITE_PORT: '0', PODIUM_API_URL: b, MAIL_DIR: tmpMail() },
+      /Podium site listening on (http:\/\/\S+)/,
+      60_000,
+    );
+    const page = `${site.match[1]}/${encodeURIComponent(namespace)}/scale`;
+    // Each visit from a visitor of its own: the site forwards the address, and B limits per visitor.
+    const visit = async () => (await fetch(page, { headers: { 'x-forwarded-for': nextClient() } })).text();
+    expect(await visit()).toContain('<title>');
+    await until(async () => apiB.output().includes('"msg":"stream"'), "the site's change stream on B");
+    const took: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const value = `Site scale ${i}`;
+      await visit(); // cached by the site
+      await ok(a, 'event.edit', { token: admin, query: { eventID, key: 'name' }, body: { value } });
+      const started = performance.now();
+      await until(async () => (await visit()).includes(value), `the site to show ${value}`, 2000, 5);
+      took.push(performance.now() - started);
+    }
+    took.sort((x, y) => x - y);
+    console.log(
+      `[scale-out] edit through A → site page (reading B) shows it, ms: p50 ${took[5].toFixed(1)}, max ${took[9].toFixed(1)}`,
+    );
+    expect(took[9]).toBeLessThan(1000);
+    await site.kill();
   });
 
   it('A and B share the rate-limit count of a client (Redis): 10 calls a second in all, not 10 each', async () => {
