@@ -4,7 +4,7 @@
 // The platform runs on core 0, the load generators on core 1.
 // Usage: npm run bench:mixed [-- --duration 5 --rate 200]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,13 +49,32 @@ const registrations = () =>
   });
 
 const failed = (r) => r.non2xx + r.errors + r.timeouts;
+/** CPU seconds the platform process has used (utime + stime, Linux /proc). */
+const cpuOf = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
+/** Runs `phase`, answering its result and the platform's CPU use meanwhile (1 = one core, busy throughout). */
+async function busy(phase) {
+  const cpu = cpuOf(platform.child.pid);
+  const started = performance.now();
+  const result = await phase();
+  return { result, load: (cpuOf(platform.child.pid) - cpu) / ((performance.now() - started) / 1000) };
+}
 try {
   await autocannon({ url: `${api}/activity/find?eventID=${events.programs[0]}&limit=100`, duration: 1 }); // warm-up
   // Alone before and after the mixed run, averaged: the process keeps warming up (JIT, caches) during
   // the first runs, and a ratio against the first run alone would credit the mixed run with that.
-  const before = await reads();
-  const [mixed, writes] = await Promise.all([reads(), registrations()]);
-  const after = await reads();
+  const { result: before, load: loadBefore } = await busy(reads);
+  const {
+    result: [mixed, writes],
+    load: loadMixed,
+  } = await busy(() => Promise.all([reads(), registrations()]));
+  const { result: after, load: loadAfter } = await busy(reads);
+  // Below 1 the platform waited for the load generator: the ratio then measures the generator.
+  console.log(
+    `platform CPU (cores): alone ${loadBefore.toFixed(2)} / ${loadAfter.toFixed(2)}, mixed ${loadMixed.toFixed(2)}`,
+  );
   const aloneRate = (before.requests.average + after.requests.average) / 2;
   const ratio = mixed.requests.average / aloneRate;
   console.log(
