@@ -224,3 +224,60 @@ async function rawGet(url: string, encoding: string, token?: string) {
       .end();
   });
 }
+
+describe('one computation for concurrent identical reads', () => {
+  it('callers that miss the same cold key wait for the first and take what it kept; after a change, anew', async () => {
+    const { createDispatcher } = await import('../../src/platform/kernel/dispatch.ts');
+    const { loadConfig } = await import('../../src/platform/config.ts');
+    const { memoryCounter } = await import('../../src/platform/limits/counter.ts');
+    const { createStreamHub } = await import('../../src/platform/stream/hub.ts');
+    const { defineOperation, q } = await import('../../src/platform/kernel/table.ts');
+    const { id } = await import('../../src/platform/schemas.ts');
+    let runs = 0;
+    const slow = defineOperation({
+      name: 'test.slow',
+      summary: 'a slow public read',
+      methods: ['GET'],
+      params: { eventID: q(id) },
+      auth: { kind: 'public' },
+      writes: false,
+      cachePublic: true,
+      handler: async (_ctx, p) => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 30));
+        return [{ eventID: p.eventID, runs }];
+      },
+    });
+    const p = await startTestPlatform('sqlite');
+    const silent = { error() {}, warn() {}, info() {} };
+    const d = createDispatcher({
+      db: p.db,
+      config: loadConfig({}),
+      counter: memoryCounter(),
+      jobs: { add: async () => {} } as never,
+      streams: createStreamHub({ db: p.db, max: 1, heartbeatMs: 60_000 }),
+      operations: [slow],
+      log: silent,
+    });
+    const call = (eventID: number) => ({
+      name: 'test.slow',
+      method: 'GET',
+      rawQuery: `eventID=${eventID}`,
+      query: { eventID: String(eventID) },
+      body: undefined,
+      authorization: undefined,
+      clientIp: '127.0.0.1',
+    });
+    const bodies = await Promise.all(Array.from({ length: 20 }, () => d.answer(call(1))));
+    expect(runs).toBe(1);
+    expect(new Set(bodies.map((a) => Buffer.from(a.body as Uint8Array).toString())).size).toBe(1);
+    // Another key is another read; a change of the event while a read runs: the waiters compute anew.
+    await d.answer(call(2));
+    expect(runs).toBe(2);
+    const during = Promise.all(Array.from({ length: 5 }, () => d.answer(call(3))));
+    d.applyChange({ changeID: 1, at: 0, operation: 'x.edit', kind: 'x', companyID: 1, eventID: 3, objectID: null });
+    await during;
+    expect(runs).toBeGreaterThan(3);
+    await p.close();
+  });
+});

@@ -209,6 +209,8 @@ export function createDispatcher(deps: Deps) {
   const table = new Map(deps.operations.map((op) => [op.name, op]));
   const plans = new Map(deps.operations.map((op) => [op.name, planOf(op)]));
   const cache = new AnswerCache(5000, 10_000);
+  /** Cacheable reads being computed, by cache key: a second caller waits for the first instead of computing too. */
+  const reading = new Map<string, Promise<void>>();
   const committedListeners = new Set<(c: Committed) => void>();
 
   function checkLimit(hit: Hit, perSecond: number, who: string): void {
@@ -414,6 +416,8 @@ export function createDispatcher(deps: Deps) {
   }
 
   async function dispatch(call: Call, plan: Plan | undefined): Promise<Answer> {
+    /** Set while this call is the one computing a cacheable read: tells those waiting for it that it is over. */
+    let finish: (() => void) | undefined;
     try {
       const ipLimit = limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
       if (ipLimit) await ipLimit;
@@ -439,6 +443,22 @@ export function createDispatcher(deps: Deps) {
       if (cacheKey !== undefined && !call.noCache) {
         const hit = cache.get(cacheKey);
         if (hit !== undefined) return cachedAnswer(hit, call);
+        // The same read is running already (a cold cache under load: every caller misses at once). Wait
+        // for it, then take what it kept — not what it computed: a change may have come since it began.
+        const running = reading.get(cacheKey);
+        if (running !== undefined) {
+          await running;
+          const kept = cache.get(cacheKey);
+          if (kept !== undefined) return cachedAnswer(kept, call);
+        } else {
+          let done!: () => void;
+          const read = new Promise<void>((resolve) => (done = resolve));
+          reading.set(cacheKey, read);
+          finish = () => {
+            if (reading.get(cacheKey) === read) reading.delete(cacheKey);
+            done();
+          };
+        }
       }
       // Where this read begins: a change that arrives after it makes its answer one not to keep.
       const mark = cache.mark();
@@ -506,6 +526,8 @@ export function createDispatcher(deps: Deps) {
       if (err instanceof ApiError) return errorAnswer(err.status, err.message, err.headers);
       log.error({ err, operation: call.name }, 'operation failed');
       return errorAnswer(500, 'internal error');
+    } finally {
+      finish?.();
     }
   }
 
