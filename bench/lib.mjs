@@ -1,7 +1,9 @@
 // Shared by the benchmarks: start a process pinned to a core, wait for its port, load it with autocannon.
 import { spawn, execFileSync } from 'node:child_process';
 import { URLSearchParams } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const hasTaskset = (() => {
   try {
@@ -84,5 +86,28 @@ export function registrationRequest(tag) {
       });
       return { ...req, body: body.toString() };
     },
+  };
+}
+
+/** The PostgreSQL server of the benchmarks that need one. */
+export const BENCH_PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function pgOnce(text) {
+  const c = new pg.Client({ connectionString: BENCH_PG_URL });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A fresh schema of BENCH_PG_URL: the DATABASE_URL of a store in it, and its drop (with its job queue's schema). */
+export async function pgSchema() {
+  const schema = `bench_${randomUUID().replaceAll('-', '')}`;
+  await pgOnce(`create schema ${schema}`);
+  return {
+    url: `${BENCH_PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    drop: () => pgOnce(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`),
   };
 }

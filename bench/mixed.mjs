@@ -2,28 +2,35 @@
 // "Mixed load"): the public programs of 20 events are read as fast as the load generator can, alone and
 // then while a 21st event takes 200 registrations/s; prints both read rates and their ratio (goal ≥ 80%).
 // The platform runs on core 0, the load generators on core 1.
-// Usage: npm run bench:mixed [-- --duration 5 --rate 200]
+// Usage: npm run bench:mixed [-- --duration 5 --rate 200 --connections 32 --store sqlite|pg]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { benchEnv, pinSelf, startPinned, registrationRequest } from './lib.mjs';
+import { benchEnv, pgSchema, pinSelf, startPinned, registrationRequest } from './lib.mjs';
+import { performance } from 'node:perf_hooks';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '5' }, rate: { type: 'string', default: '200' } },
+  options: {
+    duration: { type: 'string', default: '5' },
+    rate: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '32' },
+    store: { type: 'string', default: 'sqlite' },
+  },
 });
+if (!['sqlite', 'pg'].includes(values.store)) throw new Error('--store is sqlite or pg');
 const duration = Number(values.duration);
 const rate = Number(values.rate);
 pinSelf(1);
 
-const dir = mkdtempSync(join(tmpdir(), 'podium-bench-'));
-const dbFile = join(dir, 'bench.db');
-const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '20' };
+const pgStore = values.store === 'pg' ? await pgSchema() : undefined;
+const dbUrl = pgStore?.url ?? `file:${join(mkdtempSync(join(tmpdir(), 'podium-bench-')), 'bench.db')}`;
+const env = { ...process.env, DATABASE_URL: dbUrl, PROGRAMS: '20' };
 execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
 const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
-const platform = await startPinned(0, ['bin/podium.js', 'start'], benchEnv(dbFile));
+const platform = await startPinned(0, ['bin/podium.js', 'start'], { ...benchEnv('unused'), DATABASE_URL: dbUrl });
 const api = `http://127.0.0.1:${platform.port}`;
 
 /** Reads of the 20 programs, one after the other on each connection, for `duration` seconds. */
@@ -31,7 +38,7 @@ const reads = () =>
   autocannon({
     url: api,
     duration,
-    connections: 32,
+    connections: Number(values.connections),
     requests: events.programs.map((eventID) => ({
       method: 'GET',
       path: `/activity/find?eventID=${eventID}&limit=100`,
@@ -89,4 +96,6 @@ try {
   process.exitCode = ratio >= 0.8 ? 0 : 1;
 } finally {
   platform.child.kill();
+  await new Promise((r) => platform.child.once('exit', r));
+  await pgStore?.drop();
 }

@@ -8,35 +8,22 @@
 // The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped
 // at the end; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379).
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { benchEnv, startPinned } from './lib.mjs';
+import { benchEnv, pgSchema, startPinned } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { edits: { type: 'string', default: '200' }, bus: { type: 'string', default: 'redis' } },
 });
 const edits = Number(values.edits);
 if (!['redis', 'pg'].includes(values.bus)) throw new Error('--bus is redis or pg');
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const GOAL_MS = 1000;
 const TIMEOUT_MS = 5000;
 
-const schema = `bench_${randomUUID().replaceAll('-', '')}`;
-async function sqlOnce(text) {
-  const c = new pg.Client({ connectionString: PG_URL });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
-await sqlOnce(`create schema ${schema}`);
-const url = `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+const store = await pgSchema();
+const url = store.url;
 
 const env = {
   ...benchEnv('unused'),
@@ -124,5 +111,5 @@ try {
   process.exitCode = met ? 0 : 1;
 } finally {
   for (const child of children) child.kill();
-  await sqlOnce(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`);
+  await store.drop();
 }
