@@ -4,6 +4,9 @@ import { URLSearchParams } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { Pool } from 'undici';
+import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
 
 const hasTaskset = (() => {
   try {
@@ -109,5 +112,64 @@ export async function pgSchema() {
   return {
     url: `${BENCH_PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
     drop: () => pgOnce(`drop schema if exists ${schema} cascade; drop schema if exists ${schema}_jobs cascade`),
+  };
+}
+
+/**
+ * A light, open-loop load: one request every 1000/rate ms for `duration` seconds, whatever the answers
+ * take (a rush arrives at its own pace). Unlike autocannon's overallRate, it costs the load generator's
+ * core almost nothing, so it does not slow a second load measured on the same core. `next()` makes each
+ * request ({ path, method, headers, body }). Answers { ok, failed, perSecond, p99 } (ms).
+ */
+export async function paced(origin, { rate, duration, next }) {
+  const pool = new Pool(origin, { connections: 16 });
+  const latencies = [];
+  let ok = 0;
+  let failed = 0;
+  const inFlight = new Set();
+  const started = performance.now();
+  for (let i = 0; performance.now() - started < duration * 1000; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const sent = performance.now();
+    const p = pool
+      .request(next())
+      .then(async (res) => {
+        await res.body.dump();
+        if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+        else failed++;
+        latencies.push(performance.now() - sent);
+      })
+      .catch(() => failed++)
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  return {
+    ok,
+    failed,
+    perSecond: ok / duration,
+    p99: latencies.length ? latencies[Math.floor(latencies.length * 0.99)] : 0,
+  };
+}
+
+/** form.respondRegistration requests for paced(): a new e-mail each (`tag` keeps two runs' people apart). */
+export function registrations(eventID, tag) {
+  let n = 0;
+  return () => {
+    n++;
+    return {
+      path: `/form/respondRegistration?eventID=${eventID}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        firstName: 'Bench',
+        lastName: `Person ${n}`,
+        email: `${tag}${n}@bench.podium.test`,
+        feedbackContent: '[]',
+      }).toString(),
+    };
   };
 }
