@@ -221,4 +221,34 @@ describe('the hub, on its own', () => {
     expect(fast.ended).toBe(true);
     await p.close();
   });
+
+  it('sends changes that commit out of id order (PostgreSQL), and a replayed change once though the bus brings it too', async () => {
+    const { createStreamHub } = await import('../../src/platform/stream/hub.ts');
+    const { recordChange } = await import('../../src/platform/resources/change/log.ts');
+    const p = await startTestPlatform('sqlite');
+    const hub = createStreamHub({ db: p.db, max: 10, heartbeatMs: 60_000 });
+    const view = { name: 'all', message: (c: { changeID: number }) => ({ id: c.changeID, event: 'x', data: {} }) };
+    const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    const sink = () => {
+      const s = { written: '', backlog: 0 };
+      return Object.assign(s, { write: (t: string) => void (s.written += t), end() {} });
+    };
+    const live = sink();
+    hub.open(view, undefined, live);
+    const change = { at: 0, operation: 'x.y', kind: 'x', companyID: 1, eventID: 1, objectID: null };
+    hub.publish({ ...change, changeID: 5 });
+    hub.publish({ ...change, changeID: 3 }); // took its id first, committed second
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ids(live.written)).toEqual([5, 3]);
+
+    const logged = await recordChange(p.db, { operation: 'x.y', kind: 'x', companyID: 1, eventID: 1 });
+    const back = sink();
+    hub.open(view, logged.changeID - 1, back);
+    await new Promise((r) => setTimeout(r, 50));
+    hub.publish(logged); // the bus brings it after the replay read it from the log
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ids(back.written)).toEqual([logged.changeID]);
+    hub.close();
+    await p.close();
+  });
 });

@@ -45,6 +45,9 @@ export interface StreamHubOptions {
   readonly maxReplay?: number;
 }
 
+/** How long a reconnected client's replayed ids are kept against the same changes coming live. */
+const REPLAYED_KEPT_MS = 30_000;
+
 /** The text of a message as it goes out. */
 export const sseText = (m: StreamMessage): string =>
   `id: ${m.id}\nevent: ${m.event}\ndata: ${JSON.stringify(m.data)}\n\n`;
@@ -54,10 +57,11 @@ const resetText = (id: number) => `id: ${id}\nevent: reset\ndata: {}\n\n`;
 
 interface Subscriber {
   readonly sink: StreamSink;
-  /** The last change id sent; replayed and live messages at or below it are not sent again. */
-  last: number;
-  /** Live messages that came while the replay ran, sent after it. */
+  /** Live messages that came while the replay ran, sent after it (those the replay sent, not again). */
   pending: StreamMessage[] | undefined;
+  /** The ids the replay sent. Live messages are never filtered by id order: on PostgreSQL a change with a
+   * lower id may commit after one with a higher id, and the bus hands each over once, as it commits. */
+  replayed: Set<number> | undefined;
 }
 
 interface ViewGroup {
@@ -106,13 +110,10 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
     if (s.sink.backlog > maxBacklog) drop(group, s);
   }
 
-  /** A message to one client: held while its replay runs, sent once (ids only go up). */
+  /** A message to one client: held while its replay runs, then sent unless the replay sent it. */
   function offer(group: ViewGroup, s: Subscriber, m: StreamMessage): void {
     if (s.pending) s.pending.push(m);
-    else if (m.id > s.last) {
-      s.last = m.id;
-      send(group, s, sseText(m));
-    }
+    else if (!s.replayed?.has(m.id)) send(group, s, sseText(m));
   }
 
   async function replay(group: ViewGroup, s: Subscriber, after: number): Promise<void> {
@@ -125,17 +126,16 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       gap = missed.length > maxReplay;
     }
     if (gap) {
-      s.last = await lastChangeID(o.db);
-      send(group, s, resetText(s.last));
+      send(group, s, resetText(await lastChangeID(o.db)));
       return;
     }
+    const replayed = new Set<number>();
+    s.replayed = replayed;
     for (const change of missed) {
       if (!group.subscribers.has(s)) return;
       const m = await group.view.message(change);
-      if (m && m.id > s.last) {
-        s.last = m.id;
-        send(group, s, sseText(m));
-      }
+      replayed.add(change.changeID);
+      if (m) send(group, s, sseText(m));
     }
   }
 
@@ -160,7 +160,7 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       if (size >= o.max) throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
       let group = groups.get(view.name);
       if (!group) groups.set(view.name, (group = { view, subscribers: new Set(), chain: Promise.resolve() }));
-      const s: Subscriber = { sink, last: lastEventID ?? 0, pending: lastEventID === undefined ? undefined : [] };
+      const s: Subscriber = { sink, pending: lastEventID === undefined ? undefined : [], replayed: undefined };
       group.subscribers.add(s);
       size++;
       // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
@@ -176,6 +176,9 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
             const pending = s.pending ?? [];
             s.pending = undefined;
             if (g.subscribers.has(s)) for (const m of pending) offer(g, s, m);
+            // A change the replay read from the log may still come through the bus a little later: the
+            // replayed ids are kept a while to send it once, then let go (they are bounded by maxReplay).
+            setTimeout(() => (s.replayed = undefined), REPLAYED_KEPT_MS).unref();
           });
       }
       return () => drop(group, s);
