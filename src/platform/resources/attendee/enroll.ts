@@ -4,6 +4,7 @@ import type { DB, EventPersonTable } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
 import type { Work } from '../work.ts';
 import { enrollInGeneral } from '../enrollment/general.ts';
+import { compiledOnce } from './compiled.ts';
 
 export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollmentDate' | 'updatedDate'>;
 
@@ -14,11 +15,28 @@ export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollme
  * An approved attendee is enrolled in the event's general activities (spec §2.4, enrollInGeneral).
  */
 export async function enrollInEvent(db: Kysely<DB>, row: Enrollment, now: number): Promise<void> {
-  await db
-    .insertInto('eventPerson')
-    .values({ ...row, qrCode: randomBytes(18).toString('base64url'), enrollmentDate: now, updatedDate: now })
-    .execute();
+  await insertEventPerson(db, { ...row, qrCode: randomBytes(18).toString('base64url'), enrollmentDate: now, updatedDate: now }); // prettier-ignore
   if ((row.approved ?? 1) === 1) await enrollInGeneral(db, row.eventID, row.personID, now);
+}
+
+/**
+ * The insert of an eventPerson row, compiled once per set of columns given (callers pass a few fixed
+ * shapes; an undefined value leaves its column out, as Kysely's values() does).
+ */
+const eventPersonInserts = new Map<string, ReturnType<typeof compiledOnce<unknown[], unknown>>>();
+function insertEventPerson(db: Kysely<DB>, values: Insertable<EventPersonTable>) {
+  const given = values as Record<string, unknown>;
+  const columns = Object.keys(given).filter((k) => given[k] !== undefined);
+  const key = columns.join(',');
+  let insert = eventPersonInserts.get(key);
+  if (!insert) {
+    const row = (args: unknown[]) => Object.fromEntries(columns.map((c, i) => [c, args[i]]));
+    insert = compiledOnce(columns.length, (d, ...args: unknown[]) =>
+      d.insertInto('eventPerson').values(row(args) as Insertable<EventPersonTable>),
+    );
+    eventPersonInserts.set(key, insert);
+  }
+  return insert(db, columns.map((c) => given[c])); // prettier-ignore
 }
 
 /** A full name as the three name fields of a profile: spaces folded, the first word the first name. */

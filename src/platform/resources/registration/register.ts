@@ -10,6 +10,7 @@ import { verifyGrant } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
 import { attendeeRecord, type RecordOptions } from '../attendee/record.ts';
+import { compiledOnce } from '../attendee/compiled.ts';
 import { registrationWire } from '../../../shared/wire/attendee.ts';
 import { recordOf, type RecordOf } from '../records.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
@@ -40,12 +41,12 @@ export interface RegistrationInput {
 }
 
 /**
- * The event's enrollment settings and its form's fields in one query (one row per field; one row with
- * null field columns when the form has none). Deliberately not eventByID: its record counts every
+ * The event's enrollment settings and its form's fields in one query, compiled once (one row
+ * per field; one row with null field columns when the form has none). Deliberately not eventByID: its record counts every
  * approved attendee, which grows with the event, and this is the hot path of a busy registration.
  */
-async function formOf(db: Kysely<DB>, eventID: number) {
-  const rows = await db
+const formQuery = compiledOnce(1, (db, eventID: number) =>
+  db
     .selectFrom('event')
     .leftJoin('feedback', 'feedback.eventID', 'event.eventID')
     .select([
@@ -69,8 +70,11 @@ async function formOf(db: Kysely<DB>, eventID: number) {
     ]) // prettier-ignore
     .where('event.eventID', '=', eventID)
     .orderBy('feedback.position')
-    .orderBy('feedback.feedbackID')
-    .execute();
+    .orderBy('feedback.feedbackID'),
+);
+
+async function formOf(db: Kysely<DB>, eventID: number) {
+  const { rows } = await formQuery(db, [eventID]);
   if (rows.length === 0) return undefined;
   const fields: FieldDef[] = rows
     .filter((r) => r.feedbackID !== null)
@@ -167,6 +171,29 @@ function eventProfile(p: RegistrationInput, username: string) {
   };
 }
 
+/** The person with the e-mail (or with it as username), locked on PostgreSQL so two submits for one
+ * existing person meet here rather than on the insert. */
+const personByEmail = compiledOnce(1, (db, email: string) => {
+  const lookup = db
+    .selectFrom('person')
+    .select(['personID', 'username'])
+    .where((w) => w.or([w('email', '=', email), w('username', '=', email)]))
+    .orderBy('personID')
+    .limit(1);
+  return isPostgres(db) ? lookup.forUpdate() : lookup;
+});
+
+/** A new person, unless the username is taken (then no row). */
+const createPerson = compiledOnce(
+  6,
+  (db, username: string, email: string, firstName: string, lastName: string, name: string, now: number) =>
+    db
+      .insertInto('person')
+      .values({ username, email, firstName, lastName, name, dateCreated: now })
+      .onConflict((oc) => oc.column('username').doNothing())
+      .returning('personID'),
+);
+
 /**
  * The person behind the form's e-mail: an existing one (found by e-mail, or by the custom username
  * when it is theirs), or a new one created by this call (isNew). Nothing of an existing person is
@@ -180,15 +207,7 @@ async function findOrCreatePerson(
   username: string,
 ): Promise<{ person: { personID: number }; isNew: boolean }> {
   const db = ctx.db;
-  // Locked on PostgreSQL, so two submits for one existing person meet here rather than on the insert.
-  let lookup = db
-    .selectFrom('person')
-    .select(['personID', 'username'])
-    .where((w) => w.or([w('email', '=', p.email), w('username', '=', p.email)]))
-    .orderBy('personID')
-    .limit(1);
-  if (isPostgres(db)) lookup = lookup.forUpdate();
-  const byEmail = await lookup.executeTakeFirst();
+  const byEmail = (await personByEmail(db, [p.email])).rows[0];
   if (byEmail) {
     // A login name is its owner's: a custom username registers only the person with that e-mail.
     if (username !== p.email && byEmail.username !== username) {
@@ -197,19 +216,8 @@ async function findOrCreatePerson(
     }
     return { person: byEmail, isNew: false };
   }
-  const created = await db
-    .insertInto('person')
-    .values({
-      username,
-      email: p.email,
-      firstName: p.firstName,
-      lastName: p.lastName,
-      name: `${p.firstName} ${p.lastName}`.trim(),
-      dateCreated: ctx.now,
-    })
-    .onConflict((oc) => oc.column('username').doNothing())
-    .returning('personID')
-    .executeTakeFirst();
+  const name = `${p.firstName} ${p.lastName}`.trim();
+  const created = (await createPerson(db, [username, p.email, p.firstName, p.lastName, name, ctx.now])).rows[0];
   if (created) return { person: created, isNew: true };
   let existing = db.selectFrom('person').select(['personID', 'email']).where('username', '=', username);
   if (isPostgres(db)) existing = existing.forUpdate();
