@@ -220,7 +220,8 @@ export class PodiumClient {
       if (this.#inflight.get(path) === p) this.#inflight.delete(path);
     });
     this.#inflight.set(path, p);
-    if (this.#dataFreshMs > 0 || follow) {
+    // dataFreshMs 0 asks for every page, stream or not (benchmarks, debugging).
+    if (this.#dataFreshMs > 0) {
       p.then(
         (raw) => {
           if (raw.status !== 200) return;
