@@ -104,10 +104,18 @@ async function forPeople<T extends { personID: number }>(
   return map;
 }
 
+/** One of a record's `tags`, as read for it: ordered by name, then tagID. */
+export interface RecordTag {
+  readonly tagID: number;
+  readonly name: string;
+  readonly color: string;
+}
+
 /**
  * Attendee records of spec §2.3 for rows of one event, in the order of `rows`: every field, the
  * `tags` array and speakerID; with fullProfile the `feedbacks` array. Two queries at most whatever
- * the number of rows (no query per row).
+ * the number of rows (no query per row). `knownTags`: the people's tags when the caller has just
+ * written them all in this transaction (then they are not read again), in the order of the read.
  */
 export async function attendeeRecords(
   db: Kysely<DB>,
@@ -115,21 +123,23 @@ export async function attendeeRecords(
   rows: readonly AttendeeRow[],
   viewer: AttendeeViewer,
   options: RecordOptions,
+  knownTags?: ReadonlyMap<number, readonly RecordTag[]>,
 ): Promise<AttendeeRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.personID);
   const [tags, fields, answers] = await Promise.all([
-    forPeople(ids, (only) =>
-      db
-        .selectFrom('eventPersonTag')
-        .innerJoin('tag', 'tag.tagID', 'eventPersonTag.tagID')
-        .select(['eventPersonTag.personID', 'tag.tagID', 'tag.name', 'tag.color'])
-        .where('eventPersonTag.eventID', '=', eventID)
-        .$if(only !== undefined, (w) => w.where('eventPersonTag.personID', 'in', only!))
-        .orderBy('tag.name')
-        .orderBy('tag.tagID')
-        .execute(),
-    ),
+    knownTags ??
+      forPeople(ids, (only) =>
+        db
+          .selectFrom('eventPersonTag')
+          .innerJoin('tag', 'tag.tagID', 'eventPersonTag.tagID')
+          .select(['eventPersonTag.personID', 'tag.tagID', 'tag.name', 'tag.color'])
+          .where('eventPersonTag.eventID', '=', eventID)
+          .$if(only !== undefined, (w) => w.where('eventPersonTag.personID', 'in', only!))
+          .orderBy('tag.name')
+          .orderBy('tag.tagID')
+          .execute(),
+      ),
     options.fullProfile
       ? db
           .selectFrom('feedback')
@@ -248,13 +258,17 @@ const compiledOne = new Map<boolean, { sql: string; parameters: readonly unknown
 const EVENT_SENTINEL = -1001;
 const PERSON_SENTINEL = -1002;
 
-/** One attendee's record, or undefined when the person is not an attendee of the event. */
+/**
+ * One attendee's record, or undefined when the person is not an attendee of the event. `knownTags`:
+ * all their tags in this event, when the caller has just written them (see attendeeRecords).
+ */
 export async function attendeeRecord(
   db: Kysely<DB>,
   eventID: number,
   personID: number,
   viewer: AttendeeViewer,
   options: RecordOptions,
+  knownTags?: readonly RecordTag[],
 ): Promise<AttendeeRecord | undefined> {
   const pg = isPostgres(db);
   let c = compiledOne.get(pg);
@@ -269,5 +283,6 @@ export async function attendeeRecord(
   parameters[c.at[0]] = eventID;
   parameters[c.at[1]] = personID;
   const { rows } = await db.executeQuery<AttendeeRow>(CompiledQuery.raw(c.sql, parameters));
-  return (await attendeeRecords(db, eventID, rows, viewer, options))[0];
+  const known = knownTags && new Map([[personID, knownTags]]);
+  return (await attendeeRecords(db, eventID, rows, viewer, options, known))[0];
 }

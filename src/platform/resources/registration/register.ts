@@ -9,7 +9,7 @@ import { eventAccess } from '../../auth/access.ts';
 import { verifyGrant } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
-import { attendeeRecord, type RecordOptions } from '../attendee/record.ts';
+import { attendeeRecord, type RecordOptions, type RecordTag } from '../attendee/record.ts';
 import { compiledOnce } from '../attendee/compiled.ts';
 import { registrationWire } from '../../../shared/wire/attendee.ts';
 import { recordOf, type RecordOf } from '../records.ts';
@@ -264,14 +264,20 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   }
   const answers = readFeedbackContent(p.feedbackContent, fields);
   const tagIDs = [...new Set(p.tagIDs ?? [])];
+  // Read as the record reads its tags (name, color, that order): a registration that is not a
+  // duplicate ends with exactly these tags in the event, so its answer shows them without a re-read.
+  let tags: RecordTag[] = [];
   if (tagIDs.length > 0) {
     const found = await db
       .selectFrom('tag')
-      .select('tagID')
+      .select(['tagID', 'name', 'color'])
       .where('tagID', 'in', tagIDs)
       .where('eventID', '=', p.eventID)
       .where('kind', '=', 'attendee')
+      .orderBy('name')
+      .orderBy('tagID')
       .execute();
+    tags = found;
     const ok = new Set(found.map((t) => t.tagID));
     const bad = tagIDs.find((t) => !ok.has(t));
     if (bad !== undefined) throw badRequest(`tagIDs ${bad} is not an attendee tag of this event`);
@@ -289,9 +295,10 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   const { person, isNew } = await findOrCreatePerson(ctx, p, username);
   const options: RecordOptions = { eventLanguage: e.language };
   // Another person's record is read as nobody in particular: their account ids stay blank.
-  const recordOf = async (own: boolean) => {
+  // written: the registration's tags are exactly those this call has just written (not a duplicate).
+  const recordOf = async (own: boolean, written = false) => {
     const viewer = { personID: own ? person.personID : 0, limited: false };
-    return (await attendeeRecord(db, p.eventID, person.personID, viewer, options))!;
+    return (await attendeeRecord(db, p.eventID, person.personID, viewer, options, written ? tags : undefined))!;
   };
   if (!isNew) {
     const registered = await db
@@ -353,9 +360,9 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   }
   // The badge code and a token belong to whoever proves to be the person: here, only its creator.
   if (!isNew) {
-    const record = await recordOf(false);
+    const record = await recordOf(false, true);
     return answer({ ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0 });
   }
   const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
-  return answer({ ...(await recordOf(true)), tokenID, duplicate: 0 });
+  return answer({ ...(await recordOf(true, true)), tokenID, duplicate: 0 });
 }
