@@ -16,8 +16,17 @@ export type Enrollment = Omit<Insertable<EventPersonTable>, 'qrCode' | 'enrollme
  */
 export async function enrollInEvent(db: Kysely<DB>, row: Enrollment, now: number): Promise<void> {
   await insertEventPerson(db, { ...row, qrCode: randomBytes(18).toString('base64url'), enrollmentDate: now, updatedDate: now }); // prettier-ignore
-  if ((row.approved ?? 1) === 1) await enrollInGeneral(db, row.eventID, row.personID, now);
+  if ((row.approved ?? 1) === 1 && (await hasGeneral(db, [row.eventID])).rows.length > 0)
+    await enrollInGeneral(db, row.eventID, row.personID, now);
 }
+
+/**
+ * Whether the event has a general activity: most have none, and this compiled-once read spares them
+ * enrollInGeneral's own (built per call); when it has some, enrollInGeneral reads them again.
+ */
+const hasGeneral = compiledOnce(1, (db, eventID: number) =>
+  db.selectFrom('activity').select('activityID').where('eventID', '=', eventID).where('general', '=', 1).limit(1),
+);
 
 /**
  * The insert of an eventPerson row, compiled once per set of columns given (callers pass a few fixed
