@@ -1,5 +1,5 @@
-import { CompiledQuery, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { isPostgres } from '../../db/connect.ts';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { compiledOnce } from './compiled.ts';
 import { EVENT_PROFILE_FIELDS, type DB } from '../../db/schema.ts';
 import type { attendeeWire } from '../../../shared/wire/attendee.ts';
 import type { RecordOf } from '../records.ts';
@@ -249,14 +249,13 @@ export async function attendeeRecords(
 }
 
 /**
- * The statement of one attendee's row, compiled once per store kind: Kysely's compile of the record's
- * ~80 columns costs several times what running it does (≈100 µs a call, measured), and one attendee
- * is read on hot paths (every registration answers its record). The two ids are bound by position,
- * found by compiling once with sentinel values.
+ * The statement of one attendee's row, compiled once per store kind (compiledOnce): Kysely's compile of
+ * the record's ~80 columns costs several times what running it does (≈100 µs a call, measured), and one
+ * attendee is read on hot paths (every registration answers its record).
  */
-const compiledOne = new Map<boolean, { sql: string; parameters: readonly unknown[]; at: [number, number] }>();
-const EVENT_SENTINEL = -1001;
-const PERSON_SENTINEL = -1002;
+const attendeeRow = compiledOnce(2, (db, eventID: number, personID: number) =>
+  selectAttendee(attendeeBase(db, eventID).where('eventPerson.personID', '=', personID)),
+);
 
 /**
  * One attendee's record, or undefined when the person is not an attendee of the event. `knownTags`:
@@ -270,19 +269,7 @@ export async function attendeeRecord(
   options: RecordOptions,
   knownTags?: readonly RecordTag[],
 ): Promise<AttendeeRecord | undefined> {
-  const pg = isPostgres(db);
-  let c = compiledOne.get(pg);
-  if (!c) {
-    const q = selectAttendee(attendeeBase(db, EVENT_SENTINEL).where('eventPerson.personID', '=', PERSON_SENTINEL)).compile(); // prettier-ignore
-    const at: [number, number] = [q.parameters.indexOf(EVENT_SENTINEL), q.parameters.indexOf(PERSON_SENTINEL)];
-    if (at.includes(-1)) throw new Error('the attendee record query binds its ids differently than expected');
-    c = { sql: q.sql, parameters: q.parameters, at };
-    compiledOne.set(pg, c);
-  }
-  const parameters = [...c.parameters];
-  parameters[c.at[0]] = eventID;
-  parameters[c.at[1]] = personID;
-  const { rows } = await db.executeQuery<AttendeeRow>(CompiledQuery.raw(c.sql, parameters));
+  const { rows } = await attendeeRow(db, [eventID, personID]);
   const known = knownTags && new Map([[personID, knownTags]]);
   return (await attendeeRecords(db, eventID, rows, viewer, options, known))[0];
 }
