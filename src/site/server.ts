@@ -141,7 +141,9 @@ const HOST_LEVEL = new Set(['/robots.txt', '/sitemap.xml']);
 
 export async function startSite(options: SiteOptions): Promise<Site> {
   const trusted = trustList(options.trustProxy);
-  const follower = options.followChanges === false ? undefined : new ChangeFollower({ baseUrl: options.apiUrl });
+  // Followed only when something here keeps platform answers: the page cache, or a client of our own.
+  const follows = options.followChanges !== false && (options.pageCache || !options.client);
+  const follower = follows ? new ChangeFollower({ baseUrl: options.apiUrl }) : undefined;
   const client =
     options.client ??
     createClient({

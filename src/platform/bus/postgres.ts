@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../db/schema.ts';
 import { backoff, describe } from './log.ts';
-import type { Transport } from './transport.ts';
+import type { NetworkOptions, Transport } from './transport.ts';
 import { decode } from './wire.ts';
 
 // PostgreSQL LISTEN/NOTIFY, for a PostgreSQL store without Redis. LISTEN holds a connection for good,
@@ -10,18 +10,10 @@ import { decode } from './wire.ts';
 // node-postgres does not reconnect a client: a lost one is replaced, after a growing delay, and the
 // bus reads the change log once the new one listens (NOTIFY keeps nothing for a listener that is away).
 
-export interface PostgresTransportOptions {
+export interface PostgresTransportOptions extends NetworkOptions {
   /** The store's DATABASE_URL (its search_path included). */
   url: string;
   db: Kysely<DB>;
-  /** A channel name of [a-z0-9_] only (it is written into LISTEN as an identifier). */
-  channel: string;
-  /** application_name of the listen connection, so an operator sees whose it is (pg_stat_activity). */
-  name: string;
-  warn: (key: string, line: string) => void;
-  info: (line: string) => void;
-  /** First reconnect delay (doubling up to 5 s). */
-  reconnectMs: number;
 }
 
 export function postgresTransport(o: PostgresTransportOptions): Transport {

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { backoff, describe } from './log.ts';
-import type { Transport } from './transport.ts';
+import type { NetworkOptions, Transport } from './transport.ts';
 import { decode } from './wire.ts';
 
 // Redis pub/sub: one connection subscribed to the store's channel, one to publish on (a subscribed
@@ -8,15 +8,8 @@ import { decode } from './wire.ts';
 // every reconnection the bus reads the change log; ioredis reconnects, and this file subscribes again
 // itself (autoResubscribe off) so that it knows when the subscription is back before that read.
 
-export interface RedisTransportOptions {
+export interface RedisTransportOptions extends NetworkOptions {
   url: string;
-  channel: string;
-  /** Connection name (CLIENT LIST), so an operator sees whose connections these are. */
-  name: string;
-  warn: (key: string, line: string) => void;
-  info: (line: string) => void;
-  /** First reconnect delay (doubling up to 5 s). */
-  reconnectMs: number;
 }
 
 export function redisTransport(o: RedisTransportOptions): Transport {

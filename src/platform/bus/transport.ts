@@ -19,3 +19,15 @@ export interface Transport {
   send(text: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What every networked transport is given by its bus (bus.ts builds one for Redis or PostgreSQL). */
+export interface NetworkOptions {
+  /** The store's channel: [a-z0-9_] only (PostgreSQL writes it into LISTEN as an identifier). */
+  channel: string;
+  /** Names this process's connection, so an operator sees whose it is (Redis CLIENT LIST, pg_stat_activity). */
+  name: string;
+  warn: (key: string, line: string) => void;
+  info: (line: string) => void;
+  /** First reconnect delay (doubling up to 5 s). */
+  reconnectMs: number;
+}
