@@ -8,9 +8,11 @@
 //   npx wtr --config widgets/web-test-runner.config.mjs
 
 import { build } from 'esbuild';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { chromiumLaunchOptions } from '../tests/helpers/chromium.mjs';
 import { registrationFixture, startDemoPlatform } from '../tests/widgets/demo-platform.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -50,7 +52,8 @@ function podiumPlatform() {
     async serverStop() {
       await platform?.stop();
     },
-    async executeCommand({ command, payload }) {
+    async executeCommand({ command, payload, session }) {
+      if (command === 'podium-screenshot') return screenshot(session, payload.name);
       if (command === 'podium-info')
         return {
           api: platform.url,
@@ -62,6 +65,19 @@ function podiumPlatform() {
       return undefined;
     },
   };
+}
+
+/**
+ * The page as the visitor sees it now (the viewport, not the whole page), for review:
+ * test-results/screenshots/<name>-<viewport width>.png (git-ignored).
+ */
+async function screenshot(session, name) {
+  const page = session.browser.getPage(session.id);
+  const dir = join(root, 'test-results', 'screenshots');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${name}-${page.viewportSize().width}.png`);
+  await page.screenshot({ path });
+  return path;
 }
 
 export default {
@@ -76,17 +92,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: '/usr/bin/chromium',
-        args: [
-          '--no-sandbox',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          '--disable-gpu',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions(),
     }),
   ],
   testRunnerHtml: (testFramework) => `<!doctype html>

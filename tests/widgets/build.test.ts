@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { messages } from '../../src/shared/i18n/messages.ts';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   buildWidgets,
   catalogueSource,
+  entryImports,
   LOADERS,
   loaderSource,
   minifyTemplates,
+  sharedByTwo,
   widgetSource,
   // @ts-expect-error -- plain ES modules without type declarations
 } from '../../widgets/build.mjs';
@@ -122,6 +125,49 @@ describe('loaderSource', () => {
   });
 });
 
+describe('sharedByTwo', () => {
+  // A metafile's outputs as esbuild writes them for the three widgets (paths relative to the root).
+  const out = (name: string) => `public/widgets/chunks/${name}.js`;
+  const chunk = (inputs: Record<string, number>, imports: [string, string][] = []) => ({
+    inputs: Object.fromEntries(Object.entries(inputs).map(([path, bytes]) => [path, { bytesInOutput: bytes }])),
+    imports: imports.map(([path, kind]) => ({ path: out(path), kind })),
+  });
+  const outputs = {
+    [out('registration-A')]: {
+      entryPoint: 'widgets/src/registration.ts',
+      ...chunk({}, [
+        ['all-L', 'import-statement'],
+        ['two-R', 'import-statement'],
+        ['pt-P', 'dynamic-import'],
+      ]),
+    },
+    [out('agenda-A')]: {
+      entryPoint: 'widgets/src/agenda.ts',
+      ...chunk({}, [
+        ['all-L', 'import-statement'],
+        ['two-R', 'import-statement'],
+        ['agenda-T', 'import-statement'],
+      ]),
+    },
+    [out('access-gate-A')]: { entryPoint: 'widgets/src/access-gate.ts', ...chunk({}, [['all-L', 'import-statement']]) },
+    [out('all-L')]: chunk({ 'node_modules/lit-html/lit-html.js': 7000 }),
+    [out('two-R')]: chunk({ 'widgets/src/stores/read.ts': 500, 'widgets/src/internal/types.ts': 0 }),
+    // The agenda's and its calendar's (a dynamic import): one widget's, so it stays.
+    [out('agenda-T')]: chunk({ 'src/shared/schedule/time.ts': 2000 }),
+    [out('pt-P')]: { entryPoint: 'widgets/src/locales/pt.ts', ...chunk({ 'widgets/src/locales/pt.ts': 2000 }) },
+  };
+
+  it('finds the modules of the chunks two widgets import and the third does not, with code in them', () => {
+    expect(sharedByTwo(outputs)).toEqual(['widgets/src/stores/read.ts']);
+  });
+
+  it('are imported by every entry, by absolute path', () => {
+    expect(entryImports(['widgets/src/stores/read.ts'])).toBe(
+      `\nimport ${JSON.stringify(join(root, 'widgets/src/stores/read.ts'))};`,
+    );
+  });
+});
+
 describe('buildWidgets', () => {
   let dir: string;
   beforeAll(() => {
@@ -150,7 +196,16 @@ describe('buildWidgets', () => {
     await buildWidgets(dir);
     expect(readdirSync(join(dir, 'chunks'))).not.toContain('previous-AAAAAAAA.js');
     for (const f of built) expect(readdirSync(join(dir, 'chunks'))).toContain(f);
-  }, 60_000);
+  }, 180_000);
+
+  it('has no chunk that only two widgets import: what two share is in the chunk all three share', () => {
+    const chunks = new Map<string, number>();
+    for (const loader of ['podium-registration.js', 'podium-agenda.js', 'podium-access-gate.js'])
+      for (const [, chunk] of readFileSync(join(dir, loader), 'utf8').matchAll(/"\.\/chunks\/(chunk-\w+\.js)"/g))
+        chunks.set(chunk, (chunks.get(chunk) ?? 0) + 1);
+    expect([...chunks.values()].filter((n) => n === 2)).toEqual([]);
+    expect([...chunks.values()]).toContain(3);
+  });
 
   it('writes a .br and a .gz beside every script, the loaders included', () => {
     const scripts = [
@@ -162,7 +217,11 @@ describe('buildWidgets', () => {
     expect(scripts).toEqual(expect.arrayContaining(Object.keys(LOADERS).map((l) => `${l}.js`)));
     for (const f of scripts) {
       expect(existsSync(join(dir, `${f}.br`)), f).toBe(true);
-      expect(existsSync(join(dir, `${f}.gz`)), f).toBe(true);
+      const body = readFileSync(join(dir, f));
+      const gz = readFileSync(join(dir, `${f}.gz`));
+      expect(gunzipSync(gz).equals(body), f).toBe(true);
+      // Zopfli's gzip (src/site/precompress.ts), smaller than zlib's best on any chunk of some size.
+      if (body.length > 2048) expect(gz.length, f).toBeLessThan(gzipSync(body, { level: 9 }).length);
     }
   });
 });

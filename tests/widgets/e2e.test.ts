@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumLaunchOptions } from '../helpers/chromium.mjs';
 // @ts-expect-error -- plain ES modules without type declarations
 import { startDemoPlatform } from './demo-platform.mjs';
 // @ts-expect-error -- plain ES modules without type declarations
@@ -78,17 +79,7 @@ describe('the widgets on a third-party page under a strict CSP', () => {
       () => ({ 'content-security-policy': csp }),
       (html) => html.replaceAll('http://127.0.0.1:4321', site.origin).replaceAll('http://127.0.0.1:8080', platform.url),
     );
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-      ],
-    });
+    browser = await chromium.launch(chromiumLaunchOptions());
     page = await browser.newPage({ viewport: { width: 360, height: 800 } });
     await page.addInitScript(() => {
       const w = window as unknown as { __violations: string[] };
@@ -118,6 +109,10 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     // The host page's theme reaches the shadow DOM.
     const color = await registration.locator('[part="button"]').evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(color).toBe('rgb(124, 58, 237)');
+    // On this 360 px phone nothing scrolls sideways, and sessions link to their pages on the site.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
+    const link = page.locator('podium-agenda').first().locator('.session .title a').first();
+    expect(await link.getAttribute('href')).toMatch(new RegExp(`^${site.origin}/demo/summit/schedule/\\d+$`));
   }, 60_000);
 
   it('registers an attendee that the platform then has', async () => {
@@ -141,6 +136,8 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     await gate.locator('button[type="submit"]').click();
     const agenda = gate.locator('podium-agenda');
     await agenda.locator('.session').first().waitFor();
+    // The focus went with the form: it is on what the gate revealed, not on <body>.
+    expect(await gate.evaluate((el) => el.shadowRoot!.activeElement?.getAttribute('part'))).toBe('content');
     expect(await agenda.locator('.session').count()).toBeGreaterThan(0);
     await gate.locator('podium-registration').locator('input[name="email"]').waitFor();
   }, 60_000);
@@ -159,4 +156,26 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     expect(violations).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
+
+  // Last: the browser reports the platform's 400 in the console.
+  it('puts a refusal next to its field, with the code it loads from the site under the CSP', async () => {
+    await page.evaluate(() => {
+      const first = document.querySelector('podium-registration')!;
+      const el = document.createElement('podium-registration');
+      el.id = 'refused';
+      el.setAttribute('api', first.getAttribute('api')!);
+      el.setAttribute('event', '1');
+      document.body.append(el);
+    });
+    const form = page.locator('#refused');
+    await form.locator('[name="firstName"]').fill('Ada');
+    await form.locator('[name="lastName"]').fill('Lovelace');
+    await form.locator('[name="email"]').fill('ada@localhost'); // the browser takes it, the platform does not
+    await form.locator('[name="f1"]').selectOption('11-50');
+    await form.locator('[part="button"]').click();
+    await expect.poll(() => form.locator('#e-email').textContent(), { timeout: 15_000 }).toMatch(/e-mail/i);
+    expect(await form.locator('[name="email"]').getAttribute('aria-invalid')).toBe('true');
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    expect(violations).toEqual([]);
+  }, 30_000);
 });

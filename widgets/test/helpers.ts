@@ -1,5 +1,5 @@
 // Helpers of the widget component tests (run in the browser by web-test-runner with mocha).
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, setViewport } from '@web/test-runner-commands';
 import { $grants } from '../src/stores/grant.ts';
 
 declare global {
@@ -114,6 +114,20 @@ export async function expectAccessible(el: Element): Promise<void> {
         `${v.id}: ${v.help}\n${v.nodes.map((n) => `  ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`).join('\n')}`,
     );
     throw new Error(`accessibility violations:\n${lines.join('\n')}`);
+  }
+}
+
+/**
+ * Saves what the visitor sees (the viewport) at each width for review, as
+ * test-results/screenshots/<name>-<width>.png; `show` runs at each width first (e.g. to scroll). The
+ * viewport is left at the last width.
+ */
+export async function screenshots(name: string, show: () => Promise<void> | void, widths = [390, 1280]): Promise<void> {
+  for (const width of widths) {
+    await setViewport({ width, height: width < 600 ? 844 : 800 });
+    await show();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await executeServerCommand('podium-screenshot', { name });
   }
 }
 

@@ -1,7 +1,7 @@
 // The widgets' calls to the platform: RESTful style, a GET query or a form-urlencoded POST (a "simple"
 // request: no CORS preflight), never credentials; `NNN message` error lines become PodiumApiError.
 
-import { PAGE_SIZE_MAX, readPages, type PageRead } from '../../../src/shared/paging.ts';
+import type { PageRead } from '../../../src/shared/paging.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -20,7 +20,7 @@ export class PodiumApiError extends Error {
 /** `https://api.example.com` or `…/podium/` → the base URL operations are resolved against. */
 export const apiBase = (api: string): string => (api.endsWith('/') ? api : `${api}/`);
 
-type Params = Record<string, string | number | undefined>;
+export type Params = Record<string, string | number | undefined>;
 
 /** The parameters that have a value, as a query string or a form body. */
 const form = (params: Params) =>
@@ -31,15 +31,8 @@ export async function call(api: string, name: string, query: Params, body?: Para
   return (await callPage(api, name, query, body)).rows;
 }
 
-/** Every row of a paginated list operation: the first page with its total, the others at once. */
-export async function callAll(api: string, name: string, query: Params): Promise<Row[]> {
-  const pages = await readPages((offset, first) =>
-    callPage(api, name, { ...query, limit: PAGE_SIZE_MAX, offset, paginated: first ? 1 : undefined }),
-  );
-  return pages.flat();
-}
-
-async function callPage(api: string, name: string, query: Params, body?: Params): Promise<PageRead<Row>> {
+/** One call's rows, and the total of the whole list when `paginated` asked for it (see paged.ts). */
+export async function callPage(api: string, name: string, query: Params, body?: Params): Promise<PageRead<Row>> {
   let res: Response;
   try {
     res = await fetch(new URL(`${name.replaceAll('.', '/')}?${form(query)}`, new URL(apiBase(api), location.href)), {

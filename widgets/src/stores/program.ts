@@ -1,5 +1,5 @@
 import { parseProgram, type Session } from '../../../src/shared/schedule/program.ts';
-import { callAll } from '../internal/api.ts';
+import { callAll } from '../internal/paged.ts';
 import { eventRead, type ReadStore } from './read.ts';
 import type { EventInfo } from './event.ts';
 

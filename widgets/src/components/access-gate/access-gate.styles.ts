@@ -25,4 +25,9 @@ export const styles = css`
   #robot:not(:empty) {
     margin-top: 0.5em;
   }
+  /* The content (the only div that takes the focus) is focused from script after an unlock: a place
+     to go on from, not a control. */
+  div:focus {
+    outline: none;
+  }
 `;

@@ -23,10 +23,11 @@ async function enter(el: PodiumAccessGate, code: string) {
 async function privateEvent(code: string) {
   const made = await admin('company.event.bind', { companyID: 1 }, { name: 'Locked', nickname: `locked${Date.now()}` });
   const eventID = made.data[0].eventID as string;
+  // The code first: the platform refuses a private event without one.
   for (const [key, value] of [
-    ['visible', '1'],
-    ['public', '0'],
     ['accessCode', code],
+    ['public', '0'],
+    ['visible', '1'],
   ])
     await admin('event.edit', { eventID, key }, { value });
   return Number(eventID);
@@ -85,6 +86,29 @@ describe('<podium-access-gate>', () => {
     assert(Object.values($grants.get())[0], 'a grant in the shared store');
     await until(() => inner.shadowRoot!.querySelector('form'), 'the private form');
     assert(sessionStorage.getItem('podium:grants'), 'kept for the visit');
+  });
+
+  it('moves the focus to what it reveals: the first heading, else the content as a whole', async () => {
+    // The button that had the focus is gone with the form: without a move the focus falls to <body>.
+    const titled = gate(info.privateEventID, '<h3 id="title">Partner program</h3><p>Inside</p>');
+    await enter(titled, info.accessCode);
+    await until(() => revealed(titled), 'the content');
+    await until(() => document.activeElement?.id === 'title', 'the heading focused');
+    equal(titled.querySelector('h3')!.getAttribute('tabindex'), '-1', 'focusable from script only');
+    await expectAccessible(titled);
+    titled.remove();
+    $grants.set({});
+    const widgets = gate(
+      info.privateEventID,
+      `<podium-registration api="${info.api}" event="${info.privateEventID}"></podium-registration>`,
+    );
+    await enter(widgets, info.accessCode);
+    await until(() => revealed(widgets), 'the content');
+    const content = await until(() => widgets.shadowRoot!.activeElement, 'something focused in the gate');
+    equal(content.getAttribute('part'), 'content');
+    equal(content.getAttribute('role'), 'group');
+    equal(content.getAttribute('aria-label'), 'Partner Day', 'named after the event');
+    await expectAccessible(widgets);
   });
 
   it('says how long to wait after too many wrong codes (429)', async () => {

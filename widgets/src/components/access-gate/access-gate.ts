@@ -19,6 +19,9 @@ import { styles } from './access-gate.styles.ts';
  * @event podium-error - Reading the event or checking the code failed (a wrong code is not an error).
  * `detail`: `{ operation, status, message }`.
  *
+ * Once unlocked, the focus moves to the revealed content: its first heading, else the content as a
+ * whole (a group named after the event), so a keyboard or screen-reader user goes on from there.
+ *
  * Once an event's budget of wrong codes is spent, the platform checks a code only with a solved
  * proof-of-work challenge (event.checkAccessCode answers 428): the gate then fetches one, solves it in
  * the browser (about a second, Web Crypto, nothing else contacted) saying so, and sends the code again.
@@ -30,6 +33,7 @@ import { styles } from './access-gate.styles.ts';
  * @csspart button - The unlock button.
  * @csspart error - The message of a wrong code or of a wait.
  * @csspart status - The loading and error messages, and the "not a robot" check.
+ * @csspart content - Around the revealed content.
  *
  * @cssproperty --podium-color-primary - Button background.
  * @cssproperty --podium-color-on-primary - Text on the button.
@@ -99,6 +103,7 @@ export class PodiumAccessGate extends PodiumElement {
       if (row.correct === '1' && row.grant) {
         setGrant(api, eventID, String(row.grant));
         this.dispatchEvent(new PodiumUnlockedEvent({ eventID }));
+        void this.updateComplete.then(() => this.#focusContent());
       } else this._message = this.t('gate.wrongCode');
     } catch (err) {
       const error = this._fail('event.checkAccessCode', err);
@@ -111,6 +116,17 @@ export class PodiumAccessGate extends PodiumElement {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
     }
+  }
+
+  /**
+   * After an unlock the form, and the focus with it, is gone: without this the focus falls to <body>.
+   * It goes to the revealed content's first heading (made focusable from script only), else to the
+   * content's group.
+   */
+  #focusContent(): void {
+    const heading = this.querySelector<HTMLElement>('h1,h2,h3,h4,h5,h6');
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    (heading ?? this.renderRoot.querySelector<HTMLElement>('[part="content"]'))?.focus();
   }
 
   /** The code's check; on 428, with a solved challenge (a second 428 means the check did not work out). */
@@ -153,7 +169,10 @@ export class PodiumAccessGate extends PodiumElement {
     if (this._resolveError)
       return html`<div class="panel" part="status" role="status">${this._errorText(this._resolveError)}</div>`;
     if (!this._info) return html`<div class="panel" part="status" role="status">${this.t('common.loading')}</div>`;
-    if (this.unlocked) return html`<slot></slot>`;
+    if (this.unlocked)
+      return html`<div part="content" role="group" aria-label=${this._info.name || nothing} tabindex="-1">
+        <slot></slot>
+      </div>`;
     const waiting = this._waitUntil > 0;
     return html`<form class="panel" part="form" @submit=${this.#submit} aria-labelledby="title">
       <h2 id="title" part="title">${this.t('gate.title')}</h2>

@@ -1,6 +1,14 @@
 import { css } from 'lit';
 
+// The agenda answers to its own width, not the page's (container queries on the host): below 48em (a
+// phone, a sidebar) the grid reads as a list and the List/Grid toggle goes. A container's width does not
+// come from its content, so in a flex row it would shrink to nothing: it grows instead (the page's own
+// flex rules win over :host).
 export const styles = css`
+  :host {
+    container-type: inline-size;
+    flex-grow: 1;
+  }
   .toolbar {
     display: flex;
     flex-wrap: wrap;
@@ -16,10 +24,30 @@ export const styles = css`
   .search {
     flex-basis: 100%;
   }
+  .fields {
+    display: contents;
+  }
   .buttons {
     display: flex;
     flex-wrap: wrap;
     gap: 0.5em;
+  }
+  /* A row that scrolls sideways (the day tabs; the toggles in a narrow container): room for the focus
+     ring, its end fades while there is more to see, and an item that gets the focus scrolls clear of the
+     fade. */
+  .scroll {
+    overflow-x: auto;
+    padding: 5px 5px 0;
+    scroll-padding-inline: 2em;
+  }
+  .scroll::after {
+    content: '';
+    position: sticky;
+    right: 0;
+    flex: none;
+    width: 2em;
+    background: linear-gradient(to right, #fff0, var(--_bg));
+    pointer-events: none;
   }
   .segmented {
     display: inline-flex;
@@ -33,19 +61,33 @@ export const styles = css`
     border-bottom-right-radius: 0;
     border-right: 0;
   }
+  /* A toggle not pressed is outlined; pressed, it is filled and ticked (not by color alone). */
+  .secondary {
+    background: var(--_bg);
+    color: var(--_pt);
+  }
   .button[aria-pressed='true'],
   [role='tab'][aria-selected='true'] {
     background: var(--_p);
     color: var(--_op);
     border-color: var(--_p);
   }
+  .more::after {
+    content: ' ▾' / '';
+  }
+  .more[aria-expanded='true']::after {
+    content: ' ▴' / '';
+  }
+  .button[aria-pressed='true']::before {
+    content: '✓ ' / '';
+  }
   .summary {
     font-size: 0.875em;
   }
   .tabs {
+    position: relative;
     display: flex;
     gap: 0.25em;
-    overflow-x: auto;
     border-bottom: 2px solid var(--_b);
     margin-bottom: 1em;
   }
@@ -74,6 +116,8 @@ export const styles = css`
   }
   .day h2 {
     font-size: 1.125em;
+  }
+  .day + .day h2 {
     margin-top: 1em;
   }
   .sessions {
@@ -83,8 +127,7 @@ export const styles = css`
     display: grid;
     gap: 0.75em;
   }
-  .session,
-  .cell {
+  .session {
     padding: 0.75em 1em;
     border: 1px solid var(--_b);
     border-radius: var(--_r);
@@ -111,10 +154,16 @@ export const styles = css`
   }
   .badge {
     padding: 0 0.5em;
+    border: 1px solid var(--_p);
     border-radius: 1em;
     background: var(--_p);
     color: var(--_op);
     font-weight: 600;
+    white-space: nowrap;
+  }
+  .hl {
+    background: none;
+    color: var(--_pt);
   }
   .fav {
     flex: none;
@@ -157,13 +206,12 @@ export const styles = css`
   a {
     color: var(--_pt);
   }
-  .grid-wrap {
-    overflow-x: auto;
-    margin-bottom: 1.5em;
-  }
+  /* The grid fits its container (no scrolling box, so the room names can stick to the page's top). */
   table {
+    table-layout: fixed;
+    width: 100%;
     border-collapse: collapse;
-    min-width: 100%;
+    margin-bottom: 1.5em;
   }
   caption {
     text-align: start;
@@ -177,15 +225,99 @@ export const styles = css`
     padding: 0.25em;
     vertical-align: top;
     text-align: start;
+    overflow-wrap: anywhere;
+  }
+  th:first-child {
+    width: 4.5em;
+  }
+  thead th {
+    position: sticky;
+    top: var(--podium-sticky-top, 0);
+    background: var(--_bg);
+  }
+  /* A row as long as its time: 0.25em a minute (a 45-minute talk is 180 px), more if its text needs it. */
+  tbody tr {
+    height: calc(var(--len) * 0.25em);
   }
   td {
-    min-width: 12em;
+    height: 1px;
   }
-  .cell {
+  td .session {
     height: 100%;
-    padding: 0.5em;
   }
-  .cell .fav {
-    float: right;
+  .break {
+    text-align: center;
+    vertical-align: middle;
+    background: var(--_s);
+  }
+  @container (min-width: 48em) {
+    .more,
+    .buttons::after {
+      display: none;
+    }
+    td :is(.room, .tags, details) {
+      display: none;
+    }
+    td .session {
+      padding: 0.5em;
+    }
+  }
+  /* Narrow: the filters fold under their button, the toggles beside it in one row, so that a phone's
+     first screen shows the first session. */
+  @container (max-width: 47.99em) {
+    .view,
+    .toolbar:not(.open) .fields {
+      display: none;
+    }
+    .toolbar {
+      gap: 0.5em;
+      align-items: center;
+      margin-bottom: 0.5em;
+    }
+    .tabs {
+      margin-bottom: 0.5em;
+    }
+    .fields {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5em 0.75em;
+      flex-basis: 100%;
+    }
+    .buttons {
+      flex: 1 1 0;
+      min-width: 0;
+      flex-wrap: nowrap;
+      padding-bottom: 5px;
+    }
+    .buttons > *,
+    .more {
+      flex: none;
+      white-space: nowrap;
+    }
+    .button {
+      padding-inline: 0.75em;
+    }
+    table,
+    caption,
+    tbody,
+    tbody tr,
+    th,
+    td {
+      display: block;
+      height: auto;
+      border: 0;
+      padding: 0;
+    }
+    thead,
+    td:empty,
+    tr:not(:has(td:not(:empty))) {
+      display: none;
+    }
+    tbody th {
+      padding: 0.5em 0 0.25em;
+    }
+    td {
+      margin-bottom: 0.75em;
+    }
   }
 `;

@@ -1,13 +1,30 @@
-import { callAll } from '../../internal/api.ts';
+import { setViewport } from '@web/test-runner-commands';
+import { callAll } from '../../internal/paged.ts';
 import './agenda.ts';
 import type { PodiumAgenda } from './agenda.ts';
 import { setGrant } from '../../stores/grant.ts';
+import { favouritesOf } from '../../stores/favourites.ts';
 import { parseProgram, type Session } from '../../../../src/shared/schedule/program.ts';
-import { $, $$, assert, equal, expectAccessible, mount, setUp, type, until } from '../../../test/helpers.ts';
+import { dayKey } from '../../../../src/shared/schedule/time.ts';
+import {
+  $,
+  $$,
+  assert,
+  equal,
+  expectAccessible,
+  mount,
+  screenshots,
+  setUp,
+  type,
+  until,
+} from '../../../test/helpers.ts';
 
 const info = setUp();
 /** The summit's program in the order every view shows it. */
 let program: Session[];
+/** Its days (in the event's zone, Lisbon) and the sessions of each. */
+let days: string[];
+const onDay = (day: string, sessions = program) => sessions.filter((s) => dayKey(s.dateBegin, 'Europe/Lisbon') === day);
 
 const agenda = (attributes = '') =>
   mount<PodiumAgenda>(`<podium-agenda api="${info.api}" event="1" ${attributes}></podium-agenda>`);
@@ -19,18 +36,36 @@ describe('<podium-agenda>', () => {
   before(async () => {
     // The whole program, every page of it (the platform answers at most 100 a page).
     program = parseProgram(await callAll(info.api, 'activity.find', { eventID: 1 }));
+    days = [...new Set(program.map((s) => dayKey(s.dateBegin, 'Europe/Lisbon')))];
   });
 
-  it('lists the whole program by day, with day tabs, accessibly', async () => {
+  it('lists the program one day at a time, with day tabs, accessibly', async () => {
     const el = agenda();
     await loaded(el);
-    equal(sessions(el).length, program.length);
-    const tabs = $$(el, '[role="tab"]');
-    equal(tabs.length, 4, 'all days + 3 days');
-    equal(tabs[0].getAttribute('aria-selected'), 'true');
-    equal($$(el, '.day h2').length, 3);
-    assert($(el, '[part="summary"]')!.textContent!.includes('120 sessions'), $(el, '[part="summary"]')!.textContent!);
+    equal(days.length, 3);
+    equal(
+      titles(el),
+      onDay(days[0]).map((s) => s.name),
+      'the first day (before the event)',
+    );
+    const tabs = $$<HTMLButtonElement>(el, '[role="tab"]');
+    equal(
+      tabs.map((t) => t.getAttribute('aria-selected')),
+      ['true', 'false', 'false'],
+      'a tab per day, no "all days"',
+    );
+    equal($$(el, '.day h2').length, 1);
+    const summary = $(el, '[part="summary"]')!.textContent!;
+    assert(summary.includes(`${onDay(days[0]).length} of 120 sessions`), summary);
     await expectAccessible(el);
+    // Every day is a tab away, and the days together are the whole program.
+    let shown = 0;
+    for (const tab of tabs) {
+      tab.click();
+      await el.updateComplete;
+      shown += sessions(el).length;
+    }
+    equal(shown, program.length);
   });
 
   it('shows the grid view: one table per day, rooms as columns, accessibly', async () => {
@@ -46,18 +81,27 @@ describe('<podium-agenda>', () => {
   });
 
   it('takes filters from attributes: rooms, tags, text, days', async () => {
+    // Without controls (no tabs) every day shows.
     const room = agenda('rooms="Main Hall" hide-controls');
     await loaded(el(room));
     equal(sessions(room).length, program.filter((s) => s.location === 'Main Hall').length);
     assert(!$(room, '[part="toolbar"]'), 'no controls');
     const tag = program.find((s) => s.tags.length)!.tags[0].tagID;
-    const tagged = agenda(`tags="${tag}"`);
+    const tagged = agenda(`tags="${tag}" hide-controls`);
     await loaded(tagged);
     equal(sessions(tagged).length, program.filter((s) => s.tags.some((t) => t.tagID === tag)).length);
     const text = agenda(`q="${program[5].name}"`);
     await loaded(text);
     assert(titles(text).includes(program[5].name), 'found by text');
     assert(sessions(text).length < program.length, 'narrowed');
+    // Two of the three days on offer: two tabs, the first of them shown.
+    const two = agenda(`days="${days[1]},${days[2]}"`);
+    await loaded(two);
+    equal($$(two, '[role="tab"]').length, 2);
+    equal(
+      titles(two),
+      onDay(days[1]).map((s) => s.name),
+    );
   });
 
   it('lets the visitor filter, search, pick a day with the keyboard and clear it all', async () => {
@@ -65,8 +109,15 @@ describe('<podium-agenda>', () => {
     await loaded(el);
     type($<HTMLSelectElement>(el, '#room')!, 'Studio');
     await el.updateComplete;
-    equal(sessions(el).length, program.filter((s) => s.location === 'Studio').length);
-    assert(/of 120 sessions/.test($(el, '[part="summary"]')!.textContent!), 'counts the matches');
+    const studio = program.filter((s) => s.location === 'Studio');
+    equal(sessions(el).length, onDay(days[0], studio).length);
+    const summary = $(el, '[part="summary"]')!.textContent!;
+    assert(summary.includes(`${onDay(days[0], studio).length} of 120 sessions`), `counts what shows: ${summary}`);
+    // Each tab says how many match on its day.
+    equal(
+      $$(el, '[role="tab"] .count').map((c) => c.textContent),
+      days.map((d) => `(${onDay(d, studio).length})`),
+    );
     type($<HTMLInputElement>(el, '#q')!, 'zzzz no such session');
     await el.updateComplete;
     assert(/No sessions match/.test($(el, '[part="status"]')!.textContent!), 'empty state');
@@ -74,7 +125,7 @@ describe('<podium-agenda>', () => {
       .find((b) => /Clear filters/.test(b.textContent!))!
       .click();
     await el.updateComplete;
-    equal(sessions(el).length, program.length);
+    equal(sessions(el).length, onDay(days[0]).length);
     const tabs = $$<HTMLButtonElement>(el, '[role="tab"]');
     tabs[0].focus();
     tabs[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
@@ -82,7 +133,11 @@ describe('<podium-agenda>', () => {
     await el.updateComplete;
     const selected = $(el, '[role="tab"][aria-selected="true"]')!;
     equal(el.shadowRoot!.activeElement, selected, 'focus follows the selection');
-    equal($$(el, '.day').length, 1, 'one day');
+    equal(selected, tabs[1]);
+    equal(
+      titles(el),
+      onDay(days[1]).map((s) => s.name),
+    );
     equal($(el, '[role="tabpanel"]')!.getAttribute('aria-labelledby'), selected.id);
   });
 
@@ -192,6 +247,241 @@ describe('<podium-agenda>', () => {
     const el = mount<PodiumAgenda>(`<podium-agenda api="${info.api}" event="999999"></podium-agenda>`);
     await until(() => /not found/i.test($(el, '[part="status"]')?.textContent ?? ''), 'not found');
     equal(errors[0]?.detail.status, 404);
+  });
+
+  it('shows which toggles are pressed: filled and ticked, the others outlined', async () => {
+    const el = agenda();
+    await loaded(el);
+    const toggles = $$<HTMLButtonElement>(el, '[part="toolbar"] [aria-pressed]');
+    assert(toggles.length >= 3, 'List/Grid, My schedule (and Event/My time)');
+    const look = (b: HTMLButtonElement) => {
+      const style = getComputedStyle(b);
+      return { background: style.backgroundColor, color: style.color, mark: getComputedStyle(b, '::before').content };
+    };
+    const pressed = toggles.filter((b) => b.getAttribute('aria-pressed') === 'true').map(look);
+    const off = toggles.filter((b) => b.getAttribute('aria-pressed') === 'false').map(look);
+    assert(pressed.length > 0 && off.length > 0, 'both kinds');
+    for (const p of pressed) equal(p, { ...pressed[0], mark: p.mark }, 'every pressed toggle looks alike');
+    for (const o of off) {
+      equal(o.background, 'rgb(255, 255, 255)', 'not pressed: the background');
+      assert(o.background !== pressed[0].background && o.color !== pressed[0].color, 'unlike the pressed ones');
+      equal(o.mark, 'none', 'no tick');
+    }
+    equal(pressed[0].background, 'rgb(29, 78, 216)', 'pressed: the primary color');
+    assert(/✓/.test(pressed[0].mark), `a tick, not color alone: ${pressed[0].mark}`);
+    await screenshots('agenda-toggles', () => el.scrollIntoView());
+    await expectAccessible(el);
+  });
+
+  describe('the grid on a desktop', () => {
+    afterEach(() => window.scrollTo(0, 0));
+
+    it('keeps the room names in view, sizes rows by their time and labels the breaks', async () => {
+      await setViewport({ width: 1280, height: 800 });
+      const el = agenda(`view="grid" days="${days[0]}"`);
+      await loaded(el);
+      const table = $(el, 'table')!;
+      equal(table.getBoundingClientRect().width <= el.getBoundingClientRect().width, true, 'fits: no scrolling box');
+      // Scrolled half-way down the day: the room names stay at the top.
+      window.scrollTo(0, table.getBoundingClientRect().top + window.scrollY + table.offsetHeight / 2);
+      await new Promise((r) => requestAnimationFrame(r));
+      const header = $(el, 'thead th:nth-child(2)')!;
+      assert(Math.abs(header.getBoundingClientRect().top) < 2, `stuck: ${header.getBoundingClientRect().top}`);
+      equal(header.textContent!.trim(), 'Douro Room');
+      // Rows by time: an hour's row is 4/3 of a 45 minutes' one, and a 15 minutes' break a quarter of an hour's.
+      const rows = $$<HTMLTableRowElement>(el, 'tbody tr');
+      const height = (minutes: number) => rows.find((r) => r.dataset.len === String(minutes))!.offsetHeight;
+      const near = (a: number, b: number) => Math.abs(a / b - 1) < 0.1;
+      assert(near(height(60) / height(45), 60 / 45), `60 vs 45 minutes: ${height(60)} / ${height(45)} px`);
+      assert(near(height(60) / height(15), 4), `60 vs 15 minutes: ${height(60)} / ${height(15)} px`);
+      // A time when nothing happens is one labelled cell across the rooms.
+      const breaks = $$<HTMLTableCellElement>(el, 'td.break');
+      assert(breaks.length > 0, 'breaks');
+      for (const b of breaks) {
+        equal(b.textContent!.trim(), 'Break');
+        equal(b.colSpan, 6);
+      }
+      // A highlighted session says so in words, unlike the favourite's star.
+      const keynote = $$(el, 'td .session.highlight')[0];
+      equal(keynote.querySelector('.hl')!.textContent!.trim(), 'Highlight');
+      await screenshots('agenda-grid-scrolled', () => {}, [1280]);
+      await expectAccessible(el);
+    });
+  });
+
+  describe('on a phone', () => {
+    after(() => setViewport({ width: 800, height: 600 }));
+
+    it('reads the grid as a list in a narrow container, with no sideways scroll', async () => {
+      await setViewport({ width: 390, height: 844 });
+      const el = agenda('view="grid"');
+      await loaded(el);
+      const width = el.getBoundingClientRect().width;
+      assert(width <= 374, `the page's width less its margins: ${width}`);
+      assert(el.shadowRoot!.querySelector('table')!.getBoundingClientRect().width <= width, 'the grid fits');
+      equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
+      equal(getComputedStyle($(el, 'thead')!).display, 'none', 'no column headers');
+      // Each card says its room (the column did); one day only.
+      const rooms = $$(el, 'td .room').filter((r) => r.offsetParent !== null);
+      equal(rooms.length, onDay(days[0]).filter((s) => s.location).length);
+      equal(
+        titles(el).sort(),
+        onDay(days[0])
+          .map((s) => s.name)
+          .sort(),
+      );
+      equal(getComputedStyle($(el, '.segmented.view')!).display, 'none', 'no List/Grid toggle where both read alike');
+      await screenshots('agenda-grid-phone', () => el.scrollIntoView(), [390]);
+      await expectAccessible(el);
+    });
+
+    it('takes the width of a flex row it is put in (a container is not sized by its content)', async () => {
+      const row = mount<HTMLDivElement>(
+        `<div style="display: flex; gap: 8px"><p>Program</p><podium-agenda api="${info.api}" event="1"></podium-agenda></div>`,
+      );
+      const el = row.querySelector('podium-agenda')!;
+      await loaded(el);
+      assert(el.getBoundingClientRect().width > 250, `its width: ${el.getBoundingClientRect().width}`);
+    });
+
+    it('shows the first session in the first screen: filters folded, toggles and days in rows that scroll', async () => {
+      const el = agenda();
+      await loaded(el);
+      await screenshots('agenda-first-screen', () => el.scrollIntoView());
+      const more = $<HTMLButtonElement>(el, '.more')!;
+      const fields = $(el, '#fields')!;
+      // A desktop shows the fields and no Filters button.
+      equal(getComputedStyle(more).display, 'none', 'no Filters button on a desktop');
+      assert(fields.querySelector('input')!.offsetParent !== null, 'the fields show on a desktop');
+      await setViewport({ width: 390, height: 844 });
+      await new Promise((r) => requestAnimationFrame(r));
+      const top = sessions(el)[0].getBoundingClientRect().top - el.getBoundingClientRect().top;
+      assert(top <= 200, `the first session's top: ${top} px below the widget's`);
+      equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
+      // The fields fold under a button that says so; the toggles share its row.
+      equal(more.getAttribute('aria-expanded'), 'false');
+      equal(more.textContent!.trim(), 'Filters');
+      equal(fields.offsetParent, null, 'folded');
+      const middle = (b: Element) => Math.round(b.getBoundingClientRect().top + b.getBoundingClientRect().height / 2);
+      const row = $$(el, '.buttons .button').filter((b) => b.offsetParent !== null);
+      assert(row.length >= 2, 'My schedule and the time zones');
+      equal(
+        row.map(middle),
+        row.map(() => middle(more)),
+        'one row',
+      );
+      const buttons = $(el, '.buttons')!;
+      assert(buttons.scrollWidth > buttons.clientWidth, 'more toggles than fit: the row scrolls');
+      // Open, the fields show; the button counts the filters in use.
+      more.click();
+      await el.updateComplete;
+      equal(more.getAttribute('aria-expanded'), 'true');
+      assert(fields.offsetParent !== null, 'unfolded');
+      type($<HTMLSelectElement>(el, '#room')!, 'Studio');
+      type($<HTMLInputElement>(el, '#q')!, 'a');
+      await el.updateComplete;
+      equal(more.textContent!.trim(), 'Filters (2 active)');
+      await screenshots('agenda-filters-open-phone', () => el.scrollIntoView(), [390]);
+      await expectAccessible(el);
+      // The days: a row that scrolls, the last one brought into view by the keyboard.
+      const tabs = $(el, '.tabs')!;
+      assert(tabs.scrollWidth > tabs.clientWidth, 'more days than fit');
+      const tab = $$<HTMLButtonElement>(el, '[role="tab"]');
+      tab[0].focus();
+      tab[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+      await el.updateComplete;
+      await el.updateComplete;
+      const last = tab.at(-1)!;
+      equal(el.shadowRoot!.activeElement, last);
+      assert(
+        last.getBoundingClientRect().right <= tabs.getBoundingClientRect().right,
+        `the last day in view: ${last.getBoundingClientRect().right} > ${tabs.getBoundingClientRect().right}`,
+      );
+      more.click();
+      await el.updateComplete;
+      equal(fields.offsetParent, null, 'folded again');
+      // On the last day of the event its tab shows from the start.
+      const today = agenda(`now="${onDay(days[2])[0].dateBegin + 60}"`);
+      await loaded(today);
+      const bar = $(today, '.tabs')!.getBoundingClientRect();
+      const shown = $(today, '[aria-selected="true"]')!.getBoundingClientRect();
+      assert(shown.left >= bar.left && shown.right <= bar.right, `today's tab in view: ${shown.right} > ${bar.right}`);
+    });
+
+    it("shows one day's list, not the whole program", async () => {
+      await setViewport({ width: 390, height: 844 });
+      const el = agenda();
+      await loaded(el);
+      equal($$(el, '.day').length, 1);
+      equal(sessions(el).length, onDay(days[0]).length);
+      const all = agenda('hide-controls');
+      await loaded(all);
+      assert(el.offsetHeight < all.offsetHeight / 2, `${el.offsetHeight} px against ${all.offsetHeight} px for all`);
+      all.remove();
+      await screenshots('agenda-list-phone', () => el.scrollIntoView(), [390]);
+    });
+  });
+
+  it("opens on today's day during the event", async () => {
+    const during = onDay(days[1])[0].dateBegin + 60;
+    const el = agenda(`now="${during}"`);
+    await loaded(el);
+    equal($(el, '[role="tab"][aria-selected="true"]')!.id, `tab-${days[1]}`);
+    equal(
+      titles(el),
+      onDay(days[1]).map((s) => s.name),
+    );
+  });
+
+  it("links each session to its page on the event's site", async () => {
+    const el = agenda('site="https://events.example.com/demo/summit/"');
+    await loaded(el);
+    const link = $<HTMLAnchorElement>(el, '.session .title a')!;
+    equal(link.textContent, program[0].name);
+    equal(link.href, `https://events.example.com/demo/summit/schedule/${program[0].activityID}`);
+    const during = agenda(`site="/demo/summit" now="${program[0].dateBegin + 60}"`);
+    await loaded(during);
+    equal(
+      $<HTMLAnchorElement>(during, '[part="now"] a')!.href,
+      `${location.origin}/demo/summit/schedule/${program[0].activityID}`,
+      'in the now panel too (a path is taken from the page)',
+    );
+    for (const site of ['javascript:alert(1)', '']) {
+      const none = agenda(`site="${site}"`);
+      await loaded(none);
+      equal($$(none, '.session .title a').length, 0, `no links for site="${site}"`);
+    }
+    await expectAccessible(el);
+  });
+
+  it('counts the favourites shown, and marks the days that hold them', async () => {
+    const [a, b] = onDay(days[0]);
+    const c = onDay(days[2])[0];
+    // A stored ID of a session since removed does not count.
+    favouritesOf(1).set(new Set([a.activityID, b.activityID, c.activityID, 999_999]));
+    try {
+      const el = agenda();
+      await loaded(el);
+      const mine = $$<HTMLButtonElement>(el, 'button').find((x) => x.textContent!.includes('My schedule'))!;
+      assert(mine.textContent!.includes('(3)'), mine.textContent!);
+      const marks = () => $$(el, '[role="tab"]').map((t) => t.querySelector('.count')?.textContent ?? '');
+      equal(marks(), ['★2', '', '★1'], 'which days hold favourites');
+      assert($$(el, '[role="tab"]')[0].textContent!.includes('(Favourites: 2)'), 'said to screen readers');
+      mine.click();
+      await el.updateComplete;
+      equal(titles(el), [a.name, b.name]);
+      const summary = $(el, '[part="summary"]')!.textContent!;
+      assert(summary.includes('2 of 120 sessions'), `says how many show: ${summary}`);
+      equal(marks(), ['(2)', '(0)', '(1)'], 'favourites per day');
+      await screenshots('agenda-my-schedule', () => el.scrollIntoView());
+      await setViewport({ width: 800, height: 600 });
+      $$<HTMLButtonElement>(el, '[role="tab"]')[2].click();
+      await el.updateComplete;
+      equal(titles(el), [c.name]);
+      await expectAccessible(el);
+    } finally {
+      favouritesOf(1).set(new Set());
+    }
   });
 });
 

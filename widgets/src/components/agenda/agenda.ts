@@ -10,7 +10,18 @@ import {
   type ScheduleFilter,
 } from '../../../../src/shared/schedule/filter.ts';
 import { byDay, days, gridOf, nowNext, rooms } from '../../../../src/shared/schedule/group.ts';
-import { formatDay, formatRange, formatTime, localTimeZone, zoneLabel } from '../../../../src/shared/schedule/time.ts';
+import {
+  dayKey,
+  formatDay,
+  formatRange,
+  formatTime,
+  localTimeZone,
+  offsetMinutes,
+  safeTimeZone,
+  zonedParts,
+  zoneLabel,
+} from '../../../../src/shared/schedule/time.ts';
+import { htmlToText } from '../../../../src/shared/schedule/text.ts';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp, type MessageKey } from '../../internal/locale.ts';
 import { StoreController } from '../../internal/store-controller.ts';
@@ -27,11 +38,17 @@ const list = (value: string): string[] =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-const FILTER_ATTRIBUTES = ['view', 'days', 'rooms', 'tags', 'q', 'tz', 'mine'] as const;
+/**
+ * The filter's keys — the attributes that set it — and their parameters in the page URL (the site's
+ * own, see filterToQuery).
+ */
+const QUERY_KEYS = { days: 'day', rooms: 'room', tags: 'tag', q: 'q', view: 'view', tz: 'tz', mine: 'mine' };
 
 /**
- * @summary The program of an event: list and grid views, day tabs, the event's or the visitor's time
- * zone, filters by track, room, day and text, favourites with an .ics download, and what is on now.
+ * @summary The program of an event, one day at a time: list and grid views, day tabs, the event's or the
+ * visitor's time zone, filters by track, room, day and text, favourites with an .ics download, and what
+ * is on now. In a narrow container (below 48em, e.g. a phone) the grid reads as a list, and the search,
+ * room and track fold under a "Filters" button beside the toggles.
  * @tagname podium-agenda
  *
  * @event podium-favourites-change - The visitor starred or unstarred a session. `detail`: `{ eventID,
@@ -40,11 +57,11 @@ const FILTER_ATTRIBUTES = ['view', 'days', 'rooms', 'tags', 'q', 'tz', 'mine'] a
  *
  * @csspart toolbar - The filters and buttons above the program.
  * @csspart tabs - The day tabs.
- * @csspart tab - One day tab.
+ * @csspart tab - One day tab (with the day's count of matches while filtering, else of favourites).
  * @csspart summary - The line with the count of sessions and the time zone.
  * @csspart now - The "now / next" panel shown during the event.
  * @csspart day - The heading of a day (list view).
- * @csspart session - One session (list view) or one cell (grid view).
+ * @csspart session - One session (its card in the list, its cell's content in the grid).
  * @csspart favourite - The star button of a session.
  * @csspart grid - The table of the grid view.
  * @csspart status - The loading, empty and error messages.
@@ -61,6 +78,8 @@ const FILTER_ATTRIBUTES = ['view', 'days', 'rooms', 'tags', 'q', 'tz', 'mine'] a
  * @cssproperty --podium-color-focus - Focus ring.
  * @cssproperty --podium-font-family - Font.
  * @cssproperty --podium-radius - Corner radius.
+ * @cssproperty --podium-sticky-top - Where the grid's room names stick when the page scrolls (default 0;
+ * the height of the page's own sticky header, if it has one).
  */
 export class PodiumAgenda extends PodiumElement {
   static override styles = [common, styles];
@@ -77,14 +96,19 @@ export class PodiumAgenda extends PodiumElement {
     syncUrl: { type: Boolean, attribute: 'sync-url' },
     hideControls: { type: Boolean, attribute: 'hide-controls' },
     now: { type: Number },
+    site: {},
     _filter: { state: true },
     _clock: { state: true },
     _notice: { state: true },
+    _open: { state: true },
   };
 
   /** `list` (default) or `grid` (rooms × time, one table per day). */
   declare view: string;
-  /** Days to show, `YYYY-MM-DD` separated by commas (default: every day; the visitor can change it). */
+  /**
+   * Days to offer, `YYYY-MM-DD` separated by commas (default: every day). One day shows at a time: the
+   * visitor's pick, else today during the event, else the first day with sessions.
+   */
   declare days: string;
   /** Rooms to show, separated by commas (default: every room). */
   declare rooms: string;
@@ -102,16 +126,27 @@ export class PodiumAgenda extends PodiumElement {
   declare hideControls: boolean;
   /** The current time as Unix seconds, for previews and tests (default: the clock). */
   declare now: number | undefined;
+  /**
+   * The event's pages on the Podium site, e.g. `https://events.example.com/demo/summit`: each session's
+   * title links to `{site}/schedule/{activityID}` (default: no links).
+   */
+  declare site: string;
 
   declare private _filter: ScheduleFilter;
   declare private _clock: number;
   declare private _notice: string;
+  /** The filters' disclosure is open (it shows in narrow containers only). */
+  declare private _open: boolean;
 
   #program: StoreController<Read<Session[]>> | undefined;
   #store: ReadStore<Session[]> | undefined;
   #favourites: StoreController<Set<number>> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #reported: unknown;
+  /** The id of the day tab last brought into view (see updated). */
+  #centred = '';
+  /** `site` as a base URL for the session links ('' = no links), worked out once per render. */
+  #base = '';
 
   constructor() {
     super();
@@ -124,8 +159,9 @@ export class PodiumAgenda extends PodiumElement {
     this.mine = false;
     this.syncUrl = false;
     this.hideControls = false;
+    this.site = '';
     this._notice = '';
-    this._filter = makeFilter({ view: 'list' });
+    this._open = false;
     this._clock = Date.now() / 1000;
   }
 
@@ -141,7 +177,8 @@ export class PodiumAgenda extends PodiumElement {
 
   override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
-    if (FILTER_ATTRIBUTES.some((a) => changed.has(a)) || changed.has('syncUrl')) {
+    // Also on the first update: the constructor's defaults count as changes, so _filter is always set.
+    if ([...Object.keys(QUERY_KEYS), 'syncUrl'].some((a) => changed.has(a))) {
       const f = makeFilter({
         view: this.view === 'grid' ? 'grid' : 'list',
         days: list(this.days),
@@ -153,20 +190,12 @@ export class PodiumAgenda extends PodiumElement {
         tz: this.tz === 'local' ? 'local' : 'event',
         mine: this.mine,
       });
-      // The page URL (a shared link, a reload) wins over the attributes' defaults.
-      const query = this.syncUrl ? new URLSearchParams(location.search) : undefined;
-      const fromUrl = query ? filterFromQuery(query) : undefined;
-      this._filter = fromUrl
-        ? {
-            days: query!.has('day') ? fromUrl.days : f.days,
-            rooms: query!.has('room') ? fromUrl.rooms : f.rooms,
-            tags: query!.has('tag') ? fromUrl.tags : f.tags,
-            q: query!.has('q') ? fromUrl.q : f.q,
-            view: query!.has('view') ? fromUrl.view : f.view,
-            tz: query!.has('tz') ? fromUrl.tz : f.tz,
-            mine: query!.has('mine') ? fromUrl.mine : f.mine,
-          }
-        : f;
+      // The page URL (a shared link, a reload) wins over the attributes' defaults, key by key.
+      const query = new URLSearchParams(this.syncUrl ? location.search : '');
+      const fromUrl = filterFromQuery(query) as unknown as Record<string, unknown>;
+      for (const [key, param] of Object.entries(QUERY_KEYS))
+        if (query.has(param)) (f as unknown as Record<string, unknown>)[key] = fromUrl[key];
+      this._filter = f;
     }
     if (changed.has('_info')) {
       for (const c of [this.#program, this.#favourites]) if (c) this.removeController(c);
@@ -185,9 +214,17 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   override updated(): void {
-    // Tag colors through the CSSOM: a style attribute would need 'unsafe-inline' in the page's CSP.
-    for (const tag of this.renderRoot.querySelectorAll<HTMLElement>('[data-color]'))
-      tag.style.setProperty('--tag', tag.dataset.color!);
+    // Tag colors and the grid's row lengths (minutes) through the CSSOM: a style attribute would need
+    // 'unsafe-inline' in the page's CSP.
+    for (const el of this.renderRoot.querySelectorAll<HTMLElement>('[data-color],[data-len]'))
+      el.style.setProperty(el.dataset.len ? '--len' : '--tag', el.dataset.len ?? el.dataset.color!);
+    // The day tabs are a row that scrolls sideways: a day newly shown (today on the fifth day of a
+    // week-long event, a day picked with the keyboard) comes to the row's middle.
+    const tab = this.renderRoot.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (tab && tab.id !== this.#centred) {
+      this.#centred = tab.id;
+      tab.parentElement!.scrollLeft = tab.offsetLeft - (tab.parentElement!.clientWidth - tab.offsetWidth) / 2;
+    }
   }
 
   /** A change the visitor made. */
@@ -195,7 +232,7 @@ export class PodiumAgenda extends PodiumElement {
     this._filter = { ...this._filter, ...patch };
     if (!this.syncUrl) return;
     const url = new URL(location.href);
-    for (const key of ['day', 'room', 'tag', 'q', 'view', 'tz', 'mine']) url.searchParams.delete(key);
+    for (const param of Object.values(QUERY_KEYS)) url.searchParams.delete(param);
     for (const [k, v] of filterToQuery(this._filter)) url.searchParams.append(k, v);
     history.replaceState(history.state, '', url);
   }
@@ -223,40 +260,24 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   async #download(sessions: Session[]): Promise<void> {
-    // The calendar code is loaded on the first download (a chunk of its own in the build).
-    const { toICalendar } = await import('../../../../src/shared/schedule/ical.ts');
+    // The download's code is loaded on the first download (a chunk of its own in the build).
+    const { downloadCalendar } = await import('./ical.ts');
     const name = this._info?.name || 'schedule';
-    const ics = toICalendar({
-      calendarName: name,
-      timeZone: this._info?.timezone ?? 'UTC',
-      sessions,
-      uidDomain: new URL(this.api, location.href).hostname,
-      now: Math.floor(Date.now() / 1000),
-      speakersLabel: this.t('schedule.speakers'),
+    // The calendar's zone and text helpers are handed over: the agenda has them already.
+    downloadCalendar(name, this._info?.timezone ?? 'UTC', sessions, this.api, this.t('schedule.speakers'), {
+      htmlToText,
+      offsetMinutes,
+      safeTimeZone,
+      zonedParts,
     });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
-    a.download = `${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '') || 'schedule'}.ics`;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
   }
 
-  #onTabKey(e: KeyboardEvent, tabs: string[]): void {
-    const i = tabs.indexOf(this._filter.days.length === 1 ? this._filter.days[0] : '');
-    const next =
-      e.key === 'ArrowRight'
-        ? i + 1
-        : e.key === 'ArrowLeft'
-          ? i - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? -1
-              : NaN;
-    if (Number.isNaN(next)) return;
+  #onTabKey(e: KeyboardEvent, tabs: string[], day: string): void {
+    const i = tabs.indexOf(day);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: -1 }[e.key];
+    if (next === undefined) return;
     e.preventDefault();
-    const day = tabs.at(next % tabs.length) ?? '';
-    this.#set({ days: day ? [day] : [] });
+    this.#set({ days: [tabs.at(next % tabs.length)!] });
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus(),
     );
@@ -281,7 +302,7 @@ export class PodiumAgenda extends PodiumElement {
       class="fav"
       part="favourite"
       type="button"
-      aria-pressed=${on ? 'true' : 'false'}
+      aria-pressed=${String(on)}
       aria-label=${this.t(on ? 'schedule.removeFavouriteNamed' : 'schedule.addFavouriteNamed', { name: s.name })}
       @click=${() => this.#toggle(s)}
     >
@@ -298,19 +319,27 @@ export class PodiumAgenda extends PodiumElement {
     </ul>`;
   }
 
+  /** A session's title: a link to its page on the site when `site` is set. */
+  #title(s: Session): TemplateResult | string {
+    return this.#base ? html`<a href="${this.#base}/schedule/${s.activityID}">${s.name}</a>` : s.name;
+  }
+
+  /** A session's card: in the list, and in a grid cell (where the grid's CSS hides what its column says). */
   #session(s: Session, favs: Set<number>): TemplateResult {
     const zone = this.#zone;
     const live = s.dateBegin <= this.#time && this.#time < s.dateEnd;
-    return html`<li class="session ${s.highlight ? 'highlight' : ''}" part="session">
+    return html`<div class="session ${s.highlight ? 'highlight' : ''}" part="session">
       <div class="head">
         <p class="when muted">
           <time>${formatRange(s.dateBegin, s.dateEnd, zone, this.language)}</time>${
-            s.location ? html` · <span>${s.location}</span>` : nothing
-          }${live ? html` <span class="badge">${this.t('schedule.live')}</span>` : nothing}
+            s.location ? html`<span class="room"> · ${s.location}</span>` : nothing
+          }${live ? html` <span class="badge">${this.t('schedule.live')}</span>` : nothing}${
+            s.highlight ? html` <span class="badge hl">${this.t('schedule.highlight')}</span>` : nothing
+          }
         </p>
         ${this.#favouriteButton(s, favs)}
       </div>
-      <h3 class="title">${s.name}</h3>
+      <h3 class="title">${this.#title(s)}</h3>
       ${
         s.speakers.length > 0
           ? html`<p class="speakers muted">${s.speakers.map((p) => p.name).join(', ')}</p>`
@@ -332,73 +361,65 @@ export class PodiumAgenda extends PodiumElement {
             </details>`
           : nothing
       }
-    </li>`;
+    </div>`;
   }
 
   #list(sessions: Session[], favs: Set<number>): TemplateResult {
     const zone = this.#zone;
     return html`${[...byDay(sessions, zone)].map(
       ([day, items]) =>
-        html`<section class="day" aria-label=${formatDay(day, zone, this.language)}>
+        html`<section class="day">
           <h2 part="day">${formatDay(day, zone, this.language)}</h2>
           <ul class="sessions" role="list">
-            ${items.map((s) => this.#session(s, favs))}
+            ${items.map((s) => html`<li>${this.#session(s, favs)}</li>`)}
           </ul>
         </section>`,
     )}`;
   }
 
+  /**
+   * One table per day, a column per room. Rows are as long as their time (`--len` minutes, see the
+   * styles), a row where nothing happens is a labelled break, and the room names stick to the top while
+   * the page scrolls (the table is not in a scrolling box: it fits its container, and below 48em it
+   * reads as a list).
+   */
   #grid(sessions: Session[], all: Session[], favs: Set<number>): TemplateResult {
     const zone = this.#zone;
     const columns = this._filter.rooms.length > 0 ? rooms(sessions) : rooms(all);
     return html`${[...byDay(sessions, zone)].map(([day, items]) => {
       const grid = gridOf(items, zone, { rooms: columns });
-      const label = formatDay(day, zone, this.language);
-      return html`<div class="grid-wrap" role="region" aria-label=${label} tabindex="0">
-        <table part="grid">
-          <caption>
-            ${label}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${this.t('schedule.time')}</th>
-              ${grid.headers.map(
-                (h) => html`<th scope="col" colspan=${h.colSpan}>${h.room || this.t('schedule.noRoom')}</th>`,
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            ${grid.slots.map(
-              (slot) =>
-                html`<tr>
-                  <th scope="row">${formatTime(slot.start, zone, this.language)}</th>
-                  ${slot.cells.map((cell) =>
-                    cell === 'covered'
-                      ? nothing
-                      : cell === null
-                        ? html`<td></td>`
-                        : html`<td rowspan=${cell.rowSpan}>
-                            <div class="cell ${cell.session.highlight ? 'highlight' : ''}" part="session">
-                              <p class="when muted">
-                                ${formatRange(cell.session.dateBegin, cell.session.dateEnd, zone, this.language)}
-                              </p>
-                              <p class="title">${cell.session.name}</p>
-                              ${
-                                cell.session.speakers.length > 0
-                                  ? html`<p class="speakers muted">
-                                      ${cell.session.speakers.map((p) => p.name).join(', ')}
-                                    </p>`
-                                  : nothing
-                              }
-                              ${this.#favouriteButton(cell.session, favs)}
-                            </div>
-                          </td>`,
-                  )}
-                </tr>`,
+      return html`<table part="grid">
+        <caption>
+          ${formatDay(day, zone, this.language)}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">${this.t('schedule.time')}</th>
+            ${grid.headers.map(
+              (h) => html`<th scope="col" colspan=${h.colSpan}>${h.room || this.t('schedule.noRoom')}</th>`,
             )}
-          </tbody>
-        </table>
-      </div>`;
+          </tr>
+        </thead>
+        <tbody>
+          ${grid.slots.map(
+            (slot) =>
+              html`<tr data-len=${(slot.end - slot.start) / 60}>
+                <th scope="row">${formatTime(slot.start, zone, this.language)}</th>
+                ${
+                  slot.cells.every((cell) => cell === null)
+                    ? html`<td class="break muted" colspan=${slot.cells.length}>${this.t('schedule.break')}</td>`
+                    : slot.cells.map((cell) =>
+                        cell === 'covered'
+                          ? nothing
+                          : cell === null
+                            ? html`<td></td>`
+                            : html`<td rowspan=${cell.rowSpan}>${this.#session(cell.session, favs)}</td>`,
+                      )
+                }
+              </tr>`,
+          )}
+        </tbody>
+      </table>`;
     })}`;
   }
 
@@ -409,7 +430,8 @@ export class PodiumAgenda extends PodiumElement {
     const zone = this.#zone;
     const names = (items: Session[]) =>
       items.map(
-        (s) => html`<li>${s.name}${s.location ? html` <span class="muted">· ${s.location}</span>` : nothing}</li>`,
+        (s) =>
+          html`<li>${this.#title(s)}${s.location ? html` <span class="muted">· ${s.location}</span>` : nothing}</li>`,
       );
     return html`<section
       class="panel now"
@@ -439,50 +461,89 @@ export class PodiumAgenda extends PodiumElement {
     </section>`;
   }
 
-  #toolbar(all: Session[], favs: Set<number>): TemplateResult {
+  #toolbar(all: Session[], mine: Session[], filtering: boolean): TemplateResult {
     const f = this._filter;
     const tags = new Map<number, string>();
     for (const s of all) for (const tag of s.tags) tags.set(tag.tagID, tag.name);
-    const pressed = (on: boolean) => (on ? 'true' : 'false');
     const zonesDiffer = localTimeZone() !== (this._info?.timezone ?? 'UTC');
-    return html`<div class="toolbar" part="toolbar" role="group" aria-label=${this.t('schedule.filters')}>
-      <div class="control search">
-        <label for="q">${this.t('schedule.search')}</label>
-        <input
-          id="q"
-          type="search"
-          placeholder=${this.t('schedule.searchPlaceholder')}
-          .value=${f.q}
-          @input=${(e: Event) => this.#set({ q: (e.target as HTMLInputElement).value })}
-        />
+    const active = (f.q ? 1 : 0) + f.rooms.length + f.tags.length;
+    // In a narrow container the fields fold under the Filters button (see the styles), so that the first
+    // session shows in a phone's first screen; in a wide one the button is hidden and the fields show.
+    // My schedule comes first among the buttons: on a phone their row scrolls sideways.
+    return html`<div
+      class="toolbar ${this._open ? 'open' : ''}"
+      part="toolbar"
+      role="group"
+      aria-label=${this.t('schedule.filters')}
+    >
+      <button
+        type="button"
+        class="button secondary more"
+        aria-expanded=${String(this._open)}
+        aria-controls="fields"
+        @click=${() => (this._open = !this._open)}
+      >
+        ${active ? tp(this.language, 'schedule.filtersActive', active) : this.t('schedule.filters')}
+      </button>
+      <div id="fields" class="fields">
+        <div class="control search">
+          <label for="q">${this.t('schedule.search')}</label>
+          <input
+            id="q"
+            type="search"
+            placeholder=${this.t('schedule.searchPlaceholder')}
+            .value=${f.q}
+            @input=${(e: Event) => this.#set({ q: (e.target as HTMLInputElement).value })}
+          />
+        </div>
+        <div class="control">
+          <label for="room">${this.t('schedule.room')}</label>
+          <select id="room" @change=${(e: Event) => this.#pick('rooms', (e.target as HTMLSelectElement).value)}>
+            <option value="" ?selected=${f.rooms.length === 0}>${this.t('schedule.allRooms')}</option>
+            ${rooms(all).map(
+              (r) =>
+                html`<option value=${r} ?selected=${f.rooms.length === 1 && f.rooms[0] === r}>
+                  ${r || this.t('schedule.noRoom')}
+                </option>`,
+            )}
+          </select>
+        </div>
+        ${
+          tags.size > 0
+            ? html`<div class="control">
+                <label for="tag">${this.t('schedule.track')}</label>
+                <select id="tag" @change=${(e: Event) => this.#pick('tags', (e.target as HTMLSelectElement).value)}>
+                  <option value="" ?selected=${f.tags.length === 0}>${this.t('schedule.allTracks')}</option>
+                  ${[...tags].map(
+                    ([id, name]) =>
+                      html`<option value=${id} ?selected=${f.tags.length === 1 && f.tags[0] === id}>${name}</option>`,
+                  )}
+                </select>
+              </div>`
+            : nothing
+        }
       </div>
-      <div class="control">
-        <label for="room">${this.t('schedule.room')}</label>
-        <select id="room" @change=${(e: Event) => this.#pick('rooms', (e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${f.rooms.length === 0}>${this.t('schedule.allRooms')}</option>
-          ${rooms(all).map(
-            (r) =>
-              html`<option value=${r} ?selected=${f.rooms.length === 1 && f.rooms[0] === r}>
-                ${r || this.t('schedule.noRoom')}
-              </option>`,
-          )}
-        </select>
-      </div>
-      ${
-        tags.size > 0
-          ? html`<div class="control">
-              <label for="tag">${this.t('schedule.track')}</label>
-              <select id="tag" @change=${(e: Event) => this.#pick('tags', (e.target as HTMLSelectElement).value)}>
-                <option value="" ?selected=${f.tags.length === 0}>${this.t('schedule.allTracks')}</option>
-                ${[...tags].map(
-                  ([id, name]) =>
-                    html`<option value=${id} ?selected=${f.tags.length === 1 && f.tags[0] === id}>${name}</option>`,
-                )}
-              </select>
-            </div>`
-          : nothing
-      }
-      <div class="buttons">
+      <div class="buttons scroll">
+        <button
+          type="button"
+          class="button secondary"
+          aria-pressed=${String(f.mine)}
+          @click=${() => this.#set({ mine: !f.mine })}
+        >
+          ${this.t('schedule.mySchedule')} (${mine.length})
+        </button>
+        ${
+          mine.length > 0
+            ? html`<button
+                type="button"
+                class="button secondary"
+                title=${this.t('schedule.downloadCalendarHint')}
+                @click=${() => this.#download(mine)}
+              >
+                ${this.t('schedule.downloadCalendar')}
+              </button>`
+            : nothing
+        }
         ${this.#segmented('schedule.view', 'view', [
           ['list', 'schedule.list'],
           ['grid', 'schedule.grid'],
@@ -495,28 +556,8 @@ export class PodiumAgenda extends PodiumElement {
               ])
             : nothing
         }
-        <button
-          type="button"
-          class="button secondary"
-          aria-pressed=${pressed(f.mine)}
-          @click=${() => this.#set({ mine: !f.mine })}
-        >
-          ${this.t('schedule.mySchedule')} (${favs.size})
-        </button>
         ${
-          favs.size > 0
-            ? html`<button
-                type="button"
-                class="button secondary"
-                title=${this.t('schedule.downloadCalendarHint')}
-                @click=${() => this.#download(all.filter((s) => favs.has(s.activityID)))}
-              >
-                ${this.t('schedule.downloadCalendar')}
-              </button>`
-            : nothing
-        }
-        ${
-          isFiltering(f)
+          filtering
             ? html`<button type="button" class="button secondary" @click=${this.#clear}>
                 ${this.t('schedule.clearFilters')}
               </button>`
@@ -532,13 +573,13 @@ export class PodiumAgenda extends PodiumElement {
     key: K,
     choices: [ScheduleFilter[K], MessageKey][],
   ): TemplateResult {
-    return html`<div class="segmented" role="group" aria-label=${this.t(label)}>
+    return html`<div class="segmented ${key}" role="group" aria-label=${this.t(label)}>
       ${choices.map(
         ([value, text]) =>
           html`<button
             type="button"
             class="button secondary"
-            aria-pressed=${this._filter[key] === value ? 'true' : 'false'}
+            aria-pressed=${String(this._filter[key] === value)}
             @click=${() => this.#set({ [key]: value })}
           >
             ${this.t(text)}
@@ -554,27 +595,37 @@ export class PodiumAgenda extends PodiumElement {
 
   #clear = (): void => this.#set({ days: [], rooms: [], tags: [], q: '', mine: false });
 
-  #tabs(dayKeys: string[]): TemplateResult | typeof nothing {
-    if (dayKeys.length < 2) return nothing;
-    const tabs = ['', ...dayKeys];
-    const selected = this._filter.days.length === 1 ? this._filter.days[0] : '';
-    return html`<div class="tabs" part="tabs" role="tablist" aria-label=${this.t('schedule.day')}>
-      ${tabs.map(
-        (day) =>
-          html`<button
-            type="button"
-            role="tab"
-            part="tab"
-            id="tab-${day || 'all'}"
-            aria-controls="panel"
-            aria-selected=${day === selected ? 'true' : 'false'}
-            tabindex=${day === selected ? '0' : '-1'}
-            @click=${() => this.#set({ days: day ? [day] : [] })}
-            @keydown=${(e: KeyboardEvent) => this.#onTabKey(e, tabs)}
-          >
-            ${day ? formatDay(day, this.#zone, this.language, 'short') : this.t('schedule.allDays')}
-          </button>`,
-      )}
+  /**
+   * One tab per day. A day's mark: while filtering (My schedule included), how many sessions it has that
+   * match; otherwise how many of the visitor's favourites it holds (★).
+   */
+  #tabs(dayKeys: string[], day: string, marks: Map<string, Session[]>, filtering: boolean) {
+    return html`<div class="tabs scroll" part="tabs" role="tablist" aria-label=${this.t('schedule.day')}>
+      ${dayKeys.map((d) => {
+        const n = marks.get(d)?.length ?? 0;
+        return html`<button
+          type="button"
+          role="tab"
+          part="tab"
+          id="tab-${d}"
+          aria-controls="panel"
+          aria-selected=${String(d === day)}
+          tabindex=${d === day ? '0' : '-1'}
+          @click=${() => this.#set({ days: [d] })}
+          @keydown=${(e: KeyboardEvent) => this.#onTabKey(e, dayKeys, day)}
+        >
+          ${formatDay(d, this.#zone, this.language, 'short')}${
+            filtering || n
+              ? html` <span class="count" aria-hidden="true">${filtering ? `(${n})` : `★${n}`}</span
+                  ><span class="sr-only"
+                    >(${
+                      filtering ? tp(this.language, 'schedule.sessions', n) : `${this.t('schedule.favourites')}: ${n}`
+                    })</span
+                  >`
+              : nothing
+          }
+        </button>`;
+      })}
     </div>`;
   }
 
@@ -589,33 +640,47 @@ export class PodiumAgenda extends PodiumElement {
     if (all.length === 0) return this.#status(this.t('schedule.empty'));
     const favs = this.#favourites?.value ?? new Set<number>();
     const zone = this.#zone;
-    const dayKeys = days(all, zone);
     const f = this._filter;
-    const sessions = applyFilter(all, f, zone, favs);
-    const selected = f.days.length === 1 ? f.days[0] : '';
+    // `site` as the base of the session links: a URL or an absolute path (never `javascript:`).
+    this.#base = /^(https?:)?\//i.test(this.site) ? this.site.replace(/\/+$/, '') : '';
+    // The days on offer (the `days` attribute narrows them) and what the filters keep on each; the
+    // favourites counted are those of this program (a stored ID may be of a session since removed).
+    const offered = list(this.days);
+    const dayKeys = days(all, zone).filter((d) => offered.length === 0 || offered.includes(d));
+    const matches = byDay(applyFilter(all, { ...f, days: [] }, zone, favs), zone);
+    const mine = all.filter((s) => favs.has(s.activityID));
+    const filtering = isFiltering({ ...f, days: [] });
+    // One day at a time (the whole program is 25,000 px on a phone): the visitor's pick, else today
+    // during the event, else the first day with matches. Without controls every offered day shows.
+    const tabbed = !this.hideControls && dayKeys.length > 1;
+    const day =
+      f.days.length === 1 && dayKeys.includes(f.days[0])
+        ? f.days[0]
+        : ([dayKey(this.#time, zone), ...dayKeys].find((d) => dayKeys.includes(d) && matches.has(d)) ?? dayKeys[0]);
+    const sessions = (tabbed ? [day] : dayKeys).flatMap((d) => matches.get(d) ?? []);
     const body =
       sessions.length > 0
         ? f.view === 'grid'
           ? this.#grid(sessions, all, favs)
           : this.#list(sessions, favs)
-        : this.#status(this.t(f.mine && favs.size === 0 ? 'schedule.noFavourites' : 'schedule.noSessions'));
+        : this.#status(this.t(f.mine && mine.length === 0 ? 'schedule.noFavourites' : 'schedule.noSessions'));
     return html`
-      ${this.hideControls ? nothing : this.#toolbar(all, favs)}
+      ${this.hideControls ? nothing : this.#toolbar(all, mine, filtering)}
       <p class="summary muted" part="summary" aria-live="polite">
         ${
-          isFiltering(f)
-            ? this.t('schedule.results', { count: sessions.length, total: all.length })
-            : tp(this.language, 'schedule.sessions', all.length)
+          sessions.length === all.length
+            ? tp(this.language, 'schedule.sessions', all.length)
+            : this.t('schedule.results', { count: sessions.length, total: all.length })
         }
         · ${this.t('date.timesIn', { zone: zoneLabel(zone, this.language, this.#time) })}
       </p>
       ${this._notice ? html`<p class="error" role="alert">${this._notice}</p>` : nothing} ${this.#nowNext(all)}
-      ${this.hideControls ? nothing : this.#tabs(dayKeys)}
+      ${tabbed ? this.#tabs(dayKeys, day, filtering ? matches : byDay(mine, zone), filtering) : nothing}
       <div
         id="panel"
         class="panel-body"
-        role=${this.hideControls || dayKeys.length < 2 ? nothing : 'tabpanel'}
-        aria-labelledby=${this.hideControls || dayKeys.length < 2 ? nothing : `tab-${selected || 'all'}`}
+        role=${tabbed ? 'tabpanel' : nothing}
+        aria-labelledby=${tabbed ? `tab-${day}` : nothing}
       >
         ${body}
       </div>

@@ -283,32 +283,31 @@ export class PodiumRegistration extends PodiumElement {
         }),
       );
     } catch (err) {
-      this.#showError(this._fail('form.respondRegistration', err));
+      await this.#showError(this._fail('form.respondRegistration', err));
     }
     this._busy = false;
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>('[aria-invalid=true], [tabindex="-1"]')?.focus();
   }
 
-  /** Puts a refused registration's message next to the field it is about, else above the button. */
-  #showError(error: PodiumApiError): void {
-    const m = error.message;
-    const [, id, named = ''] =
-      /^(?:feedbackContent field (\d+)|(firstName|lastName|email|tagIDs|consent|invite|username) )/.exec(m) ?? [];
-    let name = id
-      ? `f${id}`
-      : (({ invite: 'email', username: 'email', tagIDs: 'tag' } as Record<string, string>)[named] ?? named);
-    if (!this.#fields().some((f) => f.name === name)) name = '';
-    // The platform's words, without the field's name when shown next to the field; an empty required
-    // field and a failure to reach the platform in the visitor's language.
-    const text = name ? m.replace(/^feedbackContent field \d+( \(.*?\))?|^\w+/, '').trim() : m;
-    this._errors = {
-      [name]: /cannot be empty|must be 1/.test(m)
-        ? this.t('form.fieldRequired')
-        : !error.status || error.status == 429 || error.status > 499
-          ? this._errorText(error)
-          : text.charAt(0).toUpperCase() + text.slice(1),
-    };
+  /**
+   * A failed registration's message: the platform's refusal next to the control it is about (refusal.ts,
+   * loaded now), else above the button; a failure to reach the platform in the visitor's language.
+   */
+  async #showError(error: PodiumApiError): Promise<void> {
+    const { status, message } = error;
+    this._errors =
+      !status || status == 429 || status > 499
+        ? { '': this._errorText(error) }
+        : await import('./refusal.ts').then(
+            (m) =>
+              m.refusal(
+                message,
+                this.#fields().map((f) => f.name),
+                this.t('form.fieldRequired'),
+              ),
+            () => ({ '': message }),
+          );
   }
 
   #control(f: Field): TemplateResult {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { refusal } from '../../widgets/src/components/registration/refusal.ts';
+
+// Where the registration form puts a refusal of the platform (widgets/src/components/registration/refusal.ts,
+// a chunk loaded only when one comes). The browser tests (registration.test.ts) check it on a real form.
+
+const controls = ['firstName', 'lastName', 'email', 'f12', 'tag', 'consent'];
+const REQUIRED = 'This field is required.';
+
+describe('refusal', () => {
+  it.each([
+    ['email is not a valid e-mail address', { email: 'Is not a valid e-mail address' }],
+    ['feedbackContent field 12 (Phone) is not a telephone number', { f12: 'Is not a telephone number' }],
+    ['feedbackContent field 12 (Phone (work)) is too long', { f12: 'Is too long' }],
+    ['feedbackContent field 12 is too long', { f12: 'Is too long' }],
+    ['invite does not match this e-mail', { email: 'Does not match this e-mail' }],
+    ['username is taken', { email: 'Is taken' }],
+    ['tagIDs 9 is not an attendee type of this event', { tag: '9 is not an attendee type of this event' }],
+    ['lastName cannot be empty', { lastName: REQUIRED }],
+    ['consent must be 1', { consent: REQUIRED }],
+    // Not about a control the form has: the form's own message, in the platform's words.
+    ['feedbackContent field 99 (Gone) is not a field', { '': 'FeedbackContent field 99 (Gone) is not a field' }],
+    ['registration is closed', { '': 'Registration is closed' }],
+    ['the event is full\nand closed', { '': 'The event is full\nand closed' }],
+  ])('%s', (message, errors) => {
+    expect(refusal(message, controls, REQUIRED)).toEqual(errors);
+  });
+});
