@@ -32,13 +32,18 @@ function apiUrlOf(config: Config, platformUrl: string): string {
   return loopbackOrAny ? `http://127.0.0.1:${port}` : platformUrl;
 }
 
+/** The API's address as browsers reach it: the registration widget's, and the demo pictures'. */
+function publicApiUrlOf(config: Config, platformUrl: string): string {
+  return config.PUBLIC_API_URL ?? (config.PODIUM_API_URL || platformUrl);
+}
+
 async function serveSite(config: Config, platformUrl: string, siteKey: string | undefined): Promise<Site> {
   await ensureBuilt(ROOT, { log: (line) => console.log(line) });
   const apiUrl = apiUrlOf(config, platformUrl);
-  return startSite({
+  const site = await startSite({
     root: ROOT,
     apiUrl,
-    publicApiUrl: config.PUBLIC_API_URL ?? (config.PODIUM_API_URL || platformUrl),
+    publicApiUrl: publicApiUrlOf(config, platformUrl),
     siteUrl: config.SITE_URL,
     siteHosts: config.SITE_HOSTS.split(',')
       .map((h) => h.trim())
@@ -50,6 +55,9 @@ async function serveSite(config: Config, platformUrl: string, siteKey: string | 
     pageCache: config.SITE_PAGE_CACHE === '1',
     dataFreshMs: config.SITE_DATA_FRESH_MS,
   });
+  // The platform home reads it from the runtime.
+  site.runtime.directory = config.SITE_DIRECTORY;
+  return site;
 }
 
 const USAGE = `Usage:
@@ -88,7 +96,12 @@ async function main(argv: string[]): Promise<number> {
       const siteKey = siteKeyOf(config, withSite);
       const platform = await startPlatform({ ...config, SITE_API_KEY: siteKey });
       if (config.SEED_DEMO === '1' && (await isEmpty(platform.store.db))) {
-        const seed = await seedDemo(platform.store.db, undefined, config.DEMO_START);
+        const seed = await seedDemo(
+          platform.store.db,
+          undefined,
+          config.DEMO_START,
+          publicApiUrlOf(config, platform.url),
+        );
         if (seed) printDemo(seed, platform.url);
       }
       console.log(`Podium API listening on ${platform.url} (store: ${platform.store.kind})`);
@@ -168,7 +181,8 @@ async function main(argv: string[]): Promise<number> {
     case 'seed': {
       if (sub !== 'demo') break;
       await withStore(config, async (db) => {
-        const seed = await seedDemo(db, undefined, config.DEMO_START);
+        const local = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${config.API_PORT}`;
+        const seed = await seedDemo(db, undefined, config.DEMO_START, publicApiUrlOf(config, local));
         if (seed) printDemo(seed);
         else console.log('the demo company already exists');
       });

@@ -6,6 +6,7 @@
 // own cache, so most calls return the same bytes).
 
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
 import type { z } from 'zod';
 import { PodiumError } from './errors.ts';
@@ -18,6 +19,7 @@ import {
   eventWire,
   formWire,
   passwordSetWire,
+  programChangeWire,
   recoverWire,
   sectionWire,
   speakerWire,
@@ -30,6 +32,7 @@ import {
   type HotsiteSectionRow,
   type PasswordSet,
   type PodiumEvent,
+  type ProgramChange,
   type RecoverAnswer,
   type RegistrationForm,
   type Speaker,
@@ -138,12 +141,12 @@ export class PodiumClient {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   readonly #inflight = new Map<string, Promise<Raw>>();
-  readonly #fresh = new Map<string, Kept>();
+  readonly #fresh = new LRUCache<string, Kept>({ max: MAX_MEMO });
   readonly #follow: Follow | undefined;
   readonly #dataFreshMs: number;
   readonly #siteKey: string | undefined;
-  readonly #memo = new Map<string, Parsed>();
-  readonly #allMemo = new Map<string, { pages: unknown[][]; out: unknown[] }>();
+  readonly #memo = new LRUCache<string, Parsed>({ max: MAX_MEMO });
+  readonly #allMemo = new LRUCache<string, { pages: unknown[][]; out: unknown[] }>({ max: MAX_MEMO });
 
   constructor(options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -225,7 +228,6 @@ export class PodiumClient {
       p.then(
         (raw) => {
           if (raw.status !== 200) return;
-          if (this.#fresh.size >= MAX_MEMO) this.#fresh.delete(this.#fresh.keys().next().value!);
           this.#fresh.set(path, { raw, until: Date.now() + this.#dataFreshMs, scope: scopeOfPath(path), mark });
         },
         () => {},
@@ -249,9 +251,7 @@ export class PodiumClient {
     }
     const known = this.#memo.get(path);
     if (known && known.body === raw.body) {
-      // refresh its place in the LRU order
-      this.#memo.delete(path);
-      this.#memo.set(path, known);
+      // (the get has made it the most recently used)
       return { rows: known.value as z.infer<T>[], total: known.total };
     }
     let json: unknown;
@@ -271,7 +271,6 @@ export class PodiumClient {
     }
     const value = result.data.data as z.infer<T>[];
     const total = result.data.total === undefined ? undefined : Number(result.data.total);
-    if (this.#memo.size >= MAX_MEMO) this.#memo.delete(this.#memo.keys().next().value!);
     this.#memo.set(path, { body: raw.body, value, total });
     return { rows: value, total };
   }
@@ -309,7 +308,6 @@ export class PodiumClient {
       return known.out as z.infer<T>[];
     }
     const out = pages.flat();
-    if (this.#allMemo.size >= MAX_MEMO) this.#allMemo.delete(this.#allMemo.keys().next().value!);
     this.#allMemo.set(key, { pages, out });
     return out;
   }
@@ -354,6 +352,11 @@ export class PodiumClient {
   /** activity.find, public program: every activity of the event, page by page. */
   activityFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Activity[]> {
     return this.#all('activity.find', { eventID, grant }, activityWire, ctx);
+  }
+
+  /** activity.changes (Podium extension): the program's newest changes, one page (at most 100). */
+  activityChanges(eventID: number, grant?: Grant, ctx?: CallContext): Promise<ProgramChange[]> {
+    return this.#get('activity.changes', { eventID, grant, limit: PAGE_SIZE_MAX }, programChangeWire, ctx);
   }
 
   activityGet(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Activity> {

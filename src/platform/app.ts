@@ -17,6 +17,8 @@ import { encodedBody } from './kernel/wire.ts';
 import { compress, compressible } from './compress.ts';
 import { preferredEncoding } from './kernel/encoding.ts';
 import { createStreamHub, type StreamHub } from './stream/hub.ts';
+import { demoMedia, MEDIA_PATH } from './seed/media.ts';
+import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from './seed/program.ts';
 
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
@@ -143,6 +145,9 @@ function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, 
   );
 }
 
+/** How long a shutdown waits for answers in flight before it ends their connections. */
+const CLOSE_GRACE_MS = 2000;
+
 export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const { config } = deps;
   const trusted = config.TRUST_PROXY
@@ -167,6 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     type: 'application/json',
     body: encodedBody(JSON.stringify(openApiDocument(operations))),
   };
+  // The demo's pictures (seed/media.ts), whose addresses the seeded speakers and sponsors carry.
+  const media = demoMedia(DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES);
   // Each operation's own RESTful path, known at start: the common call names its operation without decoding.
   const routes = new Map(operations.map((op) => [`/${op.name.replaceAll('.', '/')}`, op.name]));
   const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
@@ -210,6 +217,9 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
     if (path === '/openapi.json' && req.method === 'GET') return openapi;
+    if (path.startsWith(MEDIA_PATH) && (req.method === 'GET' || req.method === 'HEAD')) {
+      return media.get(path) ?? errorAnswer(404, 'no such picture');
+    }
     const name = path !== '/' ? (routes.get(path) ?? operationName(path)) : undefined;
     if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
     const query = (rawQuery === '' ? NO_PARAMS : parseQuery(rawQuery)) as Record<string, unknown>;
@@ -361,6 +371,9 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
         // Open streams end (their clients reconnect elsewhere with their Last-Event-ID): the server waits for no one.
         streams.close();
         server.closeIdleConnections();
+        // A connection a client left half-open (seen after an aborted stream on a reused socket) would
+        // hold the close for ever: past a grace for the answers in flight, every connection is ended.
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
       }),
   };
 }

@@ -83,6 +83,25 @@ const schema = z.object({
       (v) => v.split(',').every((h) => /^[a-z0-9.:-]*$/i.test(h.trim())),
       'must be host names separated by commas',
     ),
+  /**
+   * The platform's home (`/` on its own host) as a directory of these companies, by namespace, in this
+   * order (comma-separated, at most 20): the platform has no public list of companies, so the operator
+   * names the ones it shows. Unset: `/` says what Podium is and links the demo event.
+   */
+  SITE_DIRECTORY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((n) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(n)),
+      'must be company namespaces (a-z, 0-9, -) separated by commas',
+    )
+    .refine((list) => list.length <= 20, 'must name at most 20 companies')
+    .default([]),
   /** 0 renders every page (no page cache): for benchmarks and debugging. */
   SITE_PAGE_CACHE: z.enum(['0', '1']).default('1'),
   /** Milliseconds the site reuses a platform answer before asking again (0: ask for every page). */
@@ -124,6 +143,12 @@ const schema = z.object({
   STREAM_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Milliseconds between the comment lines that keep a quiet stream open through proxies. */
   STREAM_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /**
+   * Streams open at once from one client address (as the platform reads it: TRUST_PROXY, the site's
+   * forwarded visitor); one more is answered 429. Every attendee on a venue's Wi-Fi may share one
+   * address, hence the room: raise it for large events behind one NAT (docs/push.md "Limits").
+   */
+  STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

@@ -21,6 +21,15 @@ export const ids = z
   .transform((v) => v.split(',').map(Number))
   .refine((list) => list.every((n) => n <= MAX_ID), `must be positive integers up to ${MAX_ID}`);
 
+/** `lastEventID` of the event streams (change.subscribe, push.subscribe): where a reconnect resumes. */
+export const lastEventID = z.coerce
+  .number()
+  .int('must be an integer')
+  .min(0, 'must be at least 0')
+  .max(MAX_ID, `must be at most ${MAX_ID}`);
+export const LAST_EVENT_ID_DOC =
+  'resume after this change (the Last-Event-ID header says the same); older than the log keeps → one "reset" message';
+
 export const bit = z.enum(['0', '1'], 'must be 0 or 1').transform(Number);
 
 export const int = z

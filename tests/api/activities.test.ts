@@ -451,7 +451,7 @@ describe.each(STORES)('activity operations on %s', (kind) => {
         await enroll(activityID, eventA, w.attendeeID, { approved: 0, priori: 1 });
         const hidden = await newEvent('hidden-get', { visible: 0 });
         hiddenActivity = (await create({ name: 'Hidden' }, hidden)).activityID;
-        privateEvent = await newEvent('private-get', { public: 0, accessCode: 4321 });
+        privateEvent = await newEvent('private-get', { accessCode: 4321, public: 0 });
         privateActivity = (await create({ name: 'Private' }, privateEvent)).activityID;
       });
 

@@ -18,12 +18,25 @@ describe('config', () => {
   });
 
   it.each([
+    [undefined, []],
+    ['demo', ['demo']],
+    [' demo , acme-events ,', ['demo', 'acme-events']],
+  ])('reads SITE_DIRECTORY=%j as the namespaces %j, in order', (value, list) => {
+    expect(loadConfig({ SITE_DIRECTORY: value }).SITE_DIRECTORY).toEqual(list);
+  });
+
+  it.each([
     [{ API_PORT: 'eighty' }, /API_PORT/],
     [{ API_PORT: '70000' }, /API_PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with file: or postgres:\/\//],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ RATE_LIMIT_CLIENT: '0' }, /RATE_LIMIT_CLIENT/],
+    [{ SITE_DIRECTORY: 'demo,Big Events' }, /SITE_DIRECTORY: must be company namespaces/],
+    [
+      { SITE_DIRECTORY: Array.from({ length: 21 }, (_, i) => `c${i}`).join(',') },
+      /SITE_DIRECTORY: must name at most 20/,
+    ],
   ])('refuses %j with a readable message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

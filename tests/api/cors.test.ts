@@ -6,6 +6,8 @@ import { operatorWithCompany, startTestPlatform, type TestPlatform } from '../he
 // every other operation stays same-origin only (no CORS header at all).
 
 const WIDGET_OPERATIONS = [
+  // The program changelog: the site's "changes since your last visit" and any page may read it.
+  'activity.changes',
   'activity.find',
   'activity.get',
   // Not a widget's, but for any page: an EventSource following changes (docs/api.md "Following changes").
@@ -15,6 +17,8 @@ const WIDGET_OPERATIONS = [
   'event.get',
   'form.get',
   'form.respondRegistration',
+  // The push channels of an event, for an EventSource on any page (docs/push.md).
+  'push.subscribe',
   'speaker.find',
   'tag.find',
 ];

@@ -116,6 +116,8 @@ describe.each(STORES)('event.edit on %s', (kind) => {
       ['enrollmentBegin', '0'],
       ['address', ''],
     ])('an empty value clears %s', async (key, cleared) => {
+      // The table above left the event private, and a private event keeps its access code.
+      if (key === 'accessCode') await set(target.eventID, { public: 1 });
       expect((await edit(target.eventID, key, '')).status).toBe(200);
       expect((await get(target.eventID))[key]).toBe(cleared);
     });
@@ -148,6 +150,50 @@ describe.each(STORES)('event.edit on %s', (kind) => {
       expect(stored).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">ok</a>');
       for (const bad of ['script', 'alert', 'onerror', 'onclick', 'javascript:', 'style', 'iframe'])
         expect(stored).not.toContain(bad);
+    });
+
+    // [edits in order, presential after each]: it follows the first venue set and the last one cleared;
+    // an explicit presential holds through corrections of the address.
+    // prettier-ignore
+    it.each([
+      ['a first venue makes it presential', [['address', 'Rua Augusta 1'], ['placeName', 'Hall']], ['1', '1']],
+      ['the name of the place alone is a venue', [['placeName', 'Hall'], ['placeName', '']], ['1', '0']],
+      ['clearing the last venue makes it online', [['address', 'A'], ['placeName', 'B'], ['address', ''], ['placeName', '']], ['1', '1', '1', '0']],
+      ['an explicit presential wins over later address edits', [['address', 'A'], ['presential', '0'], ['address', 'B']], ['1', '0', '0']],
+      ['an explicit presential without a venue stays', [['presential', '1'], ['city', 'Lisbon']], ['1', '1']],
+      ['a city alone is not a venue', [['city', 'Lisbon']], ['0']],
+    ] as const)('presential: %s', async (_, edits, expected) => {
+      const e = await bind('Venue', `venue-${Math.random().toString(36).slice(2, 10)}`);
+      expect((await get(e.eventID)).presential).toBe('0');
+      for (const [i, [key, value]] of edits.entries()) {
+        const r = await edit(e.eventID, key, value);
+        expect(r.status, r.text).toBe(200);
+        expect([key, r.data[0].presential]).toEqual([key, expected[i]]);
+      }
+      expect((await get(e.eventID)).presential).toBe(expected.at(-1));
+    });
+
+    it('refuses a private event without an access code, saying why', async () => {
+      const e = await bind('Private', 'private-rules');
+      await refused(e.eventID, 'public', 0, 400, /^400 public 0 needs an access code: set accessCode first/);
+      await set(e.eventID, { accessCode: 4321, public: 0, visible: 1 });
+      await refused(e.eventID, 'accessCode', '', 400, /^400 accessCode cannot be cleared while the event is private/);
+      await set(e.eventID, { accessCode: 1234 }); // another code is fine
+      await set(e.eventID, { public: 1, accessCode: '' });
+      expect(await get(e.eventID)).toMatchObject({ public: '1', accessCode: '' });
+    });
+
+    it('starts the copy of a private event hidden, and visible only once it has a code', async () => {
+      const source = await bind('Private source', 'private-source');
+      await set(source.eventID, { accessCode: 4321, public: 0, visible: 1 });
+      const [copy] = await c.ok('company.event.bind', {
+        token: w.adminA,
+        query: { companyID: w.companyA.companyID, siblingID: source.eventID },
+        body: { name: 'Private copy', nickname: 'private-copy' },
+      });
+      expect(copy).toMatchObject({ public: '0', visible: '0', accessCode: '' });
+      await refused(copy.eventID, 'visible', 1, 400, /^400 a private event needs an access code before it is visible/);
+      await set(copy.eventID, { accessCode: 1111, visible: 1 });
     });
 
     it('keeps dateEnd at or after dateBegin, and enrollmentEnd after enrollmentBegin', async () => {

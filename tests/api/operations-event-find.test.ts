@@ -19,8 +19,8 @@ const EVENTS: Record<
   { name: string; nickname: string; b: number; e: number; edits: Record<string, string | number> }
 > = {
   P: { name: 'Past Meetup', nickname: 'past', b: -10 * DAY, e: -10 * DAY + 2 * HOUR, edits: { presential: 1, city: 'Lisbon', visible: 1, placeName: 'Hall A' } }, // prettier-ignore
-  F: { name: 'Future Summit', nickname: 'future', b: 10 * DAY, e: 13 * DAY, edits: { city: 'Porto', visible: 1, timezone: 'America/Sao_Paulo', placeName: 'Hall B', language: 'pt' } }, // prettier-ignore
-  C: { name: 'Current Workshop', nickname: 'current', b: -HOUR, e: HOUR, edits: { presential: 1, city: 'lisbon', visible: 1, public: 0, placeName: 'Annex' } }, // prettier-ignore
+  F: { name: 'Future Summit', nickname: 'future', b: 10 * DAY, e: 13 * DAY, edits: { city: 'Porto', visible: 1, timezone: 'America/Sao_Paulo', placeName: 'Hall B', language: 'pt', presential: 0 } }, // prettier-ignore
+  C: { name: 'Current Workshop', nickname: 'current', b: -HOUR, e: HOUR, edits: { presential: 1, city: 'lisbon', visible: 1, accessCode: 4321, public: 0, placeName: 'Annex' } }, // prettier-ignore
   A: { name: 'Archived Fair', nickname: 'archived', b: -30 * DAY, e: -29 * DAY, edits: { presential: 1, visible: 1, archived: 1 } }, // prettier-ignore
   H: { name: 'Hidden Retreat', nickname: 'hidden', b: 5 * DAY, e: 5 * DAY + 3 * HOUR, edits: {} },
   O: { name: 'Operator Gala', nickname: 'by-op', b: 20 * DAY, e: 22 * DAY, edits: { presential: 1, visible: 1 } },
@@ -215,6 +215,7 @@ describe.each(STORES)('company.event.find on %s', (kind) => {
 
     it('reflects edits in anonymous answers at once', async () => {
       expect(await find({ selection: 'all', name: 'gala' }, null)).toEqual(['O']);
+      await c.ok('event.edit', { token: w.operator, query: { eventID: id.O, key: 'accessCode' }, body: { value: 1 } });
       await c.ok('event.edit', { token: w.operator, query: { eventID: id.O, key: 'public' }, body: { value: 0 } });
       expect(await find({ selection: 'all', name: 'gala' }, null)).toEqual([]);
       await c.ok('event.edit', { token: w.operator, query: { eventID: id.O, key: 'public' }, body: { value: 1 } });

@@ -118,7 +118,7 @@ describe.each(STORES)('event operations on %s', (kind) => {
             name: 'Copy', nickname: 'copy', siblingID: source.eventID, templateID: '0', isTemplate: '0',
             address: 'Rua Augusta 1', timezone: 'Europe/Lisbon', city: 'Lisbon', latitude: '38.7',
             description: '<p>About</p>', cover: 'https://cdn.example.com/s.png', dateBegin: String(T0),
-            dateEnd: String(T0 + DAY), visible: '1', public: '0', presential: '1',
+            dateEnd: String(T0 + DAY), visible: '0', public: '0', presential: '1',
             cname: '', accessCode: '', archived: '0', hasTag: '1', creatorID: adminAID,
           });
         }
@@ -212,7 +212,7 @@ describe.each(STORES)('event operations on %s', (kind) => {
       let hidden: Record<string, string>;
       beforeAll(async () => {
         priv = await bind({ name: 'Private', nickname: 'private' });
-        await set(priv.eventID, { visible: 1, public: 0, accessCode: 4321, cover: 'https://cdn.example.com/p.png' });
+        await set(priv.eventID, { visible: 1, accessCode: 4321, public: 0, cover: 'https://cdn.example.com/p.png' });
         hidden = await bind({ name: 'Hidden', nickname: 'hidden' });
       });
 
@@ -343,7 +343,7 @@ describe.each(STORES)('event operations on %s', (kind) => {
         });
       const privateEvent = async (nickname: string, code: number) => {
         const e = await bind({ name: nickname, nickname });
-        await set(e.eventID, { visible: 1, public: 0, accessCode: code });
+        await set(e.eventID, { visible: 1, accessCode: code, public: 0 });
         return e;
       };
       beforeAll(async () => {
@@ -384,7 +384,7 @@ describe.each(STORES)('event operations on %s', (kind) => {
 
       it('answers 404 for an invisible or unknown event, 405 for GET', async () => {
         const hidden = await bind({ name: 'Hidden Locked', nickname: 'hidden-locked' });
-        await set(hidden.eventID, { public: 0, accessCode: 1111 });
+        await set(hidden.eventID, { accessCode: 1111, public: 0 });
         expect((await check(hidden.eventID, '1111')).status).toBe(404);
         expect((await check(hidden.eventID, '1111', { token: w.adminB })).status).toBe(404);
         // Its admins may try the code of an event they have not made visible yet.

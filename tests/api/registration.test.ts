@@ -223,8 +223,8 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect((await form(eventID, w.adminA)).eventID).toBe(eventID);
 
         await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
-        await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'public' }, body: { value: 0 } });
         await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'accessCode' }, body: { value: 4321 } });
+        await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'public' }, body: { value: 0 } });
         await c.fail('form.get', { query: { eventID } }, 403, /private/);
         await c.fail('form.get', { query: { eventID, grant: 'forged.grant.value' } }, 403);
         const { grant } = (await c.ok('event.checkAccessCode', { query: { eventID }, body: { accessCode: 4321 } }))[0];
@@ -831,8 +831,8 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect((await register(eventID, { email: 'hidden@form.test' })).text).toBe('404 event not found');
         expect((await register('999999', { email: 'hidden@form.test' })).text).toBe('404 event not found');
         await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
-        await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'public' }, body: { value: 0 } });
         await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'accessCode' }, body: { value: 1234 } });
+        await c.ok('event.edit', { token: w.adminA, query: { eventID, key: 'public' }, body: { value: 0 } });
         expect((await register(eventID, { email: 'private@form.test' })).text).toMatch(/^403 this event is private/);
         expect((await register(eventID, { email: 'private@form.test' }, { grant: 'x.y.z' })).status).toBe(403);
         const { grant } = (await c.ok('event.checkAccessCode', { query: { eventID }, body: { accessCode: 1234 } }))[0];

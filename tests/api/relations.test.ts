@@ -961,8 +961,8 @@ describe.each(STORES)('activity relations on %s', (kind) => {
         privateEvent = await mk('Private', 'private-one');
         for (const [key, value] of [
           ['visible', 1],
-          ['public', 0],
           ['accessCode', ACCESS_CODE],
+          ['public', 0],
         ] as const)
           await p.ok('event.edit', { token: w.adminA, query: { eventID: privateEvent, key }, body: { value } });
         const hiddenEvent = await mk('Hidden', 'hidden-one'); // created hidden (visible=0)

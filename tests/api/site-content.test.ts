@@ -63,7 +63,7 @@ describe.each(STORES)('site content on %s', (kind) => {
       p = await startTestPlatform(kind);
       w = await world(p);
       c = client(p, style);
-      privateID = await mkEvent('Closed', 'closed', { visible: 1, public: 0, accessCode: 1234 });
+      privateID = await mkEvent('Closed', 'closed', { visible: 1, accessCode: 1234, public: 0 });
       hiddenID = await mkEvent('Hidden', 'hidden', {});
       grant = (await c.ok('event.checkAccessCode', { query: { eventID: privateID }, body: { accessCode: '1234' } }))[0]
         .grant;

@@ -3,7 +3,15 @@
 // after Last-Event-ID from the change log, `reset` past the log, the cap on open streams, the heartbeat,
 // the end of every stream on shutdown, and a write through one process heard on another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDIS_URL, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import {
+  STORES,
+  startTestPlatform,
+  TWO_PROCESSES,
+  twoProcesses,
+  world,
+  type TestPlatform,
+  type World,
+} from '../helpers/platform.ts';
 import { openStream, type OpenStream } from '../helpers/sse.ts';
 import { changeMessageWire } from '../../src/shared/wire/change.ts';
 import { pruneChanges } from '../../src/platform/resources/change/log.ts';
@@ -157,24 +165,11 @@ describe('streams and shutdown', () => {
   });
 });
 
-describe.each([
-  ['postgres', {}],
-  ['postgres', { REDIS_URL }],
-] as const)('a stream on another process (%s %o)', (kind, env) => {
-  let a: TestPlatform;
-  let b: TestPlatform;
-  let w: World;
-  beforeAll(async () => {
-    a = await startTestPlatform(kind, { ...env });
-    b = await startTestPlatform(kind, { ...env, DATABASE_URL: a.platform.databaseUrl });
-    w = await world(a);
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+describe.each(TWO_PROCESSES)('a stream on another process (%s %o)', (kind, env) => {
+  const two = twoProcesses(kind, env);
 
   it('hears a write made through the first within a second', async () => {
+    const { a, b, w } = two;
     const s = await openStream(`${b.url}/change/subscribe`);
     const started = performance.now();
     await a.ok('event.edit', {

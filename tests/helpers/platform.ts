@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import type { Insertable } from 'kysely';
 import type { EventPersonTable } from '../../src/platform/db/schema.ts';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform, type Platform } from '../../src/platform/server.ts';
 import { createPerson } from '../../src/platform/resources/person/repository.ts';
@@ -354,3 +354,28 @@ export async function world(p: TestPlatform) {
   };
 }
 export type World = Awaited<ReturnType<typeof world>>;
+
+/** The stream tests' two-process set-ups: PostgreSQL's notifications alone, and with Redis carrying them. */
+export const TWO_PROCESSES = [
+  ['postgres', {}],
+  ['postgres', { REDIS_URL }],
+] as const;
+
+/**
+ * For a describe block: two platforms on one database (what is written through `a` must be heard on
+ * `b`) and a world made through `a`, started before its tests and closed after. The fields are set in
+ * beforeAll, so read them inside the tests.
+ */
+export function twoProcesses(kind: StoreKind, env: Record<string, string>) {
+  const two = {} as { a: TestPlatform; b: TestPlatform; w: World };
+  beforeAll(async () => {
+    two.a = await startTestPlatform(kind, { ...env });
+    two.b = await startTestPlatform(kind, { ...env, DATABASE_URL: two.a.platform.databaseUrl });
+    two.w = await world(two.a);
+  });
+  afterAll(async () => {
+    await two.b?.close();
+    await two.a?.close();
+  });
+  return two;
+}

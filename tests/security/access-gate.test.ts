@@ -83,8 +83,8 @@ describe.each(STORES)('the access-code gate on %s', (kind) => {
     });
     for (const [key, value] of [
       ['visible', '1'],
-      ['public', '0'],
       ['accessCode', CODE],
+      ['public', '0'],
     ])
       await p.ok('event.edit', { token: w.adminA, query: { eventID: e.eventID, key }, body: { value } });
     return e.eventID;

@@ -6,6 +6,7 @@ import activityGet from '../resources/activity/operations/get.ts';
 import activityCopy from '../resources/activity/operations/copy.ts';
 import activityDelay from '../resources/activity/operations/delay.ts';
 import activityFind from '../resources/activity/operations/find.ts';
+import activityChanges from '../resources/program/operations/changes.ts';
 
 /** The activity root operations (spec §4.5, §2.4); docs/api/activities.md. */
 export const activitiesOperations: readonly AnyOperation[] = [
@@ -16,4 +17,5 @@ export const activitiesOperations: readonly AnyOperation[] = [
   activityCopy,
   activityDelay,
   activityFind,
+  activityChanges,
 ];

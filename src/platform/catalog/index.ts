@@ -3,6 +3,7 @@ import personSignIn from '../resources/person/operations/signIn.ts';
 import apiDescribe from '../resources/api/operations/describe.ts';
 import apiPing from '../resources/api/operations/ping.ts';
 import changeSubscribe from '../resources/change/operations/subscribe.ts';
+import pushSubscribe from '../resources/push/operations/subscribe.ts';
 import companyCreate from '../resources/company/operations/create.ts';
 import companyEdit from '../resources/company/operations/edit.ts';
 import companyFind from '../resources/company/operations/find.ts';
@@ -48,6 +49,7 @@ export const operations: readonly AnyOperation[] = withAnswers([
   apiDescribe,
   apiPing,
   changeSubscribe,
+  pushSubscribe,
   companyCreate,
   companyEdit,
   companyFind,

@@ -11,6 +11,7 @@ import * as people from './migrations/0003_people.ts';
 import * as enrollmentID from './migrations/0004_enrollment_id.ts';
 import * as changeLog from './migrations/0005_change_log.ts';
 import * as jobs from './migrations/0006_jobs.ts';
+import * as programChange from './migrations/0007_program_change.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0004_enrollment_id': enrollmentID,
   '0005_change_log': changeLog,
   '0006_jobs': jobs,
+  '0007_program_change': programChange,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -260,6 +260,27 @@ export interface ListTable {
   dateCreated: D<number>;
 }
 
+/** Migration 0007: one session's change in one write (src/platform/resources/program). */
+export interface ProgramChangeTable {
+  programChangeID: Generated<number>;
+  eventID: number;
+  version: number;
+  at: number;
+  activityID: number;
+  kinds: string;
+  shown: number;
+  name: string;
+  location: string;
+  dateBegin: number | null;
+  dateEnd: number | null;
+  speakers: string;
+  oldName: string;
+  oldLocation: string;
+  oldDateBegin: number | null;
+  oldDateEnd: number | null;
+  oldSpeakers: string;
+}
+
 export interface SpeakerTable {
   speakerID: D<number>;
   eventID: number;
@@ -402,6 +423,7 @@ export interface DB {
   accessCodeFailure: AccessCodeFailureTable;
   change: ChangeTable;
   job: JobTable;
+  programChange: ProgramChangeTable;
 }
 
 export type Person = Selectable<PersonTable>;

@@ -1,4 +1,5 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { LRUCache } from 'lru-cache';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -104,7 +105,7 @@ const toSqlite = (v: unknown): SQLInputValue =>
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #db: DatabaseSync;
   // Prepared statements are reused: parsing SQL is a measurable part of a cheap read.
-  readonly #statements = new Map<string, { stmt: StatementSync; reader: boolean }>();
+  readonly #statements = new LRUCache<string, { stmt: StatementSync; reader: boolean }>({ max: 1000 });
 
   constructor(db: DatabaseSync) {
     this.#db = db;
@@ -115,7 +116,6 @@ class NodeSqliteConnection implements DatabaseConnection {
     if (!entry) {
       const stmt = this.#db.prepare(sql);
       entry = { stmt, reader: stmt.columns().length > 0 };
-      if (this.#statements.size > 1000) this.#statements.clear();
       this.#statements.set(sql, entry);
     }
     return entry;

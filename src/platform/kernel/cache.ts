@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { Freshness, type ChangeScope, type Scope } from '../../shared/freshness.ts';
@@ -35,13 +36,12 @@ interface Entry {
 export const COMPRESS_MIN_BYTES = 1024;
 
 export class AnswerCache {
-  readonly #entries = new Map<string, Entry>();
-  readonly #max: number;
+  readonly #entries: LRUCache<string, Entry>;
   readonly #ttlMs: number;
   readonly #freshness = new Freshness();
 
   constructor(maxEntries: number, ttlMs: number) {
-    this.#max = maxEntries;
+    this.#entries = new LRUCache({ max: maxEntries });
     this.#ttlMs = ttlMs;
   }
 
@@ -70,7 +70,6 @@ export class AnswerCache {
   set(key: string, body: Uint8Array, scope: Scope, mark: number): CachedAnswer {
     const answer: CachedAnswer = { body, etag: etagOf(body) };
     if (!this.#freshness.fresh(scope, mark)) return answer;
-    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { answer, scope, mark, expires: Date.now() + this.#ttlMs });
     if (body.byteLength >= COMPRESS_MIN_BYTES) void compressInto(answer);
     return answer;

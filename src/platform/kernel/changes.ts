@@ -4,7 +4,7 @@ import { kindOf, type Change } from '../resources/change/log.ts';
 // What a committed write changed, for the change log (issue 11): read from the call the dispatcher ran,
 // so every write operation records its change without saying anything itself. The object is the one
 // the call names (its first id parameter), else the first answer row's own id (`activity.create`
-// answers the new activityID); the event and company come from the authorization, else from the row.
+// answers the new activityID; a `.copy` is always the new one); the event and company come from the authorization, else from the row.
 
 /** Id parameters that name the object of a write, most specific first. */
 const OBJECT_PARAMS = [
@@ -22,7 +22,10 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   const row = firstRow(result);
   // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID.
   const own = `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
-  let objectID: number | null = asID(params[own]) ?? asID(row?.[own]);
+  // A copy's object is the new one its answer names (push.subscribe tells of it on activity/create),
+  // not the source its parameter names.
+  const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;
+  let objectID: number | null = made ?? asID(params[own]) ?? asID(row?.[own]);
   for (const name of OBJECT_PARAMS) objectID ??= asID(params[name]);
   return {
     operation: op.name,

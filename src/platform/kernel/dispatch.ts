@@ -22,6 +22,7 @@ import { notModified, preferredEncoding } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
+import { watchProgram } from '../resources/program/watch.ts';
 import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
@@ -374,8 +375,11 @@ export function createDispatcher(deps: Deps) {
   async function write(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
     try {
       const { result, change } = await db.transaction().execute(async (trx) => {
+        // A write that can change the event's program records what it changed (the program changelog).
+        const program = await watchProgram(trx, op.name, ctx.access?.eventID);
         const out = await op.handler!({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
+        await program?.(ctx.now);
         return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
       // The answers of its event (or company) are born again — here, not only when the bus hands the
@@ -403,15 +407,17 @@ export function createDispatcher(deps: Deps) {
    * promise in between.
    */
   /** A stream operation's answer: refused at once when the hub is full, else opened once the head is out. */
-  function streamAnswer(view: StreamView, lastEventID: number | undefined): Answer {
+  function streamAnswer(view: StreamView, lastEventID: number | undefined, clientIp: string): Answer {
     if (deps.streams.size >= config.STREAM_MAX)
       throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
+    if (deps.streams.openFrom(clientIp) >= config.STREAM_MAX_PER_ADDRESS)
+      throw new ApiError(429, 'too many open streams from this address, close one first', { 'Retry-After': '5' });
     return {
       status: 200,
       type: STREAM_TYPE,
       body: EMPTY,
       headers: STREAM_HEADERS,
-      stream: (sink) => deps.streams.open(view, lastEventID, sink),
+      stream: (sink) => deps.streams.open(view, lastEventID, sink, clientIp),
     };
   }
 
@@ -502,7 +508,8 @@ export function createDispatcher(deps: Deps) {
         ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
       }
       if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
-      if (op.stream) return streamAnswer(op.stream(ctx, params), params.lastEventID as number | undefined);
+      if (op.stream)
+        return streamAnswer(await op.stream(ctx, params), params.lastEventID as number | undefined, ctx.clientIp);
       const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
       const rows = Array.isArray(result) ? result : result.rows;
       if (format === 'excel') {

@@ -169,7 +169,8 @@ export type RowsOperation<P extends Params = Params> = OperationBase<P> & {
   readonly stream?: undefined;
 };
 export type StreamOperation<P extends Params = Params> = OperationBase<P> & {
-  readonly stream: (ctx: Context, params: ParamValues<P>) => StreamView;
+  /** May check the caller first (push.subscribe reads the event): a refusal is answered before any stream. */
+  readonly stream: (ctx: Context, params: ParamValues<P>) => StreamView | Promise<StreamView>;
   readonly handler?: undefined;
 };
 

@@ -48,6 +48,8 @@ export async function seedDemo(
   now = Math.floor(Date.now() / 1000),
   /** First day of the summit, YYYY-MM-DD (default: 30 days from now). */
   firstDate?: string,
+  /** The platform's address as browsers reach it, which serves the speakers' photos and sponsors' logos (media.ts). */
+  mediaUrl?: string,
 ): Promise<DemoSeed | undefined> {
   return db.transaction().execute(async (trx) => {
     if (await namespaceTaken(trx, DEMO_NAMESPACE, 0)) return undefined;
@@ -125,13 +127,13 @@ export async function seedDemo(
       accessCode: String(accessCode),
     });
 
-    await seedProgram(trx, { eventID, companyID, timezone, firstDay }, DEMO_PROGRAM, now);
+    await seedProgram(trx, { eventID, companyID, timezone, firstDay, mediaUrl }, DEMO_PROGRAM, now);
     await seedSections(trx, eventID);
     await seedForm(trx, eventID);
     const partnerDay = at(3, 0);
     await seedProgram(
       trx,
-      { eventID: privateEventID, companyID, timezone, firstDay: partnerDay },
+      { eventID: privateEventID, companyID, timezone, firstDay: partnerDay, mediaUrl },
       PARTNER_PROGRAM,
       now,
     );

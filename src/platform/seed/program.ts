@@ -11,6 +11,7 @@ import { bindPair } from '../resources/relation/common.ts';
 import { checkSectionRoom, SECTION } from '../resources/hotsite/repository.ts';
 import { updateRow } from '../resources/rows.ts';
 import { checkNewField, FEEDBACK } from '../resources/feedback/repository.ts';
+import { NO_PHOTO_EVERY, slug, speakerPhotoPath, sponsorLogoPath } from './media.ts';
 
 // The demo's program: deterministic (no randomness), so the site, the widgets, the end-to-end tests
 // and the benchmarks all see the same event. It creates through the resources' repositories and
@@ -70,22 +71,22 @@ export interface ProgramSize {
 
 export const DEMO_PROGRAM: ProgramSize = { days: 3, activities: 120, speakers: 40 };
 
-const slug = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
+const speakerName = (i: number) => `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
+
+/** The demo's speakers and sponsors by name, in position order (media.ts draws their pictures). */
+export const DEMO_SPEAKER_NAMES = Array.from({ length: DEMO_PROGRAM.speakers }, (_, i) => speakerName(i));
+export const DEMO_SPONSOR_NAMES = SPONSORS.map(([, name]) => name);
 
 /**
  * Seeds an event's program: activities across `days` × 6 rooms, speakers bound to them, tracks as
  * activity tags, attendee-type tags, 12 sponsors in 3 tiers, hotsite sections of every kind and a
  * registration form with three custom fields. `firstDay` is the Unix time of the first day's 00:00.
+ * `mediaUrl`: the platform's address as browsers reach it, where it serves the demo's pictures
+ * (media.ts); without it speakers and sponsors have none.
  */
 export async function seedProgram(
   trx: Kysely<DB>,
-  event: { eventID: number; companyID: number; timezone: string; firstDay: number },
+  event: { eventID: number; companyID: number; timezone: string; firstDay: number; mediaUrl?: string },
   size: ProgramSize,
   now: number,
 ): Promise<void> {
@@ -100,14 +101,16 @@ export async function seedProgram(
 
   const speakers: number[] = [];
   for (let i = 0; i < size.speakers; i++) {
-    const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
+    const name = speakerName(i);
     const org = ORGS[i % ORGS.length];
     const input = {
       name,
       headline: `${ROLES[i % ROLES.length]} at ${org}`,
       description: `<p>${name} works on ${TOPICS[i % TOPICS.length].toLowerCase()} at ${org} and speaks about it often.</p>`,
       category: i < 6 ? 'Keynote' : 'Speaker',
-      image: `https://images.podium.test/speakers/${slug(name)}.jpg`,
+      // Some speakers have no photo, as in a real program: the site shows their initials.
+      image:
+        event.mediaUrl && (i + 1) % NO_PHOTO_EVERY !== 0 ? `${event.mediaUrl}${speakerPhotoPath(name)}` : undefined,
       website: `https://${slug(org)}.example.com`,
       position: String(i + 1),
     };
@@ -120,7 +123,8 @@ export async function seedProgram(
       companyName: name,
       name,
       website: `https://${slug(name)}.example.com`,
-      logo: `https://images.podium.test/sponsors/${slug(name)}.svg`,
+      // The last has no logo, as happens: the site shows its name in the logo's place.
+      logo: event.mediaUrl && i < SPONSORS.length - 1 ? `${event.mediaUrl}${sponsorLogoPath(name)}` : undefined,
       bio: `<p>${name} supports the ${tier.toLowerCase()} tier of this event.</p>`,
       category: tier,
       tier,

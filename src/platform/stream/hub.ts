@@ -19,10 +19,18 @@ export interface StreamMessage {
   readonly data: Readonly<Record<string, string>>;
 }
 
-/** What the callers of one stream operation hear of each change; `name` tells views apart (one per audience). */
+/** A view's answer to a change that ends its streams (push.subscribe: the event is no longer theirs to hear). */
+export const CLOSE = Symbol('close');
+export type ViewAnswer = StreamMessage | undefined | typeof CLOSE;
+
+/**
+ * What the callers of one stream operation hear of each change; `name` tells views apart (one per
+ * audience): streams opened with the same name share the view of the first.
+ */
 export interface StreamView {
   readonly name: string;
-  message(change: ChangeRow): StreamMessage | undefined | Promise<StreamMessage | undefined>;
+  /** The message of a change for this view's streams, nothing, or CLOSE (they reconnect and are asked again). */
+  message(change: ChangeRow): ViewAnswer | Promise<ViewAnswer>;
 }
 
 /** Where a stream's text goes: the HTTP response. */
@@ -57,6 +65,8 @@ const resetText = (id: number) => `id: ${id}\nevent: reset\ndata: {}\n\n`;
 
 interface Subscriber {
   readonly sink: StreamSink;
+  /** The client's address, for the cap per address (STREAM_MAX_PER_ADDRESS). */
+  readonly from: string;
   /** Live messages that came while the replay ran, sent after it (those the replay sent, not again). */
   pending: StreamMessage[] | undefined;
   /** The ids the replay sent. Live messages are never filtered by id order: on PostgreSQL a change with a
@@ -75,12 +85,14 @@ export interface StreamHub {
   /** A committed change (from the bus): every open stream hears its view of it. */
   publish(change: ChangeRow): void;
   /**
-   * Opens a stream on `sink` after the change `lastEventID` (undefined: from now on); answers its
-   * close. Throws a 503 when STREAM_MAX streams are open.
+   * Opens a stream on `sink` after the change `lastEventID` (undefined: from now on) for the client at
+   * address `from`; answers its close. Throws a 503 when STREAM_MAX streams are open.
    */
-  open(view: StreamView, lastEventID: number | undefined, sink: StreamSink): () => void;
+  open(view: StreamView, lastEventID: number | undefined, sink: StreamSink, from?: string): () => void;
   /** Streams open now. */
   readonly size: number;
+  /** Streams open now from one client address. */
+  openFrom(address: string): number;
   /** Ends every stream (shutdown): clients reconnect to another process with their Last-Event-ID. */
   close(): void;
 }
@@ -89,6 +101,8 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
   const maxBacklog = o.maxBacklog ?? 256 * 1024;
   const maxReplay = o.maxReplay ?? 10_000;
   const groups = new Map<string, ViewGroup>();
+  /** Open streams by client address (only addresses with at least one). */
+  const perAddress = new Map<string, number>();
   let size = 0;
   let closed = false;
 
@@ -100,6 +114,9 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
   function drop(group: ViewGroup, s: Subscriber): void {
     if (!group.subscribers.delete(s)) return;
     size--;
+    const n = (perAddress.get(s.from) ?? 1) - 1;
+    if (n > 0) perAddress.set(s.from, n);
+    else perAddress.delete(s.from);
     if (group.subscribers.size === 0 && groups.get(group.view.name) === group) groups.delete(group.view.name);
     s.sink.end();
   }
@@ -134,6 +151,7 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
     for (const change of missed) {
       if (!group.subscribers.has(s)) return;
       const m = await group.view.message(change);
+      if (m === CLOSE) return drop(group, s);
       replayed.add(change.changeID);
       if (m) send(group, s, sseText(m));
     }
@@ -149,20 +167,25 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
           .then(() => group.view.message(change))
           .then(
             (m) => {
-              if (m) for (const s of group.subscribers) offer(group, s, m);
+              if (m === CLOSE) for (const s of [...group.subscribers]) drop(group, s);
+              else if (m) for (const s of group.subscribers) offer(group, s, m);
             },
             () => {}, // a view that failed (the store gone) skips this change; a reconnect replays it
           );
       }
     },
-    open(view, lastEventID, sink) {
+    openFrom(address) {
+      return perAddress.get(address) ?? 0;
+    },
+    open(view, lastEventID, sink, from = '') {
       if (closed) throw new ApiError(503, 'the server is shutting down, connect again');
       if (size >= o.max) throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
       let group = groups.get(view.name);
       if (!group) groups.set(view.name, (group = { view, subscribers: new Set(), chain: Promise.resolve() }));
-      const s: Subscriber = { sink, pending: lastEventID === undefined ? undefined : [], replayed: undefined };
+      const s: Subscriber = { sink, from, pending: lastEventID === undefined ? undefined : [], replayed: undefined };
       group.subscribers.add(s);
       size++;
+      perAddress.set(from, (perAddress.get(from) ?? 0) + 1);
       // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
       sink.write('retry: 2000\n: open\n\n');
       if (lastEventID !== undefined) {

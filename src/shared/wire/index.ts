@@ -28,3 +28,5 @@ export function envelopeOf<T extends z.ZodType>(item: T) {
   return z.object({ count: z.string(), total: z.string().optional(), data: z.array(item) });
 }
 export * from './change.ts';
+export * from './program.ts';
+export * from './push.ts';

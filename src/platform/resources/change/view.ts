@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { DB } from '../../db/schema.ts';
 import type { ChangeRow } from './log.ts';
 import { isOpenEvent } from '../event/repository.ts';
@@ -22,7 +23,7 @@ const MAX_KNOWN = 10_000;
 
 /** The public view of changes on `db`, remembering each event's openness until a change of the event's own. */
 export function publicChanges(db: Kysely<DB>): (change: ChangeRow) => Promise<PublicChange | undefined> {
-  const open = new Map<number, boolean>();
+  const open = new LRUCache<number, boolean>({ max: MAX_KNOWN });
   return async (change) => {
     if (change.companyID === null) return undefined;
     let eventID: number | undefined;
@@ -31,7 +32,6 @@ export function publicChanges(db: Kysely<DB>): (change: ChangeRow) => Promise<Pu
       let known = open.get(change.eventID);
       if (known === undefined) {
         known = await isOpenEvent(db, change.eventID);
-        if (open.size >= MAX_KNOWN) open.delete(open.keys().next().value!);
         open.set(change.eventID, known);
       }
       if (known) eventID = change.eventID;

@@ -3,6 +3,7 @@ import { bit, email, hostname, number, slug, text, timestamp, timezone, url } fr
 import { badRequest } from '../../errors.ts';
 import { editKey, parseEdit, type EditKey } from '../../edit.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
+import { checkPrivateHasCode, followVenue } from './rules.ts';
 
 // The schemas of the event fields (spec §2.2): what company.event.bind takes for a new event and the
 // keys event.edit takes, shared with the demo seed so that every way in validates a field the same way.
@@ -118,6 +119,10 @@ export function parseEvent(input: Readonly<Record<string, string>>): {
   }
   const dates = { dateBegin: 0, dateEnd: 0, enrollmentBegin: 0, enrollmentEnd: 0, ...settings } as EventDates;
   for (const column of Object.keys(settings)) checkEventDates(dates, column);
+  // The rules event.edit applies, from a new event's defaults (public, no venue, no code).
+  const given = Object.keys(settings);
+  checkPrivateHasCode({ public: 1, accessCode: null, ...settings }, given);
+  Object.assign(settings, followVenue({}, settings, given));
   return { event: event as unknown as NewEvent, settings };
 }
 

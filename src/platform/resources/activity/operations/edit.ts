@@ -11,8 +11,8 @@ import { updateRow } from '../../rows.ts';
 
 /**
  * Spec §4.5, §2.4: edits one field of an activity and sets its updatedDate. Keys outside the list
- * are refused. `push` is accepted (spec §6: notify the event's channel activity/edit); delivery
- * comes with the push-notification module. Switching `general` on (0 → 1) enrolls the event's
+ * are refused. `push` (spec §6: notify the event's channel activity/edit): every edit is sent on
+ * push.subscribe's activity/edit, so push=1 asks for what happens anyway (docs/push.md). Switching `general` on (0 → 1) enrolls the event's
  * approved attendees at once, under the seat rules (docs/api/attendance.md "General activities").
  */
 export default defineOperation({
@@ -21,7 +21,7 @@ export default defineOperation({
   methods: ['POST'],
   params: {
     activityID: q(id, 'the activity'),
-    push: qOpt(bit, '1 sends the activity/edit push notification (accepted; not delivered yet)'),
+    push: qOpt(bit, '1 sends the activity/edit push notification (push.subscribe; every edit is sent there)'),
     ...editParams(50000),
   },
   auth: { kind: 'event', levels: LEVEL.ADMIN, via: ['activityID'] },

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import { defineOperation, qOpt } from '../../../kernel/table.ts';
 import { changeMessageWire } from '../../../../shared/wire/change.ts';
-import { MAX_ID } from '../../../schemas.ts';
+import { LAST_EVENT_ID_DOC, lastEventID } from '../../../schemas.ts';
 import { publicChangeView } from '../view.ts';
 
 /**
@@ -15,10 +14,7 @@ export default defineOperation({
     'Streams committed changes (text/event-stream): a "change" message naming the company and, when the event is public and visible, the event; resumes after Last-Event-ID.',
   methods: ['GET'],
   params: {
-    lastEventID: qOpt(
-      z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
-      'resume after this change (the Last-Event-ID header says the same); older than the log keeps → one "reset" message',
-    ),
+    lastEventID: qOpt(lastEventID, LAST_EVENT_ID_DOC),
   },
   auth: { kind: 'public' },
   extension: true,

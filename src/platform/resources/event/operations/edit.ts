@@ -8,8 +8,13 @@ import { checkEventDates, EDIT_KEYS as KEYS, SPLIT_DATE_KEY } from '../fields.ts
 import { daysInMonth, fromWallTime, wallTime, type WallTime } from '../../time.ts';
 import { updateRow } from '../../rows.ts';
 import { checkEventAddress } from '../repository.ts';
+import { checkPrivateHasCode, followVenue } from '../rules.ts';
 
-/** Spec §4.2: edits one field of an event. Keys outside the list are refused (no mass assignment). */
+/**
+ * Spec §4.2: edits one field of an event. Keys outside the list are refused (no mass assignment).
+ * A venue edit also sets `presential` when the event gains or loses its venue, and a private event
+ * cannot be left without an access code (rules.ts).
+ */
 export default defineOperation({
   name: 'event.edit',
   summary: `Edits one event field. Keys: ${keyList(KEYS)}.`,
@@ -36,7 +41,10 @@ export default defineOperation({
     checkEventDates({ ...event, [column]: value }, column);
     if (column === 'nickname') await checkEventAddress(ctx.db, event, { nickname: value as string });
     if (column === 'cname' && value !== null) await checkEventAddress(ctx.db, event, { cname: value as string });
-    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { [column]: value });
+    const after = { ...event, [column]: value };
+    checkPrivateHasCode(after, [column]);
+    const follows = followVenue(event, after, [column]);
+    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { [column]: value, ...follows });
     return [eventRecord((await eventByID(ctx.db, p.eventID))!, ctx.now, 'full')];
   },
 });

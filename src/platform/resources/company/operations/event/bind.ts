@@ -42,6 +42,9 @@ export default defineOperation({
       if (!source || source.companyID !== p.companyID) throw notFound(which);
       if (p.templateID !== undefined && source.isTemplate !== 1) throw badRequest('templateID must name a template');
       copied = Object.fromEntries(Object.entries(source).filter(([k]) => !NOT_COPIED.has(k)));
+      // A private event's copy has no access code yet (codes are not copied): it starts hidden, and
+      // event.edit refuses visible 1 until it has one (rules.ts).
+      if (copied.public === 0) copied.visible = 0;
     }
     const owner = { companyID: p.companyID, creatorID: ctx.caller!.personID };
     const eventID = await createEvent(ctx.db, owner, p, ctx.now, { copied });

@@ -1,0 +1,169 @@
+// bench/push.mjs — push.subscribe at scale (issue 13; docs/push.md): N subscribers (default 2,000) hold a
+// stream on one event of one `podium start` process (PostgreSQL store, core 0); the load generator (core 1)
+// renames one session E times (default 100) and times, for each edit, how long after the write's answer
+// (the commit) the first, median and LAST subscriber hear its activity/edit message. Prints p50/p99 over
+// the edits of the time to the last subscriber (goal p99 ≤ 500 ms) and the server's memory per idle
+// subscriber: its resident set with the N streams open, less before they were opened, over N (goal ≤ 20 KB).
+// Usage: npm run bench:push [-- --subscribers 2000 --edits 100]
+// The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped at
+// the end. Subscribers are raw HTTP/1.1 sockets (one connection each), read by a minimal parser.
+import { readFileSync } from 'node:fs';
+import { request, Agent } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { URLSearchParams } from 'node:url';
+import { parseArgs } from 'node:util';
+import { setTimeout } from 'node:timers';
+import { benchEnv, pgSchema, pinSelf, seedDemo, startPinned } from './lib.mjs';
+
+const { values } = parseArgs({
+  options: { subscribers: { type: 'string', default: '2000' }, edits: { type: 'string', default: '100' } },
+});
+const N = Number(values.subscribers);
+const EDITS = Number(values.edits);
+const GOAL_P99_MS = 500;
+const GOAL_KB = 20;
+const TIMEOUT_MS = 10_000;
+
+/** Resident set of a process, in KB (Linux). */
+const rssKB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+pinSelf(1);
+const store = await pgSchema();
+const env = {
+  ...benchEnv('unused'),
+  DATABASE_URL: store.url,
+  JOBS_WORK: '0',
+  STREAM_MAX_PER_ADDRESS: String(N + 10),
+  STREAM_MAX: String(N + 10),
+};
+let server;
+const sockets = [];
+try {
+  const { eventID, username, password } = seedDemo(env);
+  server = await startPinned(0, ['bin/podium.js', 'start'], env);
+  const base = `http://127.0.0.1:${server.port}`;
+  const json = async (res) => {
+    const text = await res.text();
+    if (!text.startsWith('{')) throw new Error(text);
+    return JSON.parse(text).data;
+  };
+  const post = (path, body) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body),
+    }).then(json);
+  const [{ tokenID }] = await post(`/person/signIn?username=${encodeURIComponent(username)}`, { password });
+  const [{ activityID }] = await json(await fetch(`${base}/activity/find?eventID=${eventID}&limit=1`));
+
+  // Warm the process (the first calls compile), then let it settle before the baseline.
+  for (let i = 0; i < 20; i++) await json(await fetch(`${base}/event/get?eventID=${eventID}`));
+  await sleep(1000);
+  const before = rssKB(server.child.pid);
+
+  // heard[changeID] = the times (performance.now()) each subscriber heard it.
+  const heard = new Map();
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const path = `/push/subscribe?eventID=${eventID}&channels=activity/edit`;
+  const openOne = () =>
+    new Promise((resolve, reject) => {
+      const req = request(`${base}${path}`, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`subscriber answered ${res.statusCode}`));
+        res.setEncoding('utf8');
+        let buffer = '';
+        res.on('data', (chunk) => {
+          buffer += chunk;
+          let end;
+          while ((end = buffer.indexOf('\n\n')) !== -1) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const id = /^id: (\d+)$/m.exec(block);
+            if (id && block.includes('event: activity/edit')) {
+              const at = performance.now();
+              const list = heard.get(id[1]) ?? [];
+              list.push(at);
+              heard.set(id[1], list);
+            }
+          }
+        });
+        sockets.push(req);
+        resolve();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const opening = performance.now();
+  for (let i = 0; i < N; i += 100) await Promise.all(Array.from({ length: Math.min(100, N - i) }, openOne));
+  const openedMs = performance.now() - opening;
+  await sleep(2000);
+  const idle = rssKB(server.child.pid);
+
+  const toLast = [];
+  const toMedian = [];
+  const toFirst = [];
+  let missed = 0;
+  /** The change ids of the edits already measured. */
+  const measured = new Set();
+  for (let i = 0; i < EDITS; i++) {
+    const rows = await post(`/activity/edit?tokenID=${tokenID}&activityID=${activityID}&key=name`, {
+      value: `Bench ${i} ${Date.now()}`,
+    });
+    const committed = performance.now();
+    if (!rows.length) throw new Error('activity.edit answered nothing');
+    // The change id of this edit is not in its answer: it is the one id heard and not yet measured.
+    let id;
+    while (performance.now() - committed < TIMEOUT_MS) {
+      id = [...heard.keys()].find((k) => !measured.has(k));
+      if (id && heard.get(id).length >= N) break;
+      await sleep(5);
+    }
+    const times = (id && heard.get(id)) || [];
+    if (times.length < N) missed++;
+    const sorted = times.map((t) => t - committed).sort((a, b) => a - b);
+    toFirst.push(sorted[0] ?? Infinity);
+    toMedian.push(pct(sorted, 50) ?? Infinity);
+    toLast.push(times.length < N ? Infinity : sorted.at(-1));
+    if (id) measured.add(id);
+    await sleep(100);
+  }
+
+  const f = (v) => (Number.isFinite(v) ? v.toFixed(1) : '∞');
+  const row = (label, xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return [label, f(pct(s, 50)), f(pct(s, 99)), f(s.at(-1))];
+  };
+  console.log(
+    `${N} subscribers on one event (push.subscribe, activity/edit), ${EDITS} edits; one process on core 0, PostgreSQL store:`,
+  );
+  const lines = [
+    ['ms from the commit until', 'p50', 'p99', 'max'],
+    row('the first subscriber heard it', toFirst),
+    row('the median subscriber', toMedian),
+    row('the last subscriber', toLast),
+  ];
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
+  const perSubscriber = (idle - before) / N;
+  console.log(
+    `opened ${N} streams in ${openedMs.toFixed(0)} ms; server resident set ${(before / 1024).toFixed(1)} MB before, ` +
+      `${(idle / 1024).toFixed(1)} MB with them idle: ${perSubscriber.toFixed(1)} KB per idle subscriber`,
+  );
+  const p99 = pct(
+    [...toLast].sort((a, b) => a - b),
+    99,
+  );
+  const metLatency = p99 <= GOAL_P99_MS && missed === 0;
+  const metMemory = perSubscriber <= GOAL_KB;
+  console.log(
+    `p99 to the last subscriber ${f(p99)} ms: ${metLatency ? 'met' : 'MISSED'} ≤ ${GOAL_P99_MS} ms` +
+      (missed ? ` (${missed} edits not heard by all within ${TIMEOUT_MS} ms)` : '') +
+      `; ${perSubscriber.toFixed(1)} KB per idle subscriber: ${metMemory ? 'met' : 'MISSED'} ≤ ${GOAL_KB} KB`,
+  );
+  process.exitCode = metLatency && metMemory ? 0 : 1;
+} finally {
+  for (const s of sockets) s.destroy();
+  server?.child.kill();
+  await store.drop();
+}

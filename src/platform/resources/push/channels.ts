@@ -1,0 +1,37 @@
+import type { ChangeRow } from '../change/log.ts';
+import type { PushChannel, PushMessage } from '../../../shared/wire/push.ts';
+
+// Which spec §6 channel a logged change is heard on, and its payload. The channels "correspond to the
+// create, edit and remove operations of their module": a copy creates, every other write of the
+// activity module itself (edit, delay, …) edits — always, so a page that follows activity/edit stays
+// current; `activity.edit push=1` is then one more edit on it. Writes of people in an activity
+// (activity.person.*) are nobody else's business and are heard on no channel.
+// chat/send waits for chat.create (issue 16): the channel is accepted and carries nothing yet.
+
+const ACTIVITY: Readonly<Record<string, PushChannel>> = {
+  'activity.create': 'activity/create',
+  'activity.copy': 'activity/create',
+  'activity.remove': 'activity/remove',
+};
+const EVENT: Readonly<Record<string, PushChannel>> = {
+  'event.edit': 'event/edit',
+  'event.remove': 'event/remove',
+};
+
+export interface ChannelMessage {
+  readonly channel: PushChannel;
+  readonly data: PushMessage;
+}
+
+/** The channel and payload of a change of an event, or undefined when no channel tells of it. */
+export function channelOf(change: ChangeRow): ChannelMessage | undefined {
+  if (change.eventID === null) return undefined;
+  const eventID = String(change.eventID);
+  if (change.kind === 'activity') {
+    if (change.objectID === null) return undefined;
+    const channel = ACTIVITY[change.operation] ?? 'activity/edit';
+    return { channel, data: { eventID, activityID: String(change.objectID) } };
+  }
+  const channel = EVENT[change.operation];
+  return channel && { channel, data: { eventID } };
+}
