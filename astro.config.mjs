@@ -1,33 +1,31 @@
-// The public event website (Astro in SSR mode, built with the @astrojs/node adapter). `podium start`
-// serves the built output (dist/) through src/site/server.ts, which puts host resolution, the page cache
-// and 304s in front of Astro's app. See docs/site.md.
+// The public event website: Astro in SSR mode with the @astrojs/node adapter in middleware mode.
+// - `podium start` builds it (dist/) and serves it through src/site/server.ts: the page cache in front,
+//   the build's files (precompressed), then the adapter's handler with `locals.runtime`.
+// - `npm run dev` starts the API and `astro dev` (hot reload) on the same middleware, which makes its
+//   runtime from the environment (PODIUM_API_URL, …).
+// Host resolution, custom domains (`context.rewrite`) and ?lang= redirects are in src/middleware.ts
+// (src/site/route.ts) either way. See docs/site.md, "How a request is served".
 import { defineConfig } from 'astro/config';
-import node, { getAdapter } from '@astrojs/node';
+import node from '@astrojs/node';
 import { fileURLToPath } from 'node:url';
 import { precompressSite } from './src/site/precompress.ts';
+import { BODY_LIMIT } from './src/site/net.ts';
 
-/**
- * The node adapter, with the site's own server entry (src/site/astro-entry.ts: the app, for the front
- * server to render with) instead of the adapter's request handler.
- */
-function podiumEntry() {
+/** /_podium/health, /_podium/theme.css, /_podium/domains/ask: src/pages cannot hold a folder named `_…`. */
+function podiumRoutes() {
   return {
-    name: 'podium-site-entry',
+    name: 'podium-routes',
     hooks: {
-      'astro:config:done': ({ setAdapter }) => {
-        setAdapter({
-          ...getAdapter({ staticHeaders: false }),
-          serverEntrypoint: new URL('./src/site/astro-entry.ts', import.meta.url),
-          previewEntrypoint: undefined,
-        });
+      'astro:config:setup': ({ injectRoute }) => {
+        injectRoute({ pattern: '/_podium/[...path]', entrypoint: './src/site/podium-endpoint.ts', prerender: false });
       },
     },
   };
 }
 
 /**
- * After the build, a .br and a .gz beside every text file the front server serves (/_astro/*, and the
- * widgets built into public/widgets before it): compressed once at the best quality, never per request.
+ * After the build, a .br and a .gz beside every text file of dist/client (the /_astro/ assets and the
+ * widgets copied from public/): compressed once at the best quality, never per request.
  */
 function precompress() {
   return {
@@ -43,13 +41,21 @@ function precompress() {
 
 export default defineConfig({
   output: 'server',
-  adapter: node({ mode: 'middleware' }),
-  integrations: [podiumEntry(), precompress()],
+  // The site's only form is the access code (and the new-password form): 16 KiB is plenty.
+  // No streaming: src/middleware.ts reads every page whole (ETag, page cache, compression), so a
+  // streamed body only added a promise per chunk; rendering to one string made cold renders ~10% faster
+  // (bench/site.mjs, docs/site.md).
+  adapter: node({ mode: 'middleware', bodySizeLimit: BODY_LIMIT, experimentalDisableStreaming: true }),
+  integrations: [podiumRoutes(), precompress()],
+  // No sessions (the adapter would otherwise enable them with a filesystem store).
+  session: false,
   // Every script and stylesheet is a file (the Content-Security-Policy allows no inline code).
   build: { inlineStylesheets: 'never' },
   vite: { build: { assetsInlineLimit: 0 } },
-  // The front server (src/site/server.ts) sees the real scheme and host (behind a TLS proxy, on custom
-  // domains); the access-code form checks Origin itself.
+  // The middleware reads the real scheme and host itself (behind a TLS proxy, on custom domains); the
+  // access-code form checks Origin itself.
   security: { checkOrigin: false },
   devToolbar: { enabled: false },
+  // astro dev answers any Host, as the site does: custom domains can be tried against it.
+  server: { allowedHosts: true },
 });

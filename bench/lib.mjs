@@ -173,3 +173,43 @@ export function registrations(eventID, tag) {
     };
   };
 }
+
+/** Seeds the demo with `podium seed demo` under env; its summit's eventID and the organizer's sign-in. */
+export function seedDemo(env) {
+  const seeded = execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  const eventID = /event (\d+) \(summit\)/.exec(seeded)[1];
+  const [, username, password] = /username (\S+)\s+password (\S+)/.exec(seeded);
+  return { eventID, username, password };
+}
+
+/**
+ * The site benchmarks' store (bench:site, bench/site-ab.mjs) in the SQLite file `dbFile`: the demo, the
+ * bench events (bench/seed-bench.mjs), and the 300-activity event given the demo's hotsite sections and
+ * venue, so its hotsite is a full page. Answers the bench events' ids.
+ */
+export function seedSiteBench(dbFile) {
+  const env = { ...process.env, DATABASE_URL: `file:${dbFile}` };
+  execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
+  const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `import { openStore } from './src/platform/db/connect.ts';
+       import { seedSections } from './src/platform/seed/program.ts';
+       const { db } = openStore(process.env.DATABASE_URL);
+       await seedSections(db, ${events.program});
+       await db.updateTable('event').set({
+         description: '<p>Three days, six rooms, three hundred sessions.</p>',
+         placeName: 'Podium Hall', address: 'Rua da Prata 80', city: 'Lisboa', latitude: 38.7101, longitude: -9.1366,
+       }).where('eventID', '=', ${events.program}).execute();
+       await db.destroy();`,
+    ],
+    { env, stdio: 'inherit' },
+  );
+  return events;
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { pinSelf, report } from './lib.mjs';
+import { pinSelf, report, seedSiteBench } from './lib.mjs';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' } } });
 const duration = Number(values.duration);
@@ -58,27 +58,7 @@ async function load(url, headers = {}, expect = 200, seconds = duration) {
 
 const dir = mkdtempSync(join(tmpdir(), 'podium-bench-site-'));
 const dbFile = join(dir, 'bench.db');
-const env = { ...process.env, DATABASE_URL: `file:${dbFile}` };
-execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
-const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
-// The 300-activity event gets the demo's hotsite sections and venue, so its hotsite is a full page.
-execFileSync(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `import { openStore } from './src/platform/db/connect.ts';
-     import { seedSections } from './src/platform/seed/program.ts';
-     const { db } = openStore(process.env.DATABASE_URL);
-     await seedSections(db, ${events.program});
-     await db.updateTable('event').set({
-       description: '<p>Three days, six rooms, three hundred sessions.</p>',
-       placeName: 'Podium Hall', address: 'Rua da Prata 80', city: 'Lisboa', latitude: 38.7101, longitude: -9.1366,
-     }).where('eventID', '=', ${events.program}).execute();
-     await db.destroy();`,
-  ],
-  { env, stdio: 'inherit' },
-);
+seedSiteBench(dbFile);
 // Builds the site once, before anything is timed.
 execFileSync(
   process.execPath,

@@ -7,11 +7,10 @@
 // Usage: npm run bench:visible [-- --edits 200 --bus redis|pg]
 // The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped
 // at the end; Redis is BENCH_REDIS_URL (default redis://127.0.0.1:6379).
-import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
-import { benchEnv, pgSchema, startPinned } from './lib.mjs';
+import { benchEnv, pgSchema, seedDemo, startPinned } from './lib.mjs';
 
 const { values } = parseArgs({
   options: { edits: { type: 'string', default: '200' }, bus: { type: 'string', default: 'redis' } },
@@ -34,12 +33,7 @@ const env = {
 };
 const children = [];
 try {
-  const seeded = execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
-  const eventID = /event (\d+) \(summit\)/.exec(seeded)[1];
-  const [, username, password] = /username (\S+)\s+password (\S+)/.exec(seeded);
+  const { eventID, username, password } = seedDemo(env);
 
   const a = await startPinned(0, ['bin/podium.js', 'start'], env);
   children.push(a.child);

@@ -1,8 +1,10 @@
 /// <reference types="astro/client" />
 
-// Astro.locals of every page and endpoint: set by the front server (src/site/server.ts).
+// Astro.locals of every page and endpoint: `runtime` comes from the front server (src/site/server.ts)
+// or, under `astro dev`, from the environment; `podium` is set by src/middleware.ts for each request.
 declare namespace App {
   interface Locals {
+    runtime: import('./site/context.ts').SiteRuntime;
     podium: import('./site/context.ts').RequestContext;
   }
 }

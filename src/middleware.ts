@@ -1,26 +1,47 @@
-// Astro middleware: every answer gets the security headers (CSP without inline code) and Vary; a public
-// page (the page set `locals.podium.cacheable`) gets an ETag and `Cache-Control: public, …`, is stored
-// in the page cache, and a matching If-None-Match is answered 304. Anything else is `private, no-store`
-// unless the route set its own Cache-Control. The front server compresses by Accept-Encoding (a stored
-// page once, kept with it in the cache), so every answer varies on it too.
+// Astro middleware: every request of the site, in `podium start` and `astro dev` alike.
+// - Routing (src/site/route.ts): the Host resolved (the platform's site, an event's custom domain, or
+//   the unknown-domain page), ?lang= redirects, and `context.rewrite` to the page's own path — which
+//   runs this middleware again for that path, with `locals.podium` already set.
+// - Answers: every one gets the security headers (CSP without inline code) and Vary; a public page (the
+//   page set `locals.podium.cacheable`) gets an ETag and `Cache-Control: public, …`, is stored in the page
+//   cache (when the front server keeps one), and a matching If-None-Match is answered 304. Anything else
+//   is `private, no-store` unless the route set its own Cache-Control. Text answers go out compressed by
+//   Accept-Encoding: a stored page through the variants the cache keeps, anything else for its request.
 
 import { defineMiddleware } from 'astro:middleware';
+import type { APIContext } from 'astro';
+import { compressText, encodingOf, worthCompressing, type Encoding } from './site/compress.ts';
 import { etagOf, notModified } from './site/etag.ts';
 import { securityHeaders } from './site/csp.ts';
 import { spliceFragments } from './site/fragments.ts';
+import { routeRequest } from './site/route.ts';
+import { runtimeFromEnv } from './site/runtime.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  const ctx = context.locals.podium;
-  if (!ctx) {
-    return new Response('The Podium site runs behind its front server: start it with `podium start`.', {
-      status: 500,
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-    });
+  const locals = context.locals;
+  // `podium start` passes the runtime in; `astro dev` has no front server, so it is made here.
+  locals.runtime ??= runtimeFromEnv();
+  // The site's own addresses (src/site/podium-endpoint.ts) answer whatever the Host.
+  if (context.url.pathname.startsWith('/_podium/')) return next();
+  if (!locals.podium) {
+    const routed = await routeRequest(context, locals.runtime);
+    if (routed instanceof Response) return routed;
+    locals.podium = routed.ctx;
+    if (routed.rewrite) return context.rewrite(routed.rewrite);
   }
-  const response = await next();
+  return finish(context, await next());
+});
+
+/** The rendered answer with its headers, its ETag and 304, stored when public, compressed. */
+async function finish(context: APIContext, response: Response): Promise<Response> {
+  const ctx = context.locals.podium;
+  const request = context.request;
   const headers = new Headers(response.headers);
+  // Astro's length is of the rendered page (not streamed, it sets one): the body sent here may differ
+  // (fragments spliced in, compressed), so each answer below states its own.
+  headers.delete('content-length');
   const type = headers.get('content-type') ?? '';
   if (type.startsWith('text/html')) {
     headers.set('content-type', 'text/html; charset=utf-8');
@@ -37,28 +58,24 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   }
   headers.set('vary', 'Host, Accept-Language, Cookie, Accept-Encoding');
-  const method = context.request.method;
+  const method = request.method;
   const storable = ctx.cacheable && response.status === 200 && (method === 'GET' || method === 'HEAD');
   if (!headers.has('cache-control')) headers.set('cache-control', storable ? PUBLIC_CACHE : 'private, no-store');
-  const fragments = ctx.fragments;
-  if (!storable || headers.has('set-cookie')) {
-    if (!fragments || !response.body) return new Response(response.body, { status: response.status, headers });
-    ctx.rendered = spliceFragments(Buffer.from(await response.arrayBuffer()), fragments);
-    headers.set('content-length', String(ctx.rendered.length));
-    return new Response(null, { status: response.status, headers });
-  }
-
+  if (!response.body || response.status === 304 || response.status === 204)
+    return new Response(response.body, { status: response.status, headers });
+  const encoding = encodingOf(request.headers.get('accept-encoding') ?? undefined);
   const rendered = Buffer.from(await response.arrayBuffer());
-  const body = fragments ? spliceFragments(rendered, fragments) : rendered;
+  const body = ctx.fragments ? spliceFragments(rendered, ctx.fragments) : rendered;
+  if (!storable || headers.has('set-cookie')) return encoded(body, response.status, headers, encoding);
+
   const etag = etagOf(body);
   headers.set('etag', etag);
-  headers.set('content-length', String(body.length));
   const pageCache = ctx.runtime.pageCache;
+  let page;
   if (ctx.cacheKey && pageCache && headers.get('cache-control')?.startsWith('public')) {
-    const stored: Record<string, string> = {};
+    const stored: Record<string, string> = { 'content-length': String(body.length) };
     headers.forEach((v, k) => (stored[k] = v));
-    // The front compresses this first answer through the stored page, so its variants are made once.
-    ctx.page = pageCache.set(ctx.cacheKey, {
+    page = pageCache.set(ctx.cacheKey, {
       status: 200,
       headers: stored,
       body,
@@ -69,13 +86,32 @@ export const onRequest = defineMiddleware(async (context, next) => {
       mark: ctx.pageMark,
     });
   }
-  if (notModified(context.request.headers.get('if-none-match'), etag)) {
+  if (notModified(request.headers.get('if-none-match') ?? undefined, etag)) {
     return new Response(null, {
       status: 304,
       headers: { etag, 'cache-control': headers.get('cache-control')!, vary: headers.get('vary')! },
     });
   }
-  // The front server writes these bytes as they are (no second copy through a stream).
-  ctx.rendered = body;
-  return new Response(null, { status: 200, headers });
-});
+  // A stored page is compressed through the cache, so its variants are made once for all its hits.
+  const variant = page && encoding ? await pageCache?.variant(page, encoding) : undefined;
+  if (variant) return new Response(bytesOf(variant.body), { status: 200, headers: variant.headers });
+  return encoded(body, 200, headers, encoding);
+}
+
+/** An answer made for this request alone (private, no-store, an error page), compressed when worth it. */
+async function encoded(body: Buffer, status: number, headers: Headers, encoding: Encoding | undefined) {
+  let sent = body;
+  if (
+    encoding &&
+    !headers.has('content-encoding') &&
+    worthCompressing(headers.get('content-type') ?? '', body.length)
+  ) {
+    sent = (await compressText(encoding, body).catch(() => undefined)) ?? body;
+    if (sent !== body) headers.set('content-encoding', encoding);
+  }
+  headers.set('content-length', String(sent.length));
+  return new Response(bytesOf(sent), { status, headers });
+}
+
+/** A Buffer as the Uint8Array a Response takes (the same memory, no copy). */
+const bytesOf = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);

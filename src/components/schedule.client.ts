@@ -1,37 +1,39 @@
 // The schedule page in the browser (bundled by Astro into a file; the CSP allows no inline script).
 // Everything here enhances server-rendered HTML that works without it:
 // - favourites: the star of each session, kept in localStorage (no login, no cookie); "my schedule"
-//   (mine=1 in the URL) shows only them; the calendar link then exports them;
-// - time zone: the event's or the visitor's, switchable, remembered, and kept in the URL (tz=local);
-// - now/next: the sessions running now and the next ones are marked, refreshed every minute;
+//   (mine=1 in the URL) shows only them; the calendar link then exports them; the day tabs say which
+//   days hold favourites; the count says how many sessions are shown;
+// - time zone: the event's or the visitor's (zone-switch.ts);
+// - now/next: the sessions running now and the next ones are marked, refreshed every minute; during the
+//   event a "Now" tab shows only them (view=now), and the grid opens on today;
 // - keyboard: arrow keys move between sessions of the grid.
+// The visitor's clock decides what "now" is (cached pages stay right; tests set the browser's clock).
 
 import { loadFavourites, saveFavourites, toggleFavourite } from '../shared/schedule/favourites.ts';
-import { formatRange, formatTime, localTimeZone, zoneLabel } from '../shared/schedule/time.ts';
+import { dayKey, formatRange, formatTime } from '../shared/schedule/time.ts';
+import { browserStorage, zoneSwitch } from './zone-switch.ts';
 
-const TZ_KEY = 'podium:tz';
-
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
+/** "{count} sessions" from a template pair (data-x and data-x-one), as tp() does on the server. */
+function counted(el: HTMLElement, name: string, count: number): string {
+  const one = el.dataset[`${name}One`];
+  const template = count === 1 && one ? one : (el.dataset[name] ?? '{count}');
+  return template.replace('{count}', String(count));
 }
 
 function init(root: HTMLElement): void {
   const eventID = Number(root.dataset.event);
   const eventZone = root.dataset.tz || 'UTC';
   const locale = root.dataset.locale || 'en';
-  const store = storage();
+  const store = browserStorage();
   let favourites = loadFavourites(store, eventID);
   const mine = root.dataset.mine === '1';
+  const view = root.dataset.view;
   const items = Array.from(root.querySelectorAll<HTMLElement>('[data-id]'));
   // The favourite button and the now/next badges of each session exist only with this script.
   const favLabel = root.dataset.favLabel || '{name}';
   for (const el of items) {
     const title = el.querySelector('a')?.textContent ?? '';
-    const when = el.querySelector('.when') ?? el.querySelector('time');
+    const when = el.querySelector('.when, .cell-when');
     for (const [kind, label] of [
       ['now', root.dataset.nowLabel],
       ['next', root.dataset.nextLabel],
@@ -39,9 +41,9 @@ function init(root: HTMLElement): void {
       const badge = document.createElement('span');
       badge.className = `badge live-badge ${kind}`;
       badge.textContent = label ?? kind;
-      if (when?.classList.contains('when')) when.append(badge);
-      else when?.after(badge);
+      when?.append(badge);
     }
+    if (el.classList.contains('is-break')) continue; // a coffee break is no one's favourite
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'fav';
@@ -52,6 +54,32 @@ function init(root: HTMLElement): void {
   }
   const icsLink = root.querySelector<HTMLAnchorElement>('.ics-link');
   const mineEmpty = root.querySelector<HTMLElement>('.mine-empty');
+  const nowEmpty = root.querySelector<HTMLElement>('.now-empty');
+  const count = root.querySelector<HTMLElement>('.result-count');
+  // Each day tab lists its sessions' ids, so it can say whether it holds favourites.
+  const dayTabs = Array.from(root.querySelectorAll<HTMLAnchorElement>('.day-tabs a[data-ids]')).map((a) => {
+    const mark = document.createElement('span');
+    mark.className = 'fav-mark';
+    mark.hidden = true;
+    const icon = document.createElement('span');
+    icon.setAttribute('aria-hidden', 'true');
+    const text = document.createElement('span');
+    text.className = 'visually-hidden';
+    mark.append(icon, text);
+    a.append(mark);
+    return { a, mark, icon, text, ids: (a.dataset.ids ?? '').split(',').map(Number) };
+  });
+
+  /** Whether a session is shown by the modes the script applies (the server applied the rest). */
+  const shown = (el: HTMLElement) =>
+    (!mine || el.classList.contains('is-favourite')) &&
+    (view !== 'now' || el.classList.contains('is-now') || el.classList.contains('is-next'));
+
+  /** The count says what is shown: the server's number, or in "my schedule" and "now" what the script shows. */
+  function paintCount(): void {
+    if (!count || !(mine || view === 'now')) return;
+    count.textContent = counted(count, 'count', items.filter(shown).length);
+  }
 
   function paintFavourites(): void {
     for (const el of items) {
@@ -62,16 +90,21 @@ function init(root: HTMLElement): void {
     for (const block of root.querySelectorAll<HTMLElement>('.day-block')) {
       block.classList.toggle('has-favourite', block.querySelector('.is-favourite') !== null);
     }
-    if (mine && mineEmpty) {
-      const anyShown = items.some((el) => el.classList.contains('is-favourite'));
-      mineEmpty.hidden = anyShown;
+    for (const tab of dayTabs) {
+      const n = tab.ids.filter((id) => favourites.has(id)).length;
+      tab.mark.hidden = n === 0;
+      tab.a.classList.toggle('has-favourite', n > 0);
+      tab.icon.textContent = `★${n}`;
+      tab.text.textContent = ` (${counted(root, 'favCount', n)})`;
     }
+    if (mine && mineEmpty) mineEmpty.hidden = items.some((el) => el.classList.contains('is-favourite'));
     if (icsLink) {
       if (mine) {
         const ids = [...favourites].sort((a, b) => a - b).join(',');
         icsLink.href = `${root.dataset.icsBase}?ids=${ids || '0'}`;
       } else if (root.dataset.ics) icsLink.href = root.dataset.ics;
     }
+    paintCount();
   }
 
   root.addEventListener('click', (e) => {
@@ -88,85 +121,58 @@ function init(root: HTMLElement): void {
   });
   paintFavourites();
 
-  // Time zone: event or local.
-  const localZone = localTimeZone();
-  const tzSwitch = root.querySelector<HTMLElement>('.tz-switch');
-  const note = root.querySelector<HTMLElement>('#tz-note');
-  function applyZone(mode: 'event' | 'local', remember: boolean): void {
-    const zone = mode === 'local' ? localZone : eventZone;
-    for (const el of items) {
-      const time = el.querySelector<HTMLElement>('time.time');
-      if (time) time.textContent = formatRange(Number(el.dataset.b), Number(el.dataset.e), zone, locale);
-    }
-    for (const el of root.querySelectorAll<HTMLElement>('time.slot-time[data-b]')) {
-      el.textContent = formatTime(Number(el.dataset.b), zone, locale);
-    }
-    for (const b of tzSwitch?.querySelectorAll<HTMLButtonElement>('button') ?? []) {
-      b.setAttribute('aria-pressed', b.dataset.tzMode === mode ? 'true' : 'false');
-    }
-    if (note && root.dataset.timesIn) {
-      note.textContent = root.dataset.timesIn.replace('{zone}', zoneLabel(zone, locale, Date.now() / 1000));
-    }
-    const url = new URL(window.location.href);
-    if (mode === 'local') url.searchParams.set('tz', 'local');
-    else url.searchParams.delete('tz');
-    history.replaceState(history.state, '', url);
-    for (const a of root.querySelectorAll<HTMLAnchorElement>('.day-tabs a, .segmented a')) {
-      const u = new URL(a.href, window.location.href);
-      if (mode === 'local') u.searchParams.set('tz', 'local');
-      else u.searchParams.delete('tz');
-      a.href = `${u.pathname}${u.search}`;
-    }
-    if (remember) {
-      try {
-        store?.setItem(TZ_KEY, mode);
-      } catch {
-        // not remembered
+  zoneSwitch({
+    root,
+    eventZone,
+    locale,
+    storage: store,
+    paint(zone) {
+      for (const el of items) {
+        const time = el.querySelector<HTMLElement>('time.time');
+        if (time) time.textContent = formatRange(Number(el.dataset.b), Number(el.dataset.e), zone, locale);
       }
-    }
-  }
-  if (tzSwitch) {
-    if (localZone !== eventZone) {
-      tzSwitch.hidden = false;
-      tzSwitch.addEventListener('click', (e) => {
-        const b = (e.target as Element).closest<HTMLButtonElement>('button[data-tz-mode]');
-        if (b) applyZone(b.dataset.tzMode === 'local' ? 'local' : 'event', true);
-      });
-    }
-    const fromUrl = new URL(window.location.href).searchParams.get('tz');
-    let saved: string | null;
-    try {
-      saved = store?.getItem(TZ_KEY) ?? null;
-    } catch {
-      saved = null;
-    }
-    const mode = fromUrl === 'local' || (fromUrl === null && saved === 'local') ? 'local' : 'event';
-    if (mode === 'local' && localZone !== eventZone) applyZone('local', false);
-  }
+      for (const el of root.querySelectorAll<HTMLElement>('time.slot-time[data-b]')) {
+        el.textContent = formatTime(Number(el.dataset.b), zone, locale);
+      }
+    },
+    links: () => root.querySelectorAll<HTMLAnchorElement>('.day-tabs a, .segmented a'),
+  });
 
   // Now and next, during the event only (from a few hours before its first session to its end).
   const eventBegin = Number(root.dataset.begin) || Math.min(...items.map((el) => Number(el.dataset.b)));
   const eventEnd = Number(root.dataset.end) || Math.max(...items.map((el) => Number(el.dataset.e)));
+  const during = (now: number) => now >= eventBegin - 6 * 3600 && now < eventEnd;
+  const nowTab = root.querySelector<HTMLElement>('.now-tab');
   function markNow(): void {
     const now = Date.now() / 1000;
-    if (!(now >= eventBegin - 6 * 3600 && now < eventEnd)) {
-      for (const el of items) el.classList.remove('is-now', 'is-next');
-      return;
-    }
+    const live = during(now);
+    if (nowTab) nowTab.hidden = !live && view !== 'now';
     let nextStart = Infinity;
-    for (const el of items) {
-      const b = Number(el.dataset.b);
-      if (b > now && b < nextStart) nextStart = b;
+    if (live) {
+      for (const el of items) {
+        const b = Number(el.dataset.b);
+        if (b > now && b < nextStart) nextStart = b;
+      }
     }
     for (const el of items) {
       const b = Number(el.dataset.b);
       const e = Number(el.dataset.e);
-      el.classList.toggle('is-now', b <= now && now < e);
-      el.classList.toggle('is-next', b === nextStart);
+      el.classList.toggle('is-now', live && b <= now && now < e);
+      el.classList.toggle('is-next', live && b === nextStart);
     }
+    if (view === 'now' && nowEmpty) nowEmpty.hidden = items.some(shown);
+    paintCount();
   }
   markNow();
   window.setInterval(markNow, 60_000);
+
+  // During the event the grid opens on today (the server's clock chose a day; a cached page may be older).
+  const url = new URL(window.location.href);
+  if (view === 'grid' && !url.searchParams.has('day') && during(Date.now() / 1000)) {
+    const today = dayKey(Date.now() / 1000, eventZone);
+    const tab = dayTabs.find((t) => t.a.dataset.day === today);
+    if (tab && tab.a.getAttribute('aria-current') !== 'page') window.location.replace(tab.a.href);
+  }
 
   // Arrow keys move between the sessions of the grid (Tab still walks every link and button).
   const grid = root.querySelector<HTMLTableElement>('table.grid');

@@ -1,22 +1,32 @@
-// What the front server (server.ts) hands to Astro for one request, as `Astro.locals.podium`: the
-// platform client, the resolved host, the visitor, and where the page records the platform answers it
-// was built from (for the page cache).
+// What a page knows of its request, as `Astro.locals.podium` (set by src/middleware.ts through
+// src/site/route.ts): the site's services (`locals.runtime`, from the front server or, under `astro
+// dev`, from the environment), the resolved host, the visitor, and where the page records the platform
+// answers it was built from (for the page cache).
 
-import type { CallContext, PodiumClient } from '../client/index.ts';
+import type { CallContext, ChangeFollower, PodiumClient } from '../client/index.ts';
 import type { Locale } from '../shared/i18n/messages.ts';
-import type { CnameSite } from './hosts.ts';
-import type { CachedPage, PageCache } from './pagecache.ts';
+import type { CnameSite, HostResolver } from './hosts.ts';
+import type { PageCache } from './pagecache.ts';
 
 /** Per-process settings and services of the site. */
 export interface SiteRuntime {
   client: PodiumClient;
+  /** The platform's change stream, when followed. */
+  follower: ChangeFollower | undefined;
+  /** Which site a Host asks for. */
+  hosts: HostResolver;
+  /** TRUST_PROXY: whether an address is a proxy whose X-Forwarded-* headers are believed. */
+  trusted: (address: string) => boolean;
   /** The platform API's origin as browsers reach it (CSP connect-src, the registration widget). */
   publicApiUrl: string;
   /** The platform's own site, e.g. https://events.example.com (canonical URLs on the platform's host). */
   siteUrl: string;
   pageCache: PageCache | undefined;
+  /** SITE_DIRECTORY: the companies (namespaces) the platform's home lists; none: the home introduces Podium. */
+  directory?: readonly string[];
   /** Milliseconds since epoch (tests may fix the clock). */
   now: () => number;
+  close(): Promise<void>;
 }
 
 export interface RequestContext {
@@ -44,10 +54,6 @@ export interface RequestContext {
   cacheKey: string | undefined;
   /** Set by a page whose answer is public and may be stored and shared. */
   cacheable: boolean;
-  /** The page's bytes, when the middleware already has them (the front writes them as they are). */
-  rendered?: Buffer;
-  /** The page as the middleware stored it in the page cache (its compressed variants are made there). */
-  page?: CachedPage;
   /** Precomputed fragments this page placed markers for (fragments.ts). */
   fragments?: Buffer[];
 }

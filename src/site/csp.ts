@@ -3,14 +3,15 @@
 // usual hardening headers.
 
 /** The policy: scripts and styles from this origin only; images from anywhere over https (organizer
- * images, speaker photos, logos); the registration widget may call the platform's public API. */
+ * images, speaker photos, logos) and from the platform's public API (the demo's pictures, which it
+ * serves over http too on a developer's machine); the registration widget may call that API. */
 export function contentSecurityPolicy(publicApiOrigin: string): string {
   const connect = publicApiOrigin ? `'self' ${publicApiOrigin}` : "'self'";
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' https: data:",
+    `img-src 'self'${publicApiOrigin ? ` ${publicApiOrigin}` : ''} https: data:`,
     "font-src 'self' https:",
     `connect-src ${connect}`,
     "form-action 'self'",

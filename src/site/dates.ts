@@ -1,15 +1,15 @@
 // Date strings the pages show on every render, remembered: Intl's formatToParts costs tens of
 // microseconds a call, and a page needs the same few day labels and zone names each time.
 
+import { LRUCache } from 'lru-cache';
 import { dayKey, formatDay, zoneLabel } from '../shared/schedule/time.ts';
 
-const labels = new Map<string, string>();
+const labels = new LRUCache<string, string>({ max: 10_000 });
 
 function remember(key: string, make: () => string): string {
   let value = labels.get(key);
   if (value === undefined) {
     value = make();
-    if (labels.size >= 10_000) labels.clear();
     labels.set(key, value);
   }
   return value;

@@ -4,6 +4,7 @@
 // the rest. So a render neither re-escapes nor re-encodes them: encoding a 100 KB page to UTF-8 was a
 // third of a cold render.
 
+import { LRUCache } from 'lru-cache';
 import type { RequestContext } from './context.ts';
 
 const MARKER_PREFIX = '<!--podium:fragment:';
@@ -32,15 +33,9 @@ export function spliceFragments(page: Buffer, fragments: readonly Buffer[]): Buf
   return Buffer.concat(parts);
 }
 
-const bytesOf = new Map<string, Buffer>();
+const bytesOf = new LRUCache<string, Buffer>({ max: 500, memoMethod: (text) => Buffer.from(text) });
 
 /** A string's UTF-8 bytes, remembered for strings that are themselves remembered (at most 500). */
 export function memoBytes(text: string): Buffer {
-  let bytes = bytesOf.get(text);
-  if (!bytes) {
-    bytes = Buffer.from(text);
-    if (bytesOf.size >= 500) bytesOf.delete(bytesOf.keys().next().value!);
-    bytesOf.set(text, bytes);
-  }
-  return bytes;
+  return bytesOf.memo(text);
 }

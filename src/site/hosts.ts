@@ -13,6 +13,7 @@
 // TTLs bound how long the old answer is served.
 
 import { isIP } from 'node:net';
+import { LRUCache } from 'lru-cache';
 import { isPodiumError, PodiumError, type PodiumClient } from '../client/index.ts';
 import { normalizeHostname } from './net.ts';
 
@@ -62,11 +63,10 @@ interface Hit {
 export class HostResolver {
   readonly #client: PodiumClient;
   readonly #own: ReadonlySet<string>;
-  readonly #hits = new Map<string, Hit>();
+  readonly #hits: LRUCache<string, Hit>;
   /** Misses: host → until when it is known not to be a configured domain. */
-  readonly #misses = new Map<string, number>();
+  readonly #misses: LRUCache<string, number>;
   readonly #pending = new Map<string, Promise<HostSite>>();
-  readonly #maxEntries: number;
   readonly #maxPending: number;
   readonly #now: () => number;
   /** Bumped by every forget: a lookup that started before one does not store its answer. */
@@ -76,7 +76,8 @@ export class HostResolver {
   constructor(client: PodiumClient, ownHosts: Iterable<string>, options: HostResolverOptions = {}) {
     this.#client = client;
     this.#own = new Set([...ownHosts].map((h) => normalizeHostname(h)).filter((h): h is string => h !== undefined));
-    this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#hits = new LRUCache({ max: options.maxEntries ?? 10_000 });
+    this.#misses = new LRUCache({ max: options.maxEntries ?? 10_000 });
     this.#maxPending = options.maxPending ?? 64;
     this.#now = options.now ?? Date.now;
   }
@@ -140,7 +141,7 @@ export class HostResolver {
       if (isPodiumError(err) && (err.status === 404 || err.status === 400)) {
         if (generation === this.#generation) {
           this.#hits.delete(host);
-          remember(this.#misses, host, this.#now() + NEGATIVE_TTL_MS, this.#maxEntries);
+          this.#misses.set(host, this.#now() + NEGATIVE_TTL_MS);
         }
         return UNKNOWN;
       }
@@ -153,7 +154,7 @@ export class HostResolver {
     }
     if (generation === this.#generation) {
       const now = this.#now();
-      remember(this.#hits, host, { site, fresh: now + POSITIVE_TTL_MS, stale: now + STALE_MS }, this.#maxEntries);
+      this.#hits.set(host, { site, fresh: now + POSITIVE_TTL_MS, stale: now + STALE_MS });
     }
     return site;
   }
@@ -165,9 +166,10 @@ export class HostResolver {
   forget(change: DomainChange): void {
     this.#generation++;
     this.#pending.clear();
-    for (const [host, hit] of this.#hits) {
-      if (hit.site.eventID === change.eventID || hit.site.companyID === change.companyID) this.#hits.delete(host);
-    }
+    const gone = [...this.#hits.entries()].filter(
+      ([, hit]) => hit.site.eventID === change.eventID || hit.site.companyID === change.companyID,
+    );
+    for (const [host] of gone) this.#hits.delete(host);
     const cname = change.cname ? normalizeHostname(change.cname) : undefined;
     if (cname) {
       this.#hits.delete(cname);
@@ -182,13 +184,6 @@ export class HostResolver {
     this.#hits.clear();
     this.#misses.clear();
   }
-}
-
-/** Sets `key` as the newest entry of `map`, dropping the oldest ones beyond `max`. */
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  while (map.size >= max) map.delete(map.keys().next().value!);
-  map.set(key, value);
 }
 
 const PLATFORM: HostSite = Object.freeze({ kind: 'platform' });

@@ -3,6 +3,7 @@
 // Headings are rebased so organizer text under a section's <h2> keeps the page's heading order. Results
 // are remembered per input: a page shows the same texts on every render.
 
+import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
 import { ORGANIZER_HTML_RULES } from '../shared/organizer-html.ts';
 
@@ -20,9 +21,6 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
-const memo = new Map<string, string>();
-const MAX_MEMO = 5000;
-
 /**
  * Headings moved so the fragment's highest one is an <h3>, keeping their relative levels (organizer
  * text sits under a section's <h2>; the page's heading order stays without gaps).
@@ -38,16 +36,15 @@ function rebaseHeadings(html: string): string {
   );
 }
 
+/** Cleaned organizer HTML by input: the same few texts are shown on every render of their pages. */
+const cleaned = new LRUCache<string, string>({
+  max: 5000,
+  memoMethod: (html) => rebaseHeadings(sanitizeHtml(html, OPTIONS)),
+});
+
 /** Organizer HTML cleaned for the page (remembered per input). */
 export function organizerHtml(html: string): string {
-  if (html === '') return '';
-  let out = memo.get(html);
-  if (out === undefined) {
-    out = rebaseHeadings(sanitizeHtml(html, OPTIONS));
-    if (memo.size >= MAX_MEMO) memo.delete(memo.keys().next().value!);
-    memo.set(html, out);
-  }
-  return out;
+  return html === '' ? '' : cleaned.memo(html);
 }
 
 /** Organizer HTML as one line of plain text (meta descriptions, JSON-LD), at most `max` characters. */

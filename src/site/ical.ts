@@ -1,15 +1,12 @@
 // The iCalendar answers (RFC 5545, built by src/shared/schedule/ical.ts): the schedule as filtered in
 // the URL (or only the sessions in `ids`, the visitor's favourites), or one session.
 
-import { parseProgram, type Session } from '../shared/schedule/program.ts';
+import type { Session } from '../shared/schedule/program.ts';
 import { applyFilter, filterFromQuery } from '../shared/schedule/filter.ts';
 import { toICalendar } from '../shared/schedule/ical.ts';
 import { t } from '../shared/i18n/messages.ts';
 import type { RequestContext } from './context.ts';
-import { loadEvent } from './load.ts';
-
-const plain = (status: number, text: string) =>
-  new Response(`${status} ${text}`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+import { fileName, loadProgram, plain } from './exports.ts';
 
 /** `ids=1,2,3` → those activity IDs (at most 1000), or undefined when absent. */
 export function idsOf(params: URLSearchParams): Set<number> | undefined {
@@ -32,18 +29,9 @@ export async function icsResponse(
   query: URLSearchParams,
   activityID?: number,
 ): Promise<Response> {
-  const load = await loadEvent(ctx, namespace, nickname);
-  if (load.kind === 'notFound') return plain(404, 'event not found');
-  if (load.kind === 'gate') return plain(403, 'this event is private: enter its access code on the event page');
-  const { event, grant, links, locale, timeZone } = load;
-  let activities;
-  try {
-    activities = await ctx.runtime.client.activityFind(Number(event.eventID), grant, ctx.call);
-  } catch (err) {
-    if ((err as { status?: number }).status === 403) return plain(403, 'this event is private');
-    throw err;
-  }
-  const program = parseProgram(activities);
+  const load = await loadProgram(ctx, namespace, nickname);
+  if (load instanceof Response) return load;
+  const { event, links, locale, timeZone, program } = load;
   let sessions: Session[];
   if (activityID !== undefined) {
     sessions = program.filter((s) => s.activityID === activityID);
@@ -67,10 +55,7 @@ export async function icsResponse(
     location: [event.placeName, event.address, event.city].filter(Boolean).join(', '),
     speakersLabel: t(locale, 'schedule.speakers'),
   });
-  const name = `${event.nickname || 'event'}${activityID !== undefined ? `-${activityID}` : ''}.ics`.replace(
-    /[^\w.-]/g,
-    '_',
-  );
+  const name = fileName(event, `${activityID !== undefined ? `-${activityID}` : ''}.ics`);
   return new Response(body, {
     status: 200,
     headers: {

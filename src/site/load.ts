@@ -18,7 +18,12 @@ export interface EventLinks {
   speakers: string;
   sponsors: string;
   access: string;
+  /** The embed configurator of the event's widgets. */
+  embed: string;
   ics: string;
+  /** The program for conference apps: frab XML and JSON. */
+  scheduleXml: string;
+  scheduleJson: string;
   activity: (id: number | string) => string;
   activityIcs: (id: number | string) => string;
   speaker: (id: number | string) => string;
@@ -43,7 +48,10 @@ export function eventLinks(ctx: RequestContext, company: string, event: PodiumEv
     speakers: p('/speakers'),
     sponsors: p('/sponsors'),
     access: p('/access'),
+    embed: p('/embed'),
     ics: p('/schedule.ics'),
+    scheduleXml: p('/schedule.xml'),
+    scheduleJson: p('/schedule.json'),
     activity: (id) => p(`/schedule/${id}`),
     activityIcs: (id) => p(`/schedule/${id}.ics`),
     speaker: (id) => p(`/speakers/${id}`),

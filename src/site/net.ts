@@ -3,7 +3,12 @@
 // header as a validated, lower-case host name.
 
 import { BlockList, isIP } from 'node:net';
-import type { IncomingMessage } from 'node:http';
+
+/** What the visitor's address and scheme are read from: a node request, or the same fields of a Request. */
+export interface Asker {
+  socket: { remoteAddress?: string; encrypted?: boolean };
+  headers: Record<string, string | string[] | undefined>;
+}
 
 /** TRUST_PROXY (comma-separated addresses or CIDRs) → a matcher; empty → trusts nobody. */
 export function trustList(spec: string | undefined): (address: string) => boolean {
@@ -35,7 +40,7 @@ const plain = (address: string) =>
  * The visitor's address: the socket's, or — when the socket is a trusted proxy — the right-most address
  * of X-Forwarded-For that is not itself a trusted proxy.
  */
-export function clientIp(req: IncomingMessage, trusted: (address: string) => boolean): string {
+export function clientIp(req: Asker, trusted: (address: string) => boolean): string {
   let address = plain(req.socket.remoteAddress ?? '');
   if (!trusted(address)) return address;
   const header = req.headers['x-forwarded-for'];
@@ -51,8 +56,8 @@ export function clientIp(req: IncomingMessage, trusted: (address: string) => boo
 }
 
 /** Whether the visitor used https: a TLS socket, or X-Forwarded-Proto https from a trusted proxy. */
-export function isHttps(req: IncomingMessage, trusted: (address: string) => boolean): boolean {
-  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+export function isHttps(req: Asker, trusted: (address: string) => boolean): boolean {
+  if (req.socket.encrypted) return true;
   if (!trusted(plain(req.socket.remoteAddress ?? ''))) return false;
   const proto = req.headers['x-forwarded-proto'];
   const first = (Array.isArray(proto) ? proto[0] : (proto ?? '')).split(',')[0].trim().toLowerCase();
@@ -87,3 +92,10 @@ export function hostOf(header: string | undefined): string | undefined {
   if (colon >= 0 && !/^:\d{1,5}$/.test(h.slice(colon))) return undefined;
   return normalizeHostname(colon >= 0 ? h.slice(0, colon) : h);
 }
+
+/**
+ * The largest request body the site takes (the access-code and new-password forms need far less). The
+ * front server answers 413 to a larger Content-Length before Astro reads it; the adapter's own limit
+ * (astro.config.mjs, the same figure) still stops a chunked body that grows past it.
+ */
+export const BODY_LIMIT = 16 * 1024;

@@ -11,6 +11,7 @@
 // Each page keeps its br and gzip variants, compressed once on the first request that takes them
 // (and shared by the requests waiting meanwhile), not on every hit.
 
+import { LRUCache } from 'lru-cache';
 import type { Dependency, Follow } from '../client/index.ts';
 import type { Scope } from '../shared/freshness.ts';
 import { compressText, worthCompressing, type Encoding } from './compress.ts';
@@ -65,14 +66,13 @@ export interface PageCacheOptions {
 export const FRESH_MS = 2000;
 
 export class PageCache {
-  readonly #pages = new Map<string, CachedPage>();
+  /** Bounded by the bytes the pages hold (their bodies and variants): least recently used go first. */
+  readonly #pages: LRUCache<string, CachedPage>;
   readonly #checks = new Map<string, Promise<CachedPage | undefined>>();
   readonly #freshMs: number;
   readonly #maxAgeMs: number;
-  readonly #maxBytes: number;
   readonly #fingerprintOf: (path: string, visitor?: string) => Promise<string>;
   readonly #follow: Follow | undefined;
-  #bytes = 0;
   hits = 0;
   misses = 0;
   revalidations = 0;
@@ -80,7 +80,8 @@ export class PageCache {
   constructor(options: PageCacheOptions) {
     this.#freshMs = options.freshMs ?? FRESH_MS;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#pages = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (page) => page.size });
     this.#fingerprintOf = options.fingerprintOf;
     this.#follow = options.follow;
   }
@@ -100,7 +101,7 @@ export class PageCache {
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#pages.calculatedSize;
   }
 
   /**
@@ -119,9 +120,6 @@ export class PageCache {
       this.misses++;
       return undefined;
     }
-    // Least recently used goes first when memory is short: a hit moves the page to the end.
-    this.#pages.delete(key);
-    this.#pages.set(key, page);
     if (this.#fresh(page, now)) {
       this.hits++;
       return page;
@@ -145,7 +143,7 @@ export class PageCache {
       same = false;
     }
     if (!same) {
-      if (this.#pages.get(key) === page) this.delete(key);
+      if (this.#pages.peek(key) === page) this.delete(key);
       this.misses++;
       return undefined;
     }
@@ -169,7 +167,11 @@ export class PageCache {
         const made: Variant = { body, headers };
         page.variants[encoding] = made;
         page.size += body.length;
-        if (this.#pages.get(page.key) === page) this.#bytes += body.length;
+        // Counted again with its new size, if still kept (set() of the same page would keep the old size).
+        if (this.#pages.peek(page.key) === page) {
+          this.#pages.delete(page.key);
+          this.#pages.set(page.key, page);
+        }
         return made;
       },
       () => {
@@ -192,7 +194,6 @@ export class PageCache {
   ): CachedPage | undefined {
     const seen = new Set<string>();
     const deps = page.deps.filter((d) => !seen.has(d.path) && seen.add(d.path));
-    if (page.body.length > this.#maxBytes / 4) return undefined;
     this.delete(key);
     const now = Date.now();
     const headers304: Record<string, string> = { etag: page.etag };
@@ -214,24 +215,15 @@ export class PageCache {
       size: page.body.length,
     };
     this.#pages.set(key, stored);
-    this.#bytes += stored.size;
-    while (this.#bytes > this.#maxBytes) {
-      const oldest = this.#pages.keys().next().value;
-      if (oldest === undefined) break;
-      this.delete(oldest);
-    }
-    return stored;
+    // Too big to keep (a quarter of the budget): the cache refused it.
+    return this.#pages.peek(key) === stored ? stored : undefined;
   }
 
   delete(key: string): void {
-    const page = this.#pages.get(key);
-    if (!page) return;
     this.#pages.delete(key);
-    this.#bytes -= page.size;
   }
 
   clear(): void {
     this.#pages.clear();
-    this.#bytes = 0;
   }
 }

@@ -98,6 +98,8 @@ export function programStrings(locale: Locale): ProgramStrings {
     tracks: t(locale, 'schedule.track'),
     noRoom: t(locale, 'schedule.noRoom'),
     time: t(locale, 'schedule.time'),
+    highlight: t(locale, 'schedule.highlight'),
+    break: t(locale, 'schedule.break'),
   };
 }
 

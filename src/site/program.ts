@@ -3,6 +3,7 @@
 // program (the client hands back the same array while the platform's answer has the same bytes), zone,
 // language and link base, and a render only joins the fragments of the sessions it shows.
 
+import { LRUCache } from 'lru-cache';
 import type { Activity } from '../client/index.ts';
 import { parseProgram, type Session } from '../shared/schedule/program.ts';
 import { dayKey, formatRange, formatTime, offsetMinutes, zonedParts } from '../shared/schedule/time.ts';
@@ -13,6 +14,10 @@ export interface ProgramStrings {
   tracks: string;
   noRoom: string;
   time: string;
+  /** The mark of a highlighted session (a word, not a star: the star is the favourite's). */
+  highlight: string;
+  /** The label of a gap in the grid where no room has a session. */
+  break: string;
 }
 
 export interface SessionView {
@@ -25,6 +30,8 @@ export interface SessionView {
   listHtml: string;
   /** Content of a grid cell. */
   cellHtml: string;
+  /** Content of the grid's row-wide cell when the session is a break (gridOf's `band`). */
+  breakHtml: string;
 }
 
 export interface ProgramView {
@@ -77,20 +84,34 @@ function build(activities: Activity[], o: ProgramOptions): ProgramView {
     // adds the favourite buttons and the now/next badges (without a script they could not work).
     const times = `data-b="${s.dateBegin}" data-e="${s.dateEnd}"`;
     const time = `<time class="time" datetime="${beginIso}">${escapeHtml(range)}</time>`;
+    const mark = s.highlight ? `<span class="badge highlight-badge">${escapeHtml(o.strings.highlight)}</span>` : '';
     const listHtml =
       `<li class="session${s.highlight ? ' is-highlight' : ''}" id="s${id}" data-id="${id}" ${times}>` +
-      `<p class="when">${time}<span class="room">${room}</span></p>` +
+      `<p class="when">${time}<span class="room">${room}</span>${mark}</p>` +
       `<h3><a href="${href}">${name}</a></h3>` +
       (speakers ? `<p class="session-speakers">${speakers}</p>` : '') +
       tags +
       `</li>`;
     const cellHtml =
       `<div class="cell${s.highlight ? ' is-highlight' : ''}${s.tags[0] ? ` tag-${s.tags[0].tagID}` : ''}" data-id="${id}" ${times}>` +
-      `${time}<a class="cell-title" href="${href}">${name}</a>` +
+      `<p class="cell-when">${time}${mark}</p><a class="cell-title" href="${href}">${name}</a>` +
       `<span class="cell-room">${room}</span>` +
       (speakers ? `<span class="cell-speakers">${speakers}</span>` : '') +
       `</div>`;
-    byID.set(id, { session: s, day: dayKey(s.dateBegin, o.timeZone), range, beginIso, endIso, listHtml, cellHtml });
+    // A break activity (see gridOf) spans the grid's columns: its title, time and page, no star.
+    const breakHtml =
+      `<div class="cell is-break" data-id="${id}" ${times}>` +
+      `<p class="cell-when">${time}</p><a class="cell-title" href="${href}">${name}</a></div>`;
+    byID.set(id, {
+      session: s,
+      day: dayKey(s.dateBegin, o.timeZone),
+      range,
+      beginIso,
+      endIso,
+      listHtml,
+      cellHtml,
+      breakHtml,
+    });
   }
   return {
     sessions,
@@ -113,7 +134,7 @@ export function programView(activities: Activity[], o: ProgramOptions): ProgramV
   return view;
 }
 
-const fragments = new WeakMap<ProgramView, Map<string, Buffer>>();
+const fragments = new WeakMap<ProgramView, LRUCache<string, Buffer>>();
 
 /**
  * A fragment of a view (the list or a day's grid for one filter) as UTF-8 bytes, remembered per program
@@ -122,11 +143,10 @@ const fragments = new WeakMap<ProgramView, Map<string, Buffer>>();
  */
 export function memoFragment(view: ProgramView, key: string, make: () => string): Buffer {
   let byKey = fragments.get(view);
-  if (!byKey) fragments.set(view, (byKey = new Map()));
+  if (!byKey) fragments.set(view, (byKey = new LRUCache({ max: 200 })));
   let bytes = byKey.get(key);
   if (bytes === undefined) {
     bytes = Buffer.from(make());
-    if (byKey.size >= 200) byKey.delete(byKey.keys().next().value!);
     byKey.set(key, bytes);
   }
   return bytes;
@@ -158,13 +178,17 @@ export function listHtml(
   return out.join('');
 }
 
-/** The grid of one day's sessions: a table of rooms (columns) × time (rows). */
+/**
+ * The grid of one day's sessions: a table of rooms (columns) × time (rows). Rows are all as long (gridOf's
+ * `step`): the table's class `step-{minutes}` gives each row its height, so a session's height is its
+ * length; a time where no room has a session is a labelled break across the columns.
+ */
 export function gridHtml(
   view: ProgramView,
   sessions: Session[],
   o: { timeZone: string; locale: string; caption: string; strings: ProgramStrings; allRooms: string[] },
 ): string {
-  const grid = gridOf(sessions, o.timeZone, { rooms: o.allRooms });
+  const grid = gridOf(sessions, o.timeZone, { rooms: o.allRooms, step: true, breaks: true });
   const head = grid.headers
     .map(
       (h) =>
@@ -172,23 +196,35 @@ export function gridHtml(
     )
     .join('');
   const rows: string[] = [];
+  const breakLabel = `<p class="break-label">${escapeHtml(o.strings.break)}</p>`;
   for (const slot of grid.slots) {
     const cells: string[] = [];
-    for (const cell of slot.cells) {
-      if (cell === 'covered') continue;
-      if (cell === null) cells.push('<td class="free"></td>');
-      else {
-        const v = view.byID.get(cell.session.activityID)!;
-        cells.push(`<td${cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}>${v.cellHtml}</td>`);
+    if (slot.band === 'covered') {
+      // the break's cell above spans this row
+    } else if (slot.band) {
+      const { rowSpan, session } = slot.band;
+      cells.push(
+        `<td class="break" colspan="${grid.rooms.length}"${rowSpan > 1 ? ` rowspan="${rowSpan}"` : ''}>` +
+          `${session ? view.byID.get(session.activityID)!.breakHtml : breakLabel}</td>`,
+      );
+    } else {
+      for (const cell of slot.cells) {
+        if (cell === 'covered') continue;
+        if (cell === null) cells.push('<td class="free"></td>');
+        else {
+          const v = view.byID.get(cell.session.activityID)!;
+          cells.push(`<td${cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}>${v.cellHtml}</td>`);
+        }
       }
     }
-    const t = formatTime(slot.start, o.timeZone, o.locale);
-    rows.push(
-      `<tr><th scope="row"><time class="slot-time" data-b="${slot.start}">${escapeHtml(t)}</time></th>${cells.join('')}</tr>`,
-    );
+    // Only rows where something begins say their time (a row header); the others are room to scale.
+    const label = slot.starts
+      ? `<th scope="row"><time class="slot-time" data-b="${slot.start}">${escapeHtml(formatTime(slot.start, o.timeZone, o.locale))}</time></th>`
+      : '<td class="tick"></td>';
+    rows.push(`<tr${slot.starts ? ' class="starts"' : ''}>${label}${cells.join('')}</tr>`);
   }
   return (
-    `<table class="grid"><caption>${escapeHtml(o.caption)}</caption>` +
+    `<table class="grid step-${grid.step / 60}"><caption>${escapeHtml(o.caption)}</caption>` +
     `<thead><tr><th scope="col" class="time-col">${escapeHtml(o.strings.time)}</th>${head}</tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table>`
   );

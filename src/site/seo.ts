@@ -1,7 +1,8 @@
-// schema.org JSON-LD (Event with its sessions as subEvent, speakers as performer, the organizer and
-// the venue), sitemaps and robots.txt. Private events never reach these (the pages leave them out).
+// schema.org JSON-LD (the event's summary on its home, the whole program on its schedule page, a
+// session, the organizer and the venue), sitemaps and robots.txt. Private events never reach these (the pages leave them out).
 
-import type { Company, PodiumEvent, Speaker } from '../client/index.ts';
+import { LRUCache } from 'lru-cache';
+import type { Company, PodiumEvent } from '../client/index.ts';
 import type { Session } from '../shared/schedule/program.ts';
 import { plainText, safeHttpUrl, jsonForScript, escapeHtml } from './html.ts';
 import { isoInZone, type ProgramView } from './program.ts';
@@ -65,49 +66,64 @@ interface EventJsonInput {
   event: PodiumEvent;
   company: Company;
   links: EventLinks;
-  speakers: Speaker[];
   program: ProgramView | undefined;
   timeZone: string;
+  /** Where visitors register (the home's registration section), for `offers`; none without one. */
+  registerUrl?: string;
 }
 
-const eventJsonMemo = new Map<string, { input: EventJsonInput; json: Buffer }>();
+/**
+ * `summary` (the event's home): the event, its place, organizer and offers, and at most
+ * HIGHLIGHTS highlighted sessions. `program` (the schedule page): every session as a subEvent with its
+ * speakers. The program is most of the bytes (44 KB of a 57 KB home page for 120 sessions): a search
+ * engine finds it on the schedule page, and phones opening the home page do not download it.
+ */
+export type EventJsonKind = 'summary' | 'program';
+
+/** Highlighted sessions the summary names, at most. */
+export const HIGHLIGHTS = 3;
+
+const eventJsonMemo = new LRUCache<string, { input: EventJsonInput; json: Buffer }>({ max: 500 });
 
 /**
- * The whole event: dates, venue, organizer, speakers (performer), and every session as a subEvent (its
- * name, times, room, speakers' names and page; the session's page has the rest). Remembered while the
- * platform's answers are the same objects (the client reuses them while their bytes do not change).
- * As UTF-8 bytes: the page places them with fragmentMarker (fragments.ts).
+ * The event's JSON-LD of one kind. Remembered while the platform's answers are the same objects (the
+ * client reuses them while their bytes do not change). As UTF-8 bytes: the page places them with
+ * fragmentMarker (fragments.ts).
  */
-export function eventJsonLd(input: EventJsonInput): Buffer {
-  const key = `${input.links.canonical('')}|${input.timeZone}`;
+export function eventJsonLd(input: EventJsonInput, kind: EventJsonKind): Buffer {
+  const key = `${kind}|${input.links.canonical('')}|${input.timeZone}|${input.registerUrl ?? ''}`;
   const known = eventJsonMemo.get(key);
   const same =
     known &&
     known.input.event === input.event &&
     known.input.company === input.company &&
-    known.input.speakers === input.speakers &&
     known.input.program === input.program;
   if (same) return known.json;
-  const json = Buffer.from(buildEventJsonLd(input));
-  if (eventJsonMemo.size >= 500) eventJsonMemo.delete(eventJsonMemo.keys().next().value!);
+  const json = Buffer.from(buildEventJsonLd(input, kind));
   eventJsonMemo.set(key, { input, json });
   return json;
 }
 
-function buildEventJsonLd(o: EventJsonInput): string {
-  const { event, company, links, speakers, program, timeZone } = o;
+function buildEventJsonLd(o: EventJsonInput, kind: EventJsonKind): string {
+  const { event, company, links, program, timeZone } = o;
   const venue = place(event);
-  const venueRef = venue && 'name' in venue ? { '@type': 'Place', name: venue.name } : undefined;
-  const subEvents = program?.sessions.map((s) =>
-    sessionJson(s, timeZone, links.canonical(`/schedule/${s.activityID}`), venueRef, true),
+  const sessions = (kind === 'program' ? program?.sessions : program?.sessions.filter((s) => s.highlight))?.slice(
+    0,
+    kind === 'program' ? undefined : HIGHLIGHTS,
   );
+  // Each session: name, times, room (in the event's venue, said once above), speakers' names, page —
+  // the fewest bytes that still make a program; the session's page has the rest.
+  const subEvents = sessions?.map((s) => ({
+    ...sessionJson(s, timeZone, links.canonical(`/schedule/${s.activityID}`), undefined, true),
+    performer: s.speakers.length > 0 ? s.speakers.map((p) => ({ '@type': 'Person', name: p.name })) : undefined,
+  }));
   const begin = Number(event.dateBegin);
   const end = Number(event.dateEnd);
   return jsonForScript({
     '@context': 'https://schema.org',
     '@type': 'Event',
     name: event.name,
-    description: plainText(event.description) || undefined,
+    description: plainText(event.description, 300) || undefined,
     url: links.canonical(''),
     startDate: begin > 0 ? isoInZone(begin, timeZone) : undefined,
     endDate: end > 0 ? isoInZone(end, timeZone) : undefined,
@@ -119,8 +135,7 @@ function buildEventJsonLd(o: EventJsonInput): string {
     image: safeHttpUrl(event.cover) ? [safeHttpUrl(event.cover)] : undefined,
     location: venue,
     organizer: organizer(company, event, links.directory.startsWith('http') ? links.directory : links.canonical('')),
-    performer:
-      speakers.length > 0 ? speakers.map((p) => person(p, links.canonical(`/speakers/${p.speakerID}`))) : undefined,
+    offers: o.registerUrl ? { '@type': 'Offer', url: o.registerUrl } : undefined,
     subEvent: subEvents && subEvents.length > 0 ? subEvents : undefined,
   });
 }

@@ -54,7 +54,11 @@ describe('src/shared is browser-safe', () => {
     console.log(`gzip bytes: schedule ${schedule}, ical ${ical}, i18n ${i18n}, theme ${theme}`);
     expect(schedule).toBeLessThan(5_000);
     expect(ical).toBeLessThan(4_000);
-    expect(i18n).toBeLessThan(9_000);
+    // No browser downloads the whole catalogue: the site renders its messages on the server and the
+    // widgets' build keeps only the English messages they name, with pt/es as lazy chunks (weighed in
+    // tests/widgets/size.test.ts). This only bounds the catalogue's growth (11.3 KB after issue 12's
+    // schedule, embed configurator and landing texts).
+    expect(i18n).toBeLessThan(13_000);
     expect(theme).toBeLessThan(2_500);
   });
 });

@@ -23,6 +23,7 @@ describe('filterFromQuery', () => {
     ['tags repeated and as a list', 'tag=5&tag=2,9&tag=x&tag=-1&tag=0&tag=1.5', { tags: [2, 5, 9] }],
     ['search text trimmed and collapsed', 'q=%20%20machine%20%20learning%20', { q: 'machine learning' }],
     ['views', 'view=list', { view: 'list' }],
+    ['the now view', 'view=now', { view: 'now' }],
     ['an unknown view', 'view=table', { view: 'grid' }],
     ['local time', 'tz=local', { tz: 'local' }],
     ['an unknown tz', 'tz=Europe/Lisbon', { tz: 'event' }],

@@ -204,3 +204,73 @@ describe('nowNext', () => {
     expect(at(hm)).toEqual({ now, next });
   });
 });
+
+describe('gridOf with uniform rows and breaks (the site grid)', () => {
+  /** Like picture(), with the bands: "B3" a break of 3 rows (B3:id when a break activity names it), "b" covered. */
+  function bands(grid: Grid): string[] {
+    return picture(grid).map((line, i) => {
+      const band = grid.slots[i].band;
+      const mark =
+        band === undefined
+          ? ''
+          : band === 'covered'
+            ? ' b'
+            : ` B${band.rowSpan}${band.session ? `:${band.session.activityID}` : ''}`;
+      return `${line}${mark}${grid.slots[i].starts ? ' *' : ''}`;
+    });
+  }
+  const coffee = (id: number, from: string, to: string) => session(id, '', d(from), d(to), { name: 'Coffee' });
+
+  it.each<[string, Session[], number, string[]]>([
+    [
+      'a 30 and a 90 min session: rows of 30 min, spans 1 and 3',
+      [session(1, 'A', d('09:00'), d('09:30')), session(2, 'B', d('09:00'), d('10:30'))],
+      1800,
+      ['09:00-09:30 | 1/1 | 2/3 *', '09:30-10:00 | . | ^', '10:00-10:30 | . | ^'],
+    ],
+    [
+      'a gap is a break across the rooms, as long as it lasts',
+      [session(1, 'A', d('09:00'), d('10:00')), session(2, 'B', d('10:15'), d('11:00'))],
+      900,
+      [
+        '09:00-09:15 | 1/4 | . *',
+        '09:15-09:30 | ^ | .',
+        '09:30-09:45 | ^ | .',
+        '09:45-10:00 | ^ | .',
+        '10:00-10:15 | . | . B1 *',
+        '10:15-10:30 | . | 2/3 *',
+        '10:30-10:45 | . | ^',
+        '10:45-11:00 | . | ^',
+      ],
+    ],
+    [
+      'a break activity (no room, no speakers, nothing else on) names its break and takes no column',
+      [session(1, 'A', d('09:00'), d('10:00')), coffee(2, '10:00', '11:00'), session(3, 'A', d('11:00'), d('12:00'))],
+      3600 / 2,
+      [
+        '09:00-09:30 | 1/2 *',
+        '09:30-10:00 | ^',
+        '10:00-10:30 | . B2:2 *',
+        '10:30-11:00 | . b',
+        '11:00-11:30 | 3/2 *',
+        '11:30-12:00 | ^',
+      ],
+    ],
+    [
+      'a session without room while others run stays in its column',
+      [session(1, 'A', d('09:00'), d('10:00')), coffee(2, '09:30', '10:00')],
+      1800,
+      ['09:00-09:30 | 1/2 | . *', '09:30-10:00 | ^ | 2/1 *'],
+    ],
+    [
+      'odd minutes snap to 5-minute rows',
+      [session(1, 'A', d('09:00'), d('09:07')), session(2, 'A', d('09:10'), d('09:20'))],
+      300,
+      ['09:00-09:05 | 1/1 *', '09:05-09:10 | . B1 *', '09:10-09:15 | 2/2 *', '09:15-09:20 | ^'],
+    ],
+  ])('%s', (_, sessions, step, expected) => {
+    const grid = gridOf(sessions, 'UTC', { step: true, breaks: true });
+    expect(grid.step).toBe(step);
+    expect(bands(grid)).toEqual(expected);
+  });
+});

@@ -3,13 +3,13 @@
 // schedule at 360 and 1280 px (test-results/site/), both views of the schedule, filters in the URL, the
 // time-zone switch, favourites → "my schedule" → iCalendar, keyboard use of the grid, the private
 // event's gate, a custom domain, asking for a password link and choosing a new password from the e-mail's link.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
 import { editEvent, ROOT, startPodium, type Podium } from './harness.ts';
 
-const AXE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(ROOT, 'test-results/site');
 
 let p: Podium;
@@ -22,19 +22,8 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   [p, browser] = await Promise.all([
     startPodium(),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-gpu',
-        // Custom domains of the tests resolve to this machine.
-        '--host-resolver-rules=MAP *.example.test 127.0.0.1',
-      ],
-    }),
+    // Custom domains of the tests resolve to this machine.
+    launchChromium('--host-resolver-rules=MAP *.example.test 127.0.0.1'),
   ]);
   sitePort = new URL(p.site).port;
   context = await newContext();
@@ -46,29 +35,8 @@ afterAll(async () => {
 
 async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
   const c = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  // Demo images live on hosts that do not exist: answer them empty instead of waiting for DNS.
-  await c.route(/images\.podium\.test/, (route) => route.fulfill({ status: 404, body: '' }));
-  c.on('console', (m) => {
-    if (/Content Security Policy|Refused to/.test(m.text())) problems.push(m.text());
-  });
-  c.on('weberror', (e) => problems.push(String(e.error())));
-  return c;
-}
-
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(AXE); // evaluated by the test harness, not injected into the page (the CSP forbids that)
-  const result = await page.evaluate(() =>
-    (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> } }
-    ).axe.run(),
-  );
-  return result.violations.map(
-    (v) =>
-      `${v.id}: ${v.nodes
-        .map((n) => n.html)
-        .join(' | ')
-        .slice(0, 300)}`,
-  );
+  await skipDemoImages(c);
+  return watchProblems(c, problems);
 }
 
 const PAGES = [

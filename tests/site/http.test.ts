@@ -24,7 +24,7 @@ describe('pages', () => {
   it.each([
     ['/demo', 200, 'Podium Demo'],
     ['/demo/summit', 200, 'Podium Summit'],
-    ['/demo/summit/schedule', 200, '<table class="grid">'],
+    ['/demo/summit/schedule', 200, '<table class="grid step-15">'],
     ['/demo/summit/schedule?view=list', 200, 'class="session-list"'],
     ['/demo/summit/schedule/1', 200, 'Keynote: Event Check-in'],
     ['/demo/summit/speakers', 200, 'Ana Almeida'],
@@ -75,40 +75,84 @@ describe('pages', () => {
     expect(text).toContain('<h3>Is there Wi-Fi?</h3>'); // organizer headings under the section's h2
   });
 
-  it('the embed snippets load only the widgets each shows', async () => {
-    const { text } = await get('/demo/summit/embed');
+  // The embed configurator without JavaScript: a GET form whose answer holds the snippet of what was sent.
+  it.each([
+    ['', 'podium-registration.js', 'event=&quot;demo/summit&quot;&gt;&lt;/podium-registration&gt;'],
+    [
+      '?widget=agenda&agenda:view=grid',
+      'podium-agenda.js',
+      'event=&quot;demo/summit&quot; view=&quot;grid&quot; site=&quot;http://127.0.0.1:',
+    ],
+    ['?widget=gate', 'podium.js', '&gt;\n  &lt;podium-agenda api='],
+    [
+      '?widget=gate&gate:sent=1',
+      'podium-access-gate.js',
+      'event=&quot;demo/summit&quot;&gt;&lt;/podium-access-gate&gt;',
+    ],
+    [
+      '?widget=nonsense&locale=xx',
+      'podium-registration.js',
+      'event=&quot;demo/summit&quot;&gt;&lt;/podium-registration&gt;',
+    ],
+  ])('the embed snippet of %s loads %s only', async (query, loader, element) => {
+    const { text } = await get(`/demo/summit/embed${query}`);
     const loaders = [...text.matchAll(/src=&quot;http:\/\/[^&]+\/widgets\/([\w-]+\.js)&quot;/g)].map((m) => m[1]);
-    expect(loaders).toEqual(['podium-registration.js', 'podium-agenda.js']);
+    expect(loaders).toEqual([loader]);
+    expect(text).toContain(element);
   });
 });
 
 describe('SEO', () => {
-  it('the hotsite has schema.org Event JSON-LD with sessions, performers, organizer and venue', async () => {
+  it('the hotsite has a schema.org Event summary: dates, venue, organizer, offers, the highlighted sessions', async () => {
     const { text } = await get('/demo/summit');
+    const lds = [...text.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)];
+    expect(lds).toHaveLength(1);
+    // The summary, not the program: the program was 44 KB of a 57 KB page.
+    expect(Buffer.byteLength(lds[0][1])).toBeLessThan(4096);
     const [ld] = jsonLd(text);
     expect(ld['@context']).toBe('https://schema.org');
     expect(ld['@type']).toBe('Event');
     expect(ld.name).toBe('Podium Summit');
     expect(ld.startDate).toBe('2037-12-21T09:00:00+00:00');
+    expect(ld.endDate).toBe('2037-12-23T18:00:00+00:00');
     expect(ld.location).toMatchObject({
       '@type': 'Place',
       name: 'Podium Hall',
       address: { addressLocality: 'Lisboa' },
     });
     expect(ld.organizer).toMatchObject({ '@type': 'Organization', name: 'Podium Demo' });
-    expect(ld.performer).toHaveLength(40);
-    expect(ld.subEvent).toHaveLength(120);
-    const keynote = ld.subEvent.find((s: { name: string }) => s.name === 'Keynote: Event Check-in');
-    expect(keynote).toMatchObject({
-      '@type': 'Event',
-      startDate: '2037-12-21T09:00:00+00:00',
-      location: { name: 'Main Hall' },
-    });
-    expect(keynote.url).toMatch(/\/demo\/summit\/schedule\/1$/);
+    expect(ld.offers).toMatchObject({ '@type': 'Offer' });
+    expect(ld.offers.url).toMatch(/\/demo\/summit#section-\d+$/);
+    expect(text).toContain(`id="${ld.offers.url.split('#')[1]}"`);
+    expect(ld.performer).toBeUndefined();
+    // The demo's keynotes are its highlighted sessions: the first three of them.
+    expect(ld.subEvent.map((s: { name: string }) => s.name)).toEqual([
+      'Keynote: Event Check-in',
+      'Keynote: Realtime Schedules',
+      'Keynote: Ticketing at Scale',
+    ]);
     expect(text).toMatch(/<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/demo\/summit">/);
     expect(text).toContain('<meta property="og:title" content="Podium Summit">');
     expect(text).toContain('<meta name="twitter:card"');
   });
+
+  it.each(['/demo/summit/schedule', '/demo/summit/schedule?view=list&tag=3'])(
+    '%s has the whole program in JSON-LD: every session with its times, room, speakers and page',
+    async (path) => {
+      const [ld] = jsonLd((await get(path)).text);
+      expect(ld).toMatchObject({ '@type': 'Event', name: 'Podium Summit', location: { name: 'Podium Hall' } });
+      expect(ld.subEvent).toHaveLength(120);
+      const keynote = ld.subEvent.find((s: { name: string }) => s.name === 'Keynote: Event Check-in');
+      expect(keynote).toMatchObject({
+        '@type': 'Event',
+        startDate: '2037-12-21T09:00:00+00:00',
+        endDate: '2037-12-21T10:00:00+00:00',
+        location: { name: 'Main Hall' },
+        performer: [{ name: 'Ana Almeida' }, { name: 'Nuno Lopes' }],
+      });
+      expect(keynote.url).toMatch(/\/demo\/summit\/schedule\/1$/);
+    },
+  );
 
   it('a session page is an Event with its superEvent; a speaker page a Person', async () => {
     const [session] = jsonLd((await get('/demo/summit/schedule/1')).text);
@@ -225,7 +269,7 @@ describe('schedule filters in the URL', () => {
     expect(count(all.text)).toBe(120);
     const day = await get('/demo/summit/schedule?view=list&day=2037-12-22');
     expect(count(day.text)).toBe(40);
-    expect(day.text).toMatch(/aria-current="page">Tue 22 Dec</);
+    expect(day.text).toMatch(/aria-current="page" data-day="2037-12-22"[^>]*>Tue 22 Dec</);
     const q = await get('/demo/summit/schedule?view=list&q=keynote');
     expect(count(q.text)).toBeGreaterThan(0);
     expect(count(q.text)).toBeLessThan(120);
@@ -346,6 +390,21 @@ describe('private event', () => {
     expect(cross.headers['set-cookie']).toBeUndefined();
     expect((await access('abc', '198.51.100.30')).status).toBe(400);
     expect((await access('0', '198.51.100.30')).status).toBe(400);
+  });
+
+  it.each([
+    ['at the limit', 16 * 1024, 400, /./],
+    ['one byte past it', 16 * 1024 + 1, 413, /^request body too large \(at most 16384 bytes\)$/],
+  ])('takes a form body %s (16 KiB) and refuses a larger one with 413', async (_, size, status, text) => {
+    // accessCode=xxx… of exactly `size` bytes: at the limit the form reads it (a wrong code, 400).
+    const body = `accessCode=${'x'.repeat(size - 'accessCode='.length)}`;
+    const res = await http(`${p.site}/demo/partners/access`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '198.51.100.31' },
+      body,
+    });
+    expect(res.status).toBe(status);
+    expect(res.text.trim()).toMatch(text);
   });
 });
 

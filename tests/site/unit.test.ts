@@ -12,6 +12,9 @@ import { themeHref, themeStylesheet } from '../../src/site/theme.ts';
 import { spliceFragments, fragmentMarker } from '../../src/site/fragments.ts';
 import { gridHtml, isoInZone, listHtml, programView } from '../../src/site/program.ts';
 import { contentSecurityPolicy } from '../../src/site/csp.ts';
+import { initials } from '../../src/site/initials.ts';
+import { demoMedia, logoSvg, portraitSvg } from '../../src/platform/seed/media.ts';
+import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from '../../src/platform/seed/program.ts';
 import { HostResolver } from '../../src/site/hosts.ts';
 import { idsOf } from '../../src/site/ical.ts';
 import type { RequestContext } from '../../src/site/context.ts';
@@ -239,6 +242,43 @@ describe('theme stylesheet', () => {
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self' https://api.example.com");
+    // The platform's pictures (the demo's) load from it even over http, as on a developer's machine.
+    expect(contentSecurityPolicy('http://127.0.0.1:8080')).toContain(
+      "img-src 'self' http://127.0.0.1:8080 https: data:",
+    );
+    expect(contentSecurityPolicy('')).toContain("img-src 'self' https: data:");
+  });
+});
+
+describe('initials', () => {
+  it.each([
+    ['Ana Almeida', 'AA'],
+    ['Inês Quental', 'IQ'],
+    ['  maria  de la  cruz ', 'MC'],
+    ['Kofi', 'K'],
+    ['Łukasz Ćwik', 'ŁĆ'],
+    ['𝒜da Lovelace', '𝒜L'],
+    ['Dr. J. (Jo) Smith-Jones', 'DS'],
+    ['', ''],
+    ['123 !!', ''],
+  ])('%j → %j', (name, expected) => {
+    expect(initials(name)).toBe(expected);
+  });
+});
+
+describe("the demo's pictures", () => {
+  it('are small SVGs, one per speaker and sponsor, each different', () => {
+    const media = demoMedia(DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES);
+    // Speakers' names repeat after 20 (the seed's name lists): one picture per distinct name.
+    expect(media.size).toBe(new Set(DEMO_SPEAKER_NAMES).size + DEMO_SPONSOR_NAMES.length);
+    for (const [path, answer] of media) {
+      expect(path).toMatch(/^\/media\/demo\/(speakers|sponsors)\/[a-z0-9-]+\.svg$/);
+      expect(answer.type).toBe('image/svg+xml');
+      expect((answer.body as Uint8Array).byteLength).toBeLessThan(700);
+    }
+    const portraits = new Set(Array.from({ length: 20 }, (_, i) => portraitSvg(i)));
+    expect(portraits.size).toBe(20);
+    expect(logoSvg('Pixel & Co', 0)).toContain('>Pixel &amp; Co</text>');
   });
 });
 
@@ -278,7 +318,7 @@ describe('program views', () => {
     timeZone: 'Europe/Lisbon',
     locale: 'en',
     activityHref: (id: number) => `/demo/summit/schedule/${id}`,
-    strings: { tracks: 'Track', noRoom: 'Other', time: 'Time' },
+    strings: { tracks: 'Track', noRoom: 'Other', time: 'Time', highlight: 'Highlight', break: 'Break' },
   };
 
   it('is made once per program, zone, language and link base', () => {
@@ -302,7 +342,11 @@ describe('program views', () => {
     const grid = gridHtml(view, view.sessions.slice(0, 2), { ...o, caption: 'Monday', allRooms: view.rooms });
     expect(grid).toContain('<caption>Monday</caption>');
     expect(grid).toContain('<th scope="col">Main Hall</th><th scope="col">Studio</th>');
-    expect(grid.match(/<tr>/g)).toHaveLength(2);
+    // Rows of 30 minutes: the one-hour sessions span two; only the first row says its time.
+    expect(grid).toContain('<table class="grid step-30">');
+    expect(grid.match(/<td rowspan="2">/g)).toHaveLength(2);
+    expect(grid.match(/<tr class="starts"><th scope="row">/g)).toHaveLength(1);
+    expect(grid.match(/<tr><td class="tick"><\/td><\/tr>/g)).toHaveLength(1);
     expect(isoInZone(day, 'Europe/Lisbon')).toBe('2026-12-21T09:00:00+00:00');
     expect(isoInZone(1782896400, 'Europe/Lisbon')).toBe('2026-07-01T10:00:00+01:00');
     expect(isoInZone(day, 'America/Sao_Paulo')).toBe('2026-12-21T06:00:00-03:00');

@@ -1,6 +1,6 @@
 // The schedule's filters, kept in the URL so a filtered view can be shared and survives reloads.
 // Query keys: day (repeatable, or a comma list), room (repeatable), tag (repeatable, or a comma list),
-// q, view (grid|list), tz (event|local), mine=1. Invalid values are ignored, never an error.
+// q, view (grid|list|now), tz (event|local), mine=1. Invalid values are ignored, never an error.
 
 import type { Session } from './program.ts';
 import { decodeEntities } from './text.ts';
@@ -15,7 +15,8 @@ export interface ScheduleFilter {
   tags: number[];
   /** Free text; every word must match (case- and accent-insensitive). */
   q: string;
-  view: 'grid' | 'list';
+  /** now: what runs now and next (the page's script picks them by the visitor's clock). */
+  view: 'grid' | 'list' | 'now';
   /** Show times in the event's zone or the viewer's. */
   tz: 'event' | 'local';
   /** Only the viewer's favourites. */
@@ -79,7 +80,7 @@ export function filterFromQuery(params: URLSearchParams): ScheduleFilter {
         .filter((n) => n > 0),
     ).sort((a, b) => a - b),
     q: (params.get('q') ?? '').trim().replace(/\s+/g, ' ').slice(0, MAX_QUERY_LENGTH),
-    view: view === 'grid' || view === 'list' ? view : DEFAULT_FILTER.view,
+    view: view === 'grid' || view === 'list' || view === 'now' ? view : DEFAULT_FILTER.view,
     tz: tz === 'event' || tz === 'local' ? tz : DEFAULT_FILTER.tz,
     mine: mine === '1' || mine === 'true',
   };

@@ -82,14 +82,27 @@ export interface ZonedParts {
   second: number;
 }
 
+/**
+ * Answers of zonedParts by zone and time: a program's page asks for the same few hundred start and end
+ * times at every render, and formatToParts was the site's costliest call of its own in a cold render's
+ * profile. Emptied when full (a program's times are few; a full map means a long-running mix of events).
+ */
+const partsMemo = new Map<string, ZonedParts>();
+const PARTS_MEMO_MAX = 20_000;
+
 /** The wall-clock date and time of `unix` (seconds) in `timeZone`. */
 export function zonedParts(unix: number, timeZone: string): ZonedParts {
+  const key = `${timeZone}|${unix}`;
+  const known = partsMemo.get(key);
+  if (known) return { ...known };
   const out: ZonedParts = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
   for (const part of dateTimeFormat(timeZone, 'en-US', PARTS).formatToParts(unix * 1000)) {
     if (part.type in out) out[part.type as keyof ZonedParts] = Number(part.value);
   }
   if (out.hour === 24) out.hour = 0; // some engines still say 24:00 for midnight
-  return out;
+  if (partsMemo.size >= PARTS_MEMO_MAX) partsMemo.clear();
+  partsMemo.set(key, out);
+  return { ...out };
 }
 
 /** The zone's offset from UTC at `unix`, in minutes (Lisbon in summer: 60; São Paulo: -180). */

@@ -1,0 +1,98 @@
+// The embed configurator's snippet (src/shared/embed.ts): what a form (or an address) holds → the HTML
+// an organizer pastes. The browser test (tests/site/embed-browser.test.ts) drives the page itself.
+import { describe, expect, it } from 'vitest';
+import { choiceFrom, snippetOf, type EmbedSite } from '../../src/shared/embed.ts';
+
+const site: EmbedSite = {
+  siteUrl: 'https://events.example.com',
+  api: 'https://api.example.com',
+  event: 'acme/devconf',
+  eventUrl: 'https://events.example.com/acme/devconf',
+  mainColor: '#1d4ed8',
+  backgroundColor: '#ffffff',
+  widget: 'registration',
+};
+const loader = (name: string) => `<script type="module" src="https://events.example.com/widgets/${name}"></script>\n`;
+const common = 'api="https://api.example.com" event="acme/devconf"';
+const links = 'site="https://events.example.com/acme/devconf"';
+
+describe('the embed snippet', () => {
+  it.each([
+    [
+      'nothing sent: the default widget',
+      '',
+      `${loader('podium-registration.js')}<podium-registration ${common}></podium-registration>\n`,
+    ],
+    [
+      'registration: booleans bare, defaults left out, text trimmed and escaped',
+      'widget=registration&registration:rsvp=1&registration:invite-param=invite&registration:first-name= A"<b> ',
+      `${loader('podium-registration.js')}<podium-registration ${common} rsvp first-name="A&quot;&lt;b>"></podium-registration>\n`,
+    ],
+    [
+      'agenda: lists joined, in the order of the widget, language first',
+      'widget=agenda&agenda:tags=3&agenda:tags=5&agenda:view=grid&agenda:tz=event&locale=es&agenda:q=&agenda:mine=1',
+      `${loader('podium-agenda.js')}<podium-agenda ${common} locale="es" view="grid" tags="3,5" mine ${links}></podium-agenda>\n`,
+    ],
+    [
+      "another widget's settings are not this one's",
+      'widget=agenda&registration:rsvp=1&gate:inside=registration',
+      `${loader('podium-agenda.js')}<podium-agenda ${common} ${links}></podium-agenda>\n`,
+    ],
+    [
+      'agenda: its settings sent without the box of the links: none',
+      'widget=agenda&agenda:sent=1&agenda:view=list',
+      `${loader('podium-agenda.js')}<podium-agenda ${common}></podium-agenda>\n`,
+    ],
+    [
+      'gate: the program inside by default, podium.js for two kinds',
+      'widget=gate',
+      `${loader('podium.js')}<podium-access-gate ${common}>\n  <podium-agenda ${common}></podium-agenda>\n</podium-access-gate>\n`,
+    ],
+    [
+      'gate: its settings sent with nothing ticked hold nothing',
+      'widget=gate&gate:sent=1',
+      `${loader('podium-access-gate.js')}<podium-access-gate ${common}></podium-access-gate>\n`,
+    ],
+    [
+      'gate: what it holds in the form order, with the language',
+      'widget=gate&gate:sent=1&gate:inside=registration&gate:inside=agenda&gate:inside=gate&locale=pt',
+      `${loader('podium.js')}<podium-access-gate ${common} locale="pt">\n  <podium-agenda ${common} locale="pt"></podium-agenda>\n  <podium-registration ${common} locale="pt"></podium-registration>\n</podium-access-gate>\n`,
+    ],
+    [
+      'unknown widget and language: the defaults',
+      'widget=iframe&locale=xx',
+      `${loader('podium-registration.js')}<podium-registration ${common}></podium-registration>\n`,
+    ],
+    [
+      "colours: only the properties that differ from the widgets' own",
+      'main-color=%23ffcc00',
+      `${loader('podium-registration.js')}<style>\n  podium-registration {\n    --podium-color-primary: #ffcc00;\n    --podium-color-on-primary: #000000;\n    --podium-color-primary-text: #816a0e;\n    --podium-color-focus: #af8e09;\n  }\n</style>\n<podium-registration ${common}></podium-registration>\n`,
+    ],
+    [
+      "colours: not a colour, the event's",
+      'main-color=red;}&background-color=url(x)',
+      `${loader('podium-registration.js')}<podium-registration ${common}></podium-registration>\n`,
+    ],
+  ])('%s', (_, query, snippet) => {
+    expect(snippetOf(choiceFrom(new URLSearchParams(query), site), site)).toBe(snippet);
+  });
+
+  it('a dark background derives readable text and surfaces', () => {
+    const out = snippetOf(choiceFrom(new URLSearchParams('background-color=%23111111'), site), site);
+    expect(out).toContain('--podium-color-bg: #111111;');
+    expect(out).toMatch(/--podium-color-text: #f\w+;/);
+  });
+
+  it('an attribute the browser found on the element is written by its kind', () => {
+    const choice = choiceFrom(new URLSearchParams('widget=agenda&agenda:sent=1&agenda:compact=1&agenda:rows=4'), site, {
+      agenda: [
+        { name: 'compact', kind: 'boolean' },
+        { name: 'rows', kind: 'number' },
+      ],
+    });
+    expect(choice.attributes).toEqual([
+      ['compact', true],
+      ['rows', '4'],
+    ]);
+  });
+});

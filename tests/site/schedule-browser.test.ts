@@ -1,0 +1,341 @@
+// The schedule and session pages in Chromium against `podium start` with the demo (issue 12, part 3):
+// the grid's room header stays in view, rows are proportional to time, breaks are labelled, highlights
+// are a word; the "now" view and today's tab during the event (the browser's clock is set with
+// page.clock, never slept on); "My time" and the favourite star on a session's page; counts that match
+// what is shown and day tabs that say which days hold favourites; the first session in a phone's first
+// screen. Axe on every state; screenshots at 390 and 1280 px in test-results/screenshots/.
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, launchChromium, SHOTS, skipDemoImages, watchProblems } from './chromium.ts';
+import { startPodium, type Podium } from './harness.ts';
+
+const SCHEDULE = '/demo/summit/schedule';
+/** The demo's second day (DEMO_START 2037-12-21, Lisbon: UTC+0 in December). */
+const DAY2 = '2037-12-22';
+
+let p: Podium;
+let browser: Browser;
+const problems: string[] = [];
+
+/** A small event of the demo company, made through the API: a 30 and a 90 min session, then lunch. */
+const TINY = '/demo/tiny/schedule';
+
+beforeAll(async () => {
+  [p, browser] = await Promise.all([startPodium(), launchChromium()]);
+  await makeTinyEvent();
+});
+afterAll(async () => {
+  await browser?.close();
+  await p?.stop();
+});
+
+async function api(
+  path: string,
+  token: string,
+  body: Record<string, string>,
+): Promise<{ data: Record<string, string>[] }> {
+  const res = await fetch(`${p.api}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },
+    body: new URLSearchParams(body),
+  });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { data: Record<string, string>[] };
+}
+
+async function makeTinyEvent(): Promise<void> {
+  const signIn = await fetch(`${p.api}/?action=person.signIn&username=${encodeURIComponent(p.organizer.username)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password: p.organizer.password }),
+  });
+  const token = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+  const [event] = (await api('/company/event/bind?companyID=1', token, { name: 'Tiny', nickname: 'tiny' })).data;
+  const at = (hm: string) => String(Date.parse(`2037-12-28T${hm}:00Z`) / 1000);
+  for (const [key, value] of Object.entries({
+    timezone: 'Europe/Lisbon',
+    dateBegin: at('09:00'),
+    dateEnd: at('18:00'),
+    visible: '1',
+  }))
+    await api(`/event/edit?eventID=${event.eventID}&key=${key}`, token, { value });
+  const sessions: [string, string, string, string][] = [
+    ['Short talk', 'Room A', '09:00', '09:30'],
+    ['Long workshop', 'Room B', '09:00', '10:30'],
+    ['Afternoon talk', 'Room A', '10:45', '11:15'],
+    ['Lunch', '', '11:15', '12:15'],
+    ['After lunch', 'Room B', '12:15', '12:45'],
+  ];
+  for (const [name, location, from, to] of sessions)
+    await api(`/activity/create?eventID=${event.eventID}`, token, {
+      name,
+      location,
+      dateBegin: at(from),
+      dateEnd: at(to),
+    });
+}
+
+async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  const c = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  await skipDemoImages(c);
+  return watchProblems(c, problems);
+}
+
+/** Screenshots at 390 (phone) and 1280 px of the page as it is (the viewport is restored). */
+async function shots(page: Page, name: string): Promise<void> {
+  const size = page.viewportSize()!;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`) });
+  }
+  await page.setViewportSize(size);
+}
+
+const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+
+describe('the grid', () => {
+  it('keeps the room names in view while the program scrolls, in the window and in its own scroll box', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}`);
+    // 1280 px: the table fits, the header sticks to the window's top.
+    await page.locator('.cell').nth(30).scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, 300));
+    const header = page.locator('.grid thead th').nth(1);
+    expect((await header.boundingBox())!.y).toBeGreaterThanOrEqual(-1);
+    expect((await header.boundingBox())!.y).toBeLessThan(2);
+    // What is drawn there is the room's header, not a session scrolled under it.
+    const onTop = await page.evaluate(() => {
+      const th = document.querySelectorAll('.grid thead th')[1];
+      const r = th.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === th;
+    });
+    expect(onTop).toBe(true);
+    expect(await header.textContent()).toBe('Douro Room');
+    // 1000 px: the table is wider than the page; its box scrolls both ways and the header sticks to it.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.locator('.grid-wrap').scrollIntoViewIfNeeded();
+    await page.evaluate(() => {
+      const wrap = document.querySelector('.grid-wrap')!;
+      wrap.scrollIntoView();
+      wrap.scrollTop = 900;
+      wrap.scrollLeft = 200;
+    });
+    const wrapTop = (await box(page, '.grid-wrap')).y;
+    expect(Math.abs((await header.boundingBox())!.y - wrapTop)).toBeLessThan(3);
+    // The times stay at the left while it scrolls sideways.
+    const wrapLeft = (await box(page, '.grid-wrap')).x;
+    const time = page.locator('.grid tbody th').nth(3);
+    expect(Math.abs((await time.boundingBox())!.x - wrapLeft)).toBeLessThan(3);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('gives each session and break the height of its time, labels breaks and marks highlights in words', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${TINY}`);
+    const height = async (name: string) =>
+      (await page.locator('td', { has: page.getByRole('link', { name }) }).boundingBox())!.height;
+    const short = await height('Short talk');
+    const long = await height('Long workshop');
+    expect(long / short).toBeGreaterThan(2.85);
+    expect(long / short).toBeLessThan(3.15);
+    // A 15 min gap is a "Break" half as tall as the 30 min talk; lunch (a break activity) says its name
+    // across both rooms and is twice as tall.
+    const gap = page.locator('td.break', { hasText: 'Break' });
+    expect(await gap.count()).toBe(1);
+    expect((await gap.boundingBox())!.height / short).toBeCloseTo(0.5, 1);
+    const lunch = page.locator('td.break', { hasText: 'Lunch' });
+    expect(await lunch.getAttribute('colspan')).toBe('2');
+    expect((await lunch.boundingBox())!.height / short).toBeCloseTo(2, 1);
+    expect(await lunch.locator('button.fav').count()).toBe(0);
+    expect(await page.locator('.grid thead th').allTextContents()).toEqual(['Time', 'Room A', 'Room B']);
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-proportional');
+
+    // The demo: breaks between the slots are labelled; the keynote says "Highlight", and the only stars
+    // are the favourite buttons.
+    await page.goto(`${p.site}${SCHEDULE}`);
+    expect(await page.locator('td.break').first().textContent()).toBe('Break');
+    const keynote = page.locator('.cell', { hasText: 'Keynote' }).first();
+    expect(await keynote.locator('.highlight-badge').textContent()).toBe('Highlight');
+    const text = await page.locator('table.grid').evaluate((t) => {
+      const copy = t.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('button.fav').forEach((b) => b.remove());
+      return copy.textContent ?? '';
+    });
+    expect(text).not.toMatch(/[★☆]/);
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-grid');
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('during the event', () => {
+  /** A page whose clock reads `iso` (Playwright's clock: timers and Date follow it). */
+  async function at(c: BrowserContext, iso: string): Promise<Page> {
+    const page = await c.newPage();
+    await page.clock.install({ time: new Date(iso) });
+    return page;
+  }
+
+  it("opens the grid on today, and the Now tab shows what runs now and next, by the visitor's clock", async () => {
+    const c = await newContext();
+    const page = await at(c, `${DAY2}T10:30:00Z`);
+    await page.goto(`${p.site}${SCHEDULE}`);
+    await page.waitForURL(new RegExp(`day=${DAY2}`));
+    expect(await page.locator('.day-tabs a[aria-current=page]').getAttribute('data-day')).toBe(DAY2);
+    const nowTab = page.getByRole('link', { name: 'Now', exact: true });
+    await expect.poll(() => nowTab.isVisible()).toBe(true);
+    await nowTab.click();
+    await page.waitForURL(/view=now/);
+    const now = Date.parse(`${DAY2}T10:30:00Z`) / 1000;
+    const expected = await page.locator('[data-id]').evaluateAll((els, t) => {
+      const all = els as HTMLElement[];
+      const next = Math.min(...all.map((e) => Number(e.dataset.b)).filter((b) => b > t));
+      return all
+        .filter((e) => (Number(e.dataset.b) <= t && t < Number(e.dataset.e)) || Number(e.dataset.b) === next)
+        .map((e) => e.dataset.id);
+    }, now);
+    expect(expected.length).toBeGreaterThan(6); // six rooms running, and the next slot
+    const visible = await page
+      .locator('[data-id]:visible')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.id));
+    expect(visible).toEqual(expected);
+    expect(await page.locator('[data-id]:visible .live-badge.now:visible').count()).toBe(6);
+    expect(await page.locator('.result-count').textContent()).toBe(`${expected.length} sessions`);
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-now');
+    // An hour later (the marks refresh every minute) the next slot is running.
+    await page.clock.runFor(60 * 60 * 1000);
+    const later = await page
+      .locator('[data-id].is-now')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.b));
+    expect(new Set(later)).toEqual(new Set([String(Date.parse(`${DAY2}T11:15:00Z`) / 1000)]));
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('before the event: day one, no Now tab, and the now view says nothing is on', async () => {
+    const c = await newContext();
+    const page = await at(c, '2037-11-01T10:00:00Z');
+    await page.goto(`${p.site}${SCHEDULE}`);
+    expect(await page.locator('.day-tabs a[aria-current=page]').getAttribute('data-day')).toBe('2037-12-21');
+    expect(await page.locator('.now-tab').isHidden()).toBe(true);
+    await page.goto(`${p.site}${SCHEDULE}?view=now`);
+    await expect.poll(() => page.locator('.now-empty').isVisible()).toBe(true);
+    expect(await page.locator('[data-id]:visible').count()).toBe(0);
+    expect(await page.locator('.result-count').textContent()).toBe('0 sessions');
+    expect(await axe(page)).toEqual([]);
+    await page.close();
+    await c.close();
+    // Without a script the view cannot know the time: it says so and leads to the list (a <noscript>;
+    // Chromium with scripts turned off by the test still parses it as text, so the HTML is checked).
+    const html = await (await fetch(`${p.site}${SCHEDULE}?view=now`)).text();
+    expect(html).toMatch(
+      /<noscript><div class="empty-state"><p>This view follows your clock: it needs JavaScript\.<\/p><a href="\/demo\/summit\/schedule\?view=list">/,
+    );
+  });
+});
+
+describe('favourites and counts', () => {
+  it('counts what "My schedule" shows and marks the days that hold favourites', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}`);
+    const idsOf = async (day: string) =>
+      ((await page.locator(`.day-tabs a[data-day="${day}"]`).getAttribute('data-ids')) ?? '').split(',').map(Number);
+    const day1 = await idsOf('2037-12-21');
+    const day2 = await idsOf(DAY2);
+    expect(day1.length + day2.length + (await idsOf('2037-12-23')).length).toBe(120);
+    await page.evaluate(
+      (ids) => localStorage.setItem('podium:favourites:1', JSON.stringify(ids)),
+      [day1[0], day1[5], day2[2]],
+    );
+    await page.goto(`${p.site}${SCHEDULE}?mine=1`);
+    // Day one's grid: two favourites shown, and the count says two.
+    await expect.poll(() => page.locator('[data-id]:visible').count()).toBe(2);
+    expect(await page.locator('.result-count').textContent()).toBe('2 sessions');
+    const tab = (name: string) => page.getByRole('link', { name: new RegExp(`^${name}`) });
+    expect(await tab('Mon 21 Dec').textContent()).toContain('★2');
+    await expect.poll(() => tab('Mon 21 Dec').getAttribute('class')).toContain('has-favourite');
+    expect(await page.getByRole('link', { name: 'Mon 21 Dec (2 favourites)' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Tue 22 Dec (1 favourite)' }).count()).toBe(1);
+    expect(await page.locator('.day-tabs a[data-day="2037-12-23"] .fav-mark').isHidden()).toBe(true);
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-mine');
+    // The list of every day: three, counted as three.
+    await page.getByRole('link', { name: 'List', exact: true }).click();
+    await page.waitForURL(/view=list/);
+    await expect.poll(() => page.locator('[data-id]:visible').count()).toBe(3);
+    expect(await page.locator('.result-count').textContent()).toBe('3 sessions');
+    // Unstarring one updates the count and the tab.
+    await page.locator(`#s${day2[2]} button.fav`).click();
+    expect(await page.locator('.result-count').textContent()).toBe('2 sessions');
+    expect(await page.locator(`.day-tabs a[data-day="${DAY2}"] .fav-mark`).isHidden()).toBe(true);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("a session's page", () => {
+  it('follows "My time" and has the favourite star the schedule shares', async () => {
+    const c = await newContext({ timezoneId: 'America/New_York' });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}/1`);
+    const when = page.locator('time.session-when');
+    expect(await when.textContent()).toBe('Monday 21 December, 09:00–10:00');
+    await page.getByRole('button', { name: 'My time' }).click();
+    expect(await when.textContent()).toBe('Monday 21 December, 04:00–05:00');
+    expect(await page.locator('.tz-note').textContent()).toContain('New York (GMT-5)');
+    expect(page.url()).toContain('tz=local');
+    // Remembered: the schedule opens in "My time" too, and the session page without tz in its URL.
+    await page.goto(`${p.site}${SCHEDULE}?view=list`);
+    expect(await page.locator('#s1 time.time').textContent()).toBe('04:00–05:00');
+    await page.goto(`${p.site}${SCHEDULE}/1`);
+    expect(await when.textContent()).toBe('Monday 21 December, 04:00–05:00');
+    const star = page.getByRole('button', { name: 'Add “Keynote: Event Check-in” to favourites' });
+    expect(await star.getAttribute('aria-pressed')).toBe('false');
+    await star.click();
+    expect(await star.getAttribute('aria-pressed')).toBe('true');
+    expect(await page.evaluate(() => localStorage.getItem('podium:favourites:1'))).toBe('[1]');
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'session');
+    await page.goto(`${p.site}${SCHEDULE}?view=list`);
+    expect(await page.locator('#s1 button.fav').getAttribute('aria-pressed')).toBe('true');
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('on a phone (390 × 844)', () => {
+  it.each([
+    ['the grid', SCHEDULE],
+    ['the list', `${SCHEDULE}?view=list`],
+  ])('shows the first session of %s in the first screen, without sideways scroll', async (_, path) => {
+    const c = await newContext({ viewport: { width: 390, height: 844 }, timezoneId: 'America/New_York' });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${path}`);
+    // The zone switch shows (the visitor is elsewhere): the most crowded case.
+    await expect.poll(() => page.locator('.tz-switch').isVisible()).toBe(true);
+    const first = await box(page, '[data-id]');
+    expect(first.y).toBeLessThan(400);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The filters are one line until opened.
+    expect(await page.locator('details.filters').getAttribute('open')).toBeNull();
+    await page.getByText('Filters', { exact: true }).click();
+    expect(await page.getByLabel('Search', { exact: true }).isVisible()).toBe(true);
+    expect(await axe(page)).toEqual([]);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
