@@ -149,6 +149,35 @@ const schema = z.object({
    * address, hence the room: raise it for large events behind one NAT (docs/push.md "Limits").
    */
   STREAM_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /**
+   * The contact the push services see in every Web Push send (the VAPID `sub` claim): a mailto: address
+   * or an https:// page of the operator, so a push service can reach whoever runs the platform.
+   */
+  VAPID_SUBJECT: z
+    .string()
+    .refine((v) => /^mailto:[^\s@]+@[^\s@]+$/.test(v) || /^https:\/\/[^\s/]+/.test(v), 'must be mailto:… or https://…')
+    .default('mailto:no-reply@podium.localhost'),
+  /**
+   * The push services a browser's subscription may name (comma-separated host names; a subdomain of one
+   * counts): the platform POSTs to that address, so any other host is refused (no requests to the
+   * operator's own network). The default lists the services of Chrome, Firefox, Safari and Edge.
+   */
+  WEBPUSH_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,push.services.mozilla.com,web.push.apple.com,notify.windows.com')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((h) => /^[a-z0-9.-]+$/.test(h)), 'must be host names separated by commas'),
+  /** For tests and development only: 1 also accepts http:// endpoints on any port (still only WEBPUSH_HOSTS). */
+  WEBPUSH_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
+  /** Web Push subscriptions one client network (/24, /48) may hold in one event (a venue's Wi-Fi is one). */
+  WEBPUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /** Web Push subscriptions one event may hold. */
+  WEBPUSH_MAX_PER_EVENT: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

@@ -17,6 +17,10 @@ const WIDGET_OPERATIONS = [
   'event.get',
   'form.get',
   'form.respondRegistration',
+  // Web Push without an account: the site's schedule page binds the browser (docs/push.md "Web Push").
+  'push.bind',
+  'push.dismiss',
+  'push.key',
   // The push channels of an event, for an EventSource on any page (docs/push.md).
   'push.subscribe',
   'speaker.find',

@@ -30,6 +30,7 @@ import { siteOperations } from './site.ts';
 import { attendeesOperations } from './attendees.ts';
 import { registrationOperations } from './registration.ts';
 import { peopleOperations } from './people.ts';
+import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 
 /** Event content and registration (issue 3), one group per area. */
@@ -40,6 +41,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...siteOperations,
   ...attendeesOperations,
   ...registrationOperations,
+  ...webPushOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

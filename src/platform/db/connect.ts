@@ -12,6 +12,7 @@ import * as enrollmentID from './migrations/0004_enrollment_id.ts';
 import * as changeLog from './migrations/0005_change_log.ts';
 import * as jobs from './migrations/0006_jobs.ts';
 import * as programChange from './migrations/0007_program_change.ts';
+import * as webPush from './migrations/0008_web_push.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0005_change_log': changeLog,
   '0006_jobs': jobs,
   '0007_program_change': programChange,
+  '0008_web_push': webPush,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -281,6 +281,18 @@ export interface ProgramChangeTable {
   oldSpeakers: string;
 }
 
+/** Migration 0008: one browser's Web Push subscription for one event (src/platform/resources/webpush). */
+export interface WebPushTable {
+  pushID: D<number>;
+  eventID: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  page: D<string>;
+  address: D<string>;
+  dateCreated: number;
+}
+
 export interface SpeakerTable {
   speakerID: D<number>;
   eventID: number;
@@ -424,6 +436,8 @@ export interface DB {
   change: ChangeTable;
   job: JobTable;
   programChange: ProgramChangeTable;
+  webPush: WebPushTable;
+  webPushActivity: { pushID: number; activityID: number };
 }
 
 export type Person = Selectable<PersonTable>;

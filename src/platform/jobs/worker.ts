@@ -6,6 +6,7 @@ import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type Jo
 import { plainLine } from './retry.ts';
 import { fileOutbox } from '../mail/outbox.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
+import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -31,8 +32,13 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-/** The platform's own jobs, by name: what every worker runs. */
-export function platformHandlers(store: Store, config: Config, logger: JobLogger): Record<string, JobHandler> {
+/** The platform's own jobs, by name: what every worker runs (`queue`: where a job adds the jobs it fans out to). */
+export function platformHandlers(
+  store: Store,
+  config: Config,
+  logger: JobLogger,
+  queue: Pick<JobQueue, 'add'>,
+): Record<string, JobHandler> {
   // The log gets the message's path, never its content (links are secrets).
   const outbox = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => logger.info({ path }, 'mail written'));
   return {
@@ -40,6 +46,12 @@ export function platformHandlers(store: Store, config: Config, logger: JobLogger
     [RECOVER_MAIL_JOB]: recoverMailHandler(store.db, outbox, {
       siteUrl: config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`,
       delayMs: config.MAIL_DELAY_MS,
+    }),
+    [NOTIFY_JOB]: notifyHandler(store.db, queue),
+    [SEND_JOB]: sendHandler(store.db, {
+      subject: config.VAPID_SUBJECT,
+      rule: { hosts: config.WEBPUSH_HOSTS, allowHttp: config.WEBPUSH_ALLOW_HTTP === '1' },
+      logger,
     }),
   };
 }
@@ -61,7 +73,7 @@ export async function startJobs(
     logger: options.logger,
   });
   if (!options.work) return { queue, stop: () => queue.stop() };
-  await queue.work({ ...options.handlers, ...platformHandlers(store, config, options.logger) });
+  await queue.work({ ...options.handlers, ...platformHandlers(store, config, options.logger, queue) });
   const stopPruning = schedulePrune(queue, store.db, (err) =>
     options.logger.error({ err: plainLine(err) }, 'jobs: could not schedule change.prune'),
   );

@@ -379,7 +379,7 @@ export function createDispatcher(deps: Deps) {
         const program = await watchProgram(trx, op.name, ctx.access?.eventID);
         const out = await op.handler!({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
-        await program?.(ctx.now);
+        await program?.(ctx.now, ctx.jobs);
         return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
       });
       // The answers of its event (or company) are born again — here, not only when the bus hands the

@@ -30,3 +30,4 @@ export function envelopeOf<T extends z.ZodType>(item: T) {
 export * from './change.ts';
 export * from './program.ts';
 export * from './push.ts';
+export * from './webpush.ts';

@@ -96,3 +96,18 @@ export function findProgramChanges(
   query = query.orderBy('version', 'desc').orderBy('activityID');
   return readPage(db, query, page, (rows) => rows.map(record));
 }
+
+/** The rows of one version (one write) of an event's changelog, by activityID. */
+export function changesOfVersion(
+  db: Kysely<DB>,
+  eventID: number,
+  version: number,
+): Promise<Selectable<ProgramChangeTable>[]> {
+  return db
+    .selectFrom('programChange')
+    .selectAll()
+    .where('eventID', '=', eventID)
+    .where('version', '=', version)
+    .orderBy('activityID')
+    .execute();
+}

@@ -4,6 +4,8 @@ import { lockRow } from '../../db/lock.ts';
 import { kindOf } from '../change/log.ts';
 import { diffPrograms, programOf } from './snapshot.ts';
 import { recordProgramChanges } from './repository.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { queuePushNotices } from '../webpush/watch.ts';
 
 // The dispatcher's hook for the program changelog: a write of a module that can change what the
 // program shows (a session, its speakers, a speaker's name) snapshots the event's program before and
@@ -16,17 +18,20 @@ const PROGRAM_KINDS: ReadonlySet<string> = new Set(['activity', 'activity.speake
 /**
  * For a write of operation `name` in event `eventID`: locks the event's row (concurrent program writes
  * of one event take turns, so each sees the other's result and versions do not collide), takes the
- * "before" snapshot and answers the step to run after the handler. Undefined for other writes.
+ * "before" snapshot and answers the step to run after the handler, which records the difference and
+ * adds the Web Push job of a change browsers saved (webpush/watch.ts). Undefined for other writes.
  */
 export async function watchProgram(
   trx: Kysely<DB>,
   name: string,
   eventID: number | undefined,
-): Promise<((at: number) => Promise<void>) | undefined> {
+): Promise<((at: number, jobs: Pick<JobQueue, 'add'>) => Promise<void>) | undefined> {
   if (eventID === undefined || !PROGRAM_KINDS.has(kindOf(name))) return undefined;
   if (!(await lockRow(trx, 'event', eventID))) return undefined;
   const before = await programOf(trx, eventID);
-  return async (at) => {
-    await recordProgramChanges(trx, eventID, diffPrograms(before, await programOf(trx, eventID)), at);
+  return async (at, jobs) => {
+    const changes = diffPrograms(before, await programOf(trx, eventID));
+    const version = await recordProgramChanges(trx, eventID, changes, at);
+    if (version > 0) await queuePushNotices(trx, jobs, eventID, version, changes);
   };
 }
