@@ -175,7 +175,7 @@ const schema = z.object({
   /** For tests and development only: 1 also accepts http:// endpoints on any port (still only WEBPUSH_HOSTS). */
   WEBPUSH_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
   /** Web Push subscriptions one client network (/24, /48) may hold in one event (a venue's Wi-Fi is one). */
-  WEBPUSH_MAX_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  WEBPUSH_MAX_PER_NET: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** Web Push subscriptions one event may hold. */
   WEBPUSH_MAX_PER_EVENT: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
 });

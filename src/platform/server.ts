@@ -5,6 +5,7 @@ import { buildApp, platformLogger, type PlatformApp } from './app.ts';
 import { domainChangeOf, type DomainChange } from './domains.ts';
 import { createBus, type ChangeBus } from './bus/bus.ts';
 import { startJobs, type Jobs } from './jobs/worker.ts';
+import { vapidKeys } from './resources/webpush/keys.ts';
 
 export interface Platform {
   readonly app: PlatformApp;
@@ -28,6 +29,8 @@ export async function startPlatform(
 ): Promise<Platform> {
   const store = openStore(config.DATABASE_URL);
   await migrate(store.db);
+  // Web Push's VAPID key pair, made on the store's first start (kept in `setting`, docs/push.md).
+  await vapidKeys(store.db);
   const counter = createCounter(config.REDIS_URL, opts.now);
   const log = platformLogger(config, opts.logStream);
   // Before the API: its writes add jobs (person.recover's e-mail).

@@ -117,8 +117,11 @@ describe.each(STORES)('Web Push on %s', (kind) => {
   /** Lets the jobs run a while: for checking that nothing came. */
   const settle = () => new Promise((r) => setTimeout(r, 600));
 
-  it('push.key answers the VAPID public key, the same on every call', async () => {
+  it('push.key answers the VAPID public key made on first start, the same on every call', async () => {
+    // Made when the platform started, before anyone asked for it.
+    const kept = await p.db.selectFrom('setting').select('value').where('key', '=', 'vapidKeys').executeTakeFirst();
     const [a] = await p.ok('push.key');
+    expect(JSON.parse(kept!.value)).toMatchObject({ publicKey: a.publicKey });
     const [b] = await p.ok('push.key');
     expect(a.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/);
     expect(b.publicKey).toBe(a.publicKey);
@@ -288,7 +291,7 @@ describe.each(STORES)('Web Push on %s', (kind) => {
     const q = await startTestPlatform(kind, {
       WEBPUSH_HOSTS: '127.0.0.1',
       WEBPUSH_ALLOW_HTTP: '1',
-      WEBPUSH_MAX_PER_ADDRESS: '2',
+      WEBPUSH_MAX_PER_NET: '2',
     });
     try {
       const v = await world(q);

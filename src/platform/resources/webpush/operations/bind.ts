@@ -46,7 +46,7 @@ export default defineOperation({
     const address = maskAddress(ctx.clientIp);
     if (!(await subscriptionByEndpoint(ctx.db, p.eventID, p.endpoint))) {
       const count = await countSubscriptions(ctx.db, p.eventID, address);
-      if (count.fromAddress >= ctx.config.WEBPUSH_MAX_PER_ADDRESS)
+      if (count.fromAddress >= ctx.config.WEBPUSH_MAX_PER_NET)
         throw new ApiError(429, 'too many push subscriptions from this address for this event');
       if (count.all >= ctx.config.WEBPUSH_MAX_PER_EVENT)
         throw new ApiError(409, 'this event has as many push subscriptions as it may hold');
