@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 
@@ -22,11 +23,15 @@ export function pinSelf(core) {
   if (hasTaskset) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** Starts `node args…` on `core`; resolves with its port once it prints `listening … <port>`. */
-export function startPinned(core, args, env) {
+/**
+ * Starts `node args…` on `core`; resolves with its port once it prints `listening … <port>`. With `ipc`,
+ * the child has an IPC channel (taskset execs node, which inherits it): bench/memory-probe.mjs answers on it.
+ */
+export function startPinned(core, args, env, { ipc = false } = {}) {
   const cmd = hasTaskset ? 'taskset' : process.execPath;
   const argv = hasTaskset ? ['-c', String(core), process.execPath, ...args] : args;
-  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const stdio = ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])];
+  const child = spawn(cmd, argv, { env: { ...process.env, ...env }, stdio });
   return new Promise((resolve, reject) => {
     let out = '';
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
@@ -212,4 +217,75 @@ export function seedSiteBench(dbFile) {
     { env, stdio: 'inherit' },
   );
   return events;
+}
+
+/**
+ * The node flags of a server whose memory a benchmark measures: bench/memory-probe.mjs answers
+ * memoryOf() after collecting all the garbage it can (the probe's header says how).
+ */
+export const PROBE_ARGS = ['--expose-gc', '--import', './bench/memory-probe.mjs'];
+
+/** A server's memory (started with PROBE_ARGS and { ipc: true }): bytes, after a full GC (`unforced`: before it). */
+export function memoryOf(child) {
+  return new Promise((resolve) => {
+    const answer = (m) => {
+      if (m?.probe !== 'memory') return;
+      child.off('message', answer);
+      resolve(m);
+    };
+    child.on('message', answer);
+    child.send({ probe: 'memory' });
+  });
+}
+
+/**
+ * Opens `n` Server-Sent Events streams on `url`, 100 at a time, each on its own HTTP/1.1 connection;
+ * `reader()` makes each stream's handler of its text. Answers the requests (destroy() closes one).
+ */
+export async function openStreams(url, n, reader = () => () => {}) {
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const open = [];
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const req = request(url, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`a stream answered ${res.statusCode}`));
+        res.setEncoding('utf8');
+        res.on('data', reader());
+        open.push(req);
+        resolve();
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  for (let i = 0; i < n; i += 100) await Promise.all(Array.from({ length: Math.min(100, n - i) }, one));
+  return open;
+}
+
+/**
+ * What `n` idle streams on `url` cost the server `child` (started with PROBE_ARGS, { ipc: true }), in KB
+ * per stream, measured the same way for any server: first 200 streams are opened and closed (the stream
+ * path's code is compiled and its first-use memory taken), then memoryOf() before and with the `n` open.
+ * `rss`: resident set after a full GC; `heap`: V8 heap used plus external memory after it; `unforced`:
+ * resident set without a GC (garbage of opening them and the young generation their burst grew included).
+ * Answers the figures, the streams (left open) and how long opening them took (ms).
+ */
+export async function streamMemory(child, url, n, reader) {
+  for (const s of await openStreams(url, 200)) s.destroy();
+  await new Promise((r) => setTimeout(r, 1000));
+  const before = await memoryOf(child);
+  const started = performance.now();
+  const streams = await openStreams(url, n, reader);
+  const openedMs = performance.now() - started;
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = await memoryOf(child);
+  const per = (f) => f(after) / n / 1024 - f(before) / n / 1024;
+  return {
+    rss: per((m) => m.rss),
+    heap: per((m) => m.heapUsed + m.external),
+    unforced: per((m) => m.unforced),
+    before,
+    after,
+    streams,
+    openedMs,
+  };
 }

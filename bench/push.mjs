@@ -3,17 +3,21 @@
 // renames one session E times (default 100) and times, for each edit, how long after the write's answer
 // (the commit) the first, median and LAST subscriber hear its activity/edit message. Prints p50/p99 over
 // the edits of the time to the last subscriber (goal p99 ≤ 500 ms) and the server's memory per idle
-// subscriber: its resident set with the N streams open, less before they were opened, over N (goal ≤ 20 KB).
+// subscriber (goal ≤ 20 KB): its resident set (VmRSS) with the N streams open less before they were
+// opened, over N, each read after a full GC in the server (bench/memory-probe.mjs, preloaded: V8's last
+// resort GC, which also shrinks the young generation), the stream path warmed first by 200 streams
+// opened and closed (bench/lib.mjs streamMemory). The same is measured, in the same run, of a bare
+// node:http server holding the same streams (bench/sse-floor.mjs), and our figure printed as a ratio to
+// it; heap + external per subscriber and the resident set without a GC are printed too.
 // Usage: npm run bench:push [-- --subscribers 2000 --edits 100]
 // The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped at
 // the end. Subscribers are raw HTTP/1.1 sockets (one connection each), read by a minimal parser.
-import { readFileSync } from 'node:fs';
-import { request, Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { URLSearchParams } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setTimeout } from 'node:timers';
-import { benchEnv, pgSchema, pinSelf, seedDemo, startPinned } from './lib.mjs';
+import { benchEnv, pgSchema, pinSelf, PROBE_ARGS, seedDemo, startPinned, streamMemory } from './lib.mjs';
+import { startFloor } from './sse-floor.mjs';
 
 const { values } = parseArgs({
   options: { subscribers: { type: 'string', default: '2000' }, edits: { type: 'string', default: '100' } },
@@ -24,8 +28,6 @@ const GOAL_P99_MS = 500;
 const GOAL_KB = 20;
 const TIMEOUT_MS = 10_000;
 
-/** Resident set of a process, in KB (Linux). */
-const rssKB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
@@ -39,10 +41,19 @@ const env = {
   STREAM_MAX: String(N + 10),
 };
 let server;
-const sockets = [];
+let sockets = [];
 try {
+  // The floor first, alone on core 0: Node's own cost of the same idle streams.
+  const floorServer = await startFloor(0);
+  let floor;
+  try {
+    floor = await streamMemory(floorServer.child, floorServer.url, N);
+    for (const s of floor.streams) s.destroy();
+  } finally {
+    floorServer.child.kill();
+  }
   const { eventID, username, password } = seedDemo(env);
-  server = await startPinned(0, ['bin/podium.js', 'start'], env);
+  server = await startPinned(0, [...PROBE_ARGS, 'bin/podium.js', 'start'], env, { ipc: true });
   const base = `http://127.0.0.1:${server.port}`;
   const json = async (res) => {
     const text = await res.text();
@@ -58,47 +69,32 @@ try {
   const [{ tokenID }] = await post(`/person/signIn?username=${encodeURIComponent(username)}`, { password });
   const [{ activityID }] = await json(await fetch(`${base}/activity/find?eventID=${eventID}&limit=1`));
 
-  // Warm the process (the first calls compile), then let it settle before the baseline.
+  // Warm the process (the first calls compile); streamMemory warms the stream path itself.
   for (let i = 0; i < 20; i++) await json(await fetch(`${base}/event/get?eventID=${eventID}`));
-  await sleep(1000);
-  const before = rssKB(server.child.pid);
 
   // heard[changeID] = the times (performance.now()) each subscriber heard it.
   const heard = new Map();
-  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
-  const path = `/push/subscribe?eventID=${eventID}&channels=activity/edit`;
-  const openOne = () =>
-    new Promise((resolve, reject) => {
-      const req = request(`${base}${path}`, { agent, headers: { accept: 'text/event-stream' } }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`subscriber answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let buffer = '';
-        res.on('data', (chunk) => {
-          buffer += chunk;
-          let end;
-          while ((end = buffer.indexOf('\n\n')) !== -1) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const id = /^id: (\d+)$/m.exec(block);
-            if (id && block.includes('event: activity/edit')) {
-              const at = performance.now();
-              const list = heard.get(id[1]) ?? [];
-              list.push(at);
-              heard.set(id[1], list);
-            }
-          }
-        });
-        sockets.push(req);
-        resolve();
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  const opening = performance.now();
-  for (let i = 0; i < N; i += 100) await Promise.all(Array.from({ length: Math.min(100, N - i) }, openOne));
-  const openedMs = performance.now() - opening;
-  await sleep(2000);
-  const idle = rssKB(server.child.pid);
+  const reader = () => {
+    let buffer = '';
+    return (chunk) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: (\d+)$/m.exec(block);
+        if (id && block.includes('event: activity/edit')) {
+          const at = performance.now();
+          const list = heard.get(id[1]) ?? [];
+          list.push(at);
+          heard.set(id[1], list);
+        }
+      }
+    };
+  };
+  const url = `${base}/push/subscribe?eventID=${eventID}&channels=activity/edit`;
+  const ours = await streamMemory(server.child, url, N, reader);
+  sockets = ours.streams;
 
   const toLast = [];
   const toMedian = [];
@@ -145,11 +141,25 @@ try {
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
-  const perSubscriber = (idle - before) / N;
+  const mb = (bytes) => (bytes / 1048576).toFixed(1);
   console.log(
-    `opened ${N} streams in ${openedMs.toFixed(0)} ms; server resident set ${(before / 1024).toFixed(1)} MB before, ` +
-      `${(idle / 1024).toFixed(1)} MB with them idle: ${perSubscriber.toFixed(1)} KB per idle subscriber`,
+    `opened ${N} streams in ${ours.openedMs.toFixed(0)} ms; server resident set after a full GC ${mb(ours.before.rss)} MB ` +
+      `before, ${mb(ours.after.rss)} MB with them idle:`,
   );
+  const memLines = [
+    ['KB per idle subscriber', 'resident', 'heap + external', 'resident, no GC'],
+    ['podium (push.subscribe)', ours.rss.toFixed(1), ours.heap.toFixed(1), ours.unforced.toFixed(1)],
+    ['bare node:http SSE (floor)', floor.rss.toFixed(1), floor.heap.toFixed(1), floor.unforced.toFixed(1)],
+    [
+      'ratio to the floor',
+      (ours.rss / floor.rss).toFixed(2),
+      (ours.heap / floor.heap).toFixed(2),
+      (ours.unforced / floor.unforced).toFixed(2),
+    ],
+  ];
+  const memWidths = memLines[0].map((_, i) => Math.max(...memLines.map((l) => l[i].length)));
+  for (const l of memLines) console.log(l.map((c, i) => c.padEnd(memWidths[i])).join('  '));
+  const perSubscriber = ours.rss;
   const p99 = pct(
     [...toLast].sort((a, b) => a - b),
     99,
