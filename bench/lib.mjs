@@ -225,7 +225,7 @@ export function seedSiteBench(dbFile) {
  */
 export const PROBE_ARGS = ['--expose-gc', '--import', './bench/memory-probe.mjs'];
 
-/** A server's memory (started with PROBE_ARGS and { ipc: true }): bytes, after a full GC (`unforced`: before it). */
+/** A server's memory (started with PROBE_ARGS and { ipc: true }) after a full GC: { rss, heapUsed, external } in bytes. */
 export function memoryOf(child) {
   return new Promise((resolve) => {
     const answer = (m) => {
@@ -265,8 +265,8 @@ export async function openStreams(url, n, reader = () => () => {}) {
  * What `n` idle streams on `url` cost the server `child` (started with PROBE_ARGS, { ipc: true }), in KB
  * per stream, measured the same way for any server: first 200 streams are opened and closed (the stream
  * path's code is compiled and its first-use memory taken), then memoryOf() before and with the `n` open.
- * `rss`: resident set after a full GC; `heap`: V8 heap used plus external memory after it; `unforced`:
- * resident set without a GC (garbage of opening them and the young generation their burst grew included).
+ * `rss`: resident set after a full GC; `heap`: V8 heap used plus external memory after it. Without the GC
+ * the figures would count the garbage of opening the streams and the young generation their burst grew.
  * Answers the figures, the streams (left open) and how long opening them took (ms).
  */
 export async function streamMemory(child, url, n, reader) {
@@ -282,7 +282,6 @@ export async function streamMemory(child, url, n, reader) {
   return {
     rss: per((m) => m.rss),
     heap: per((m) => m.heapUsed + m.external),
-    unforced: per((m) => m.unforced),
     before,
     after,
     streams,

@@ -8,7 +8,7 @@
 // resort GC, which also shrinks the young generation), the stream path warmed first by 200 streams
 // opened and closed (bench/lib.mjs streamMemory). The same is measured, in the same run, of a bare
 // node:http server holding the same streams (bench/sse-floor.mjs), and our figure printed as a ratio to
-// it; heap + external per subscriber and the resident set without a GC are printed too.
+// it; heap + external per subscriber (steadier than the resident set) is printed too.
 // Usage: npm run bench:push [-- --subscribers 2000 --edits 100]
 // The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped at
 // the end. Subscribers are raw HTTP/1.1 sockets (one connection each), read by a minimal parser.
@@ -29,6 +29,11 @@ const GOAL_KB = 20;
 const TIMEOUT_MS = 10_000;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Prints rows of cells in aligned columns. */
+function table(lines) {
+  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
+}
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 pinSelf(1);
@@ -139,26 +144,18 @@ try {
     row('the median subscriber', toMedian),
     row('the last subscriber', toLast),
   ];
-  const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));
+  table(lines);
   const mb = (bytes) => (bytes / 1048576).toFixed(1);
   console.log(
     `opened ${N} streams in ${ours.openedMs.toFixed(0)} ms; server resident set after a full GC ${mb(ours.before.rss)} MB ` +
       `before, ${mb(ours.after.rss)} MB with them idle:`,
   );
-  const memLines = [
-    ['KB per idle subscriber', 'resident', 'heap + external', 'resident, no GC'],
-    ['podium (push.subscribe)', ours.rss.toFixed(1), ours.heap.toFixed(1), ours.unforced.toFixed(1)],
-    ['bare node:http SSE (floor)', floor.rss.toFixed(1), floor.heap.toFixed(1), floor.unforced.toFixed(1)],
-    [
-      'ratio to the floor',
-      (ours.rss / floor.rss).toFixed(2),
-      (ours.heap / floor.heap).toFixed(2),
-      (ours.unforced / floor.unforced).toFixed(2),
-    ],
-  ];
-  const memWidths = memLines[0].map((_, i) => Math.max(...memLines.map((l) => l[i].length)));
-  for (const l of memLines) console.log(l.map((c, i) => c.padEnd(memWidths[i])).join('  '));
+  table([
+    ['KB per idle subscriber', 'resident', 'heap + external'],
+    ['podium (push.subscribe)', ours.rss.toFixed(1), ours.heap.toFixed(1)],
+    ['bare node:http SSE (floor)', floor.rss.toFixed(1), floor.heap.toFixed(1)],
+    ['ratio to the floor', (ours.rss / floor.rss).toFixed(2), (ours.heap / floor.heap).toFixed(2)],
+  ]);
   const perSubscriber = ours.rss;
   const p99 = pct(
     [...toLast].sort((a, b) => a - b),

@@ -31,8 +31,7 @@ if (process.argv[2] === 'server') {
     for (const s of m.streams) s.destroy();
     console.log(
       `bare node:http SSE, ${n} idle connections, per connection after a full GC: ` +
-        `${m.rss.toFixed(1)} KB resident, ${m.heap.toFixed(1)} KB heap + external ` +
-        `(${m.unforced.toFixed(1)} KB resident without a GC)`,
+        `${m.rss.toFixed(1)} KB resident, ${m.heap.toFixed(1)} KB heap + external`,
     );
   } finally {
     floor.child.kill();

@@ -16,7 +16,7 @@ import { openApiDocument } from './kernel/openapi.ts';
 import { encodedBody } from './kernel/wire.ts';
 import { compress, compressible } from './compress.ts';
 import { preferredEncoding } from './kernel/encoding.ts';
-import { createStreamHub, type StreamHub } from './stream/hub.ts';
+import { createStreamHub, type StreamHub, type StreamSink } from './stream/hub.ts';
 import { demoMedia, MEDIA_PATH } from './seed/media.ts';
 import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from './seed/program.ts';
 
@@ -143,6 +143,27 @@ function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, 
       `x-content-type-options: nosniff\r\ncache-control: no-store\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${start.startsWith('HEAD ') ? '' : body}`,
   );
+}
+
+/**
+ * Where a stream's messages go: its response. One small object per stream whose methods are shared
+ * (not three closures over the request's context, which would keep the request's answer, URL and
+ * address alive for as long as the stream is open: docs/push.md "Memory").
+ */
+class ResponseSink implements StreamSink {
+  readonly #res: ServerResponse;
+  constructor(res: ServerResponse) {
+    this.#res = res;
+  }
+  write(text: string): void {
+    this.#res.write(text);
+  }
+  end(): void {
+    this.#res.end();
+  }
+  get backlog(): number {
+    return this.#res.writableLength;
+  }
 }
 
 /** How long a shutdown waits for answers in flight before it ends their connections. */
@@ -305,14 +326,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       if (req.method === 'HEAD') return void res.end();
       res.flushHeaders();
       req.socket.setNoDelay(true);
-      const close = a.stream!({
-        write: (text) => void res.write(text),
-        end: () => res.end(),
-        get backlog() {
-          return res.writableLength;
-        },
-      });
-      res.once('close', close);
+      // `on`, not `once`: a response closes once, and once's wrapper would be kept per stream.
+      res.on('close', a.stream!(new ResponseSink(res)));
     } catch (err) {
       answerFailed(res, err);
     }
