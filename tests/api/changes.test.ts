@@ -115,6 +115,34 @@ describe.each(STORES)('the change log on %s', (kind) => {
       ]);
     });
 
+    it('a speaker bound to an activity or taken off it logs the activity', async () => {
+      const [a] = await c().ok('activity.create', {
+        token: w.adminA,
+        query: { eventID: eventID() },
+        body: { name: 'Talk' },
+      });
+      const [sp] = await c().ok('speaker.create', {
+        token: w.adminA,
+        query: { eventID: eventID() },
+        body: { name: 'Ada' },
+      });
+      const changes = await logged(async () => {
+        for (const action of ['bind', 'dismiss'])
+          await c().ok(`activity.speaker.${action}`, {
+            token: w.adminA,
+            query: { activityID: a.activityID, speakerID: sp.speakerID },
+          });
+      });
+      expect(changes).toMatchObject(
+        ['bind', 'dismiss'].map((action) => ({
+          operation: `activity.speaker.${action}`,
+          kind: 'activity.speaker',
+          eventID: eventID(),
+          objectID: Number(a.activityID),
+        })),
+      );
+    });
+
     it('nothing is logged for a refused call, a failing write, or sandbox=1', async () => {
       await c().ok('tag.create', { token: w.adminA, query: { eventID: eventID() }, body: { name: `Track ${style}` } });
       const changes = await logged(async () => {

@@ -210,6 +210,33 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
     await closeAll();
   });
 
+  it('tells activity/edit of the session a speaker, sponsor or tag is bound to or taken off', async () => {
+    const session = await create('Panel');
+    const other = await create('Workshop');
+    const admin = { token: w.adminA, query: { eventID } };
+    const [speaker] = await p.ok('speaker.create', { ...admin, body: { name: 'Ada' } });
+    const [sponsor] = await p.ok('sponsor.create', { ...admin, body: { name: 'Acme' } });
+    const [tag] = await p.ok('tag.create', { ...admin, body: { name: 'Track B' } });
+    const s = await open(`eventID=${eventID}&channels=activity/edit`);
+    const writes = [
+      ['speaker', speaker.speakerID, session],
+      ['sponsor', sponsor.sponsorID, other],
+      ['tag', tag.tagID, session],
+    ] as const;
+    for (const [noun, id, activityID] of writes)
+      for (const action of ['bind', 'dismiss'])
+        await p.ok(`activity.${noun}.${action}`, { token: w.adminA, query: { activityID, [`${noun}ID`]: id } });
+    await s.next(() => s.messages.length >= 6);
+    await settle();
+    expect(s.messages.map((m) => data(m))).toEqual(
+      writes.flatMap(([, , activityID]) => [
+        { eventID, activityID },
+        { eventID, activityID },
+      ]),
+    );
+    await closeAll();
+  });
+
   it('resumes after Last-Event-ID (header or query) with what was missed, in order', async () => {
     const first = await open(`eventID=${eventID}&channels=activity/create`);
     await create('Before the drop');
@@ -255,6 +282,10 @@ describe('the channel of a change', () => {
     ['activity.remove', 'activity', 'activity/remove', { eventID: '7', activityID: '42' }],
     ['event.edit', 'event', 'event/edit', { eventID: '7' }],
     ['event.remove', 'event', 'event/remove', { eventID: '7' }],
+    ['activity.speaker.bind', 'activity.speaker', 'activity/edit', { eventID: '7', activityID: '42' }],
+    ['activity.sponsor.dismiss', 'activity.sponsor', 'activity/edit', { eventID: '7', activityID: '42' }],
+    ['activity.tag.bind', 'activity.tag', 'activity/edit', { eventID: '7', activityID: '42' }],
+    ['activity.chain.bind', 'activity.chain', undefined, undefined],
     ['activity.person.bind', 'activity.person', undefined, undefined],
     ['event.person.bind', 'event.person', undefined, undefined],
     ['company.event.bind', 'company.event', undefined, undefined],

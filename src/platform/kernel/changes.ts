@@ -1,5 +1,5 @@
 import type { AnyOperation, Context, Result } from './table.ts';
-import { kindOf, type Change } from '../resources/change/log.ts';
+import { ACTIVITY_PARTS, kindOf, type Change } from '../resources/change/log.ts';
 
 // What a committed write changed, for the change log (issue 11): read from the call the dispatcher ran,
 // so every write operation records its change without saying anything itself. The object is the one
@@ -20,8 +20,9 @@ const asID = (v: unknown): number | null => (typeof v === 'number' && Number.isS
 export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, unknown>, result: Result): Change {
   const kind = kindOf(op.name);
   const row = firstRow(result);
-  // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID.
-  const own = `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
+  // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID;
+  // a speaker, sponsor or tag of an activity is a change of the activity (ACTIVITY_PARTS).
+  const own = ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
   // A copy's object is the new one its answer names (push.subscribe tells of it on activity/create),
   // not the source its parameter names.
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;

@@ -31,6 +31,13 @@ export interface ChangeRow {
 
 const COLUMNS = ['changeID', 'at', 'operation', 'kind', 'companyID', 'eventID', 'objectID'] as const;
 
+/**
+ * Modules whose writes change the activity they name: a speaker, sponsor or tag bound to a session or
+ * taken off it is a change of the session (its program entry, its page). Their change's object is the
+ * activity, not the speaker, sponsor or tag (push.subscribe tells of it on activity/edit).
+ */
+export const ACTIVITY_PARTS: ReadonlySet<string> = new Set(['activity.speaker', 'activity.sponsor', 'activity.tag']);
+
 /** The module of an operation name: `activity.edit` → `activity`, `event.person.bind` → `event.person`. */
 export const kindOf = (operation: string): string => operation.slice(0, Math.max(0, operation.lastIndexOf('.')));
 

@@ -1,11 +1,12 @@
-import type { ChangeRow } from '../change/log.ts';
+import { ACTIVITY_PARTS, type ChangeRow } from '../change/log.ts';
 import type { PushChannel, PushMessage } from '../../../shared/wire/push.ts';
 
 // Which spec §6 channel a logged change is heard on, and its payload. The channels "correspond to the
 // create, edit and remove operations of their module": a copy creates, every other write of the
 // activity module itself (edit, delay, …) edits — always, so a page that follows activity/edit stays
-// current; `activity.edit push=1` is then one more edit on it. Writes of people in an activity
-// (activity.person.*) are nobody else's business and are heard on no channel.
+// current; `activity.edit push=1` is then one more edit on it. A speaker, sponsor or tag bound to an
+// activity or taken off it edits the activity (ACTIVITY_PARTS: their change's object is the activity).
+// Writes of people in an activity (activity.person.*) are nobody else's business and are heard on no channel.
 // chat/send waits for chat.create (issue 16): the channel is accepted and carries nothing yet.
 
 const ACTIVITY: Readonly<Record<string, PushChannel>> = {
@@ -27,7 +28,7 @@ export interface ChannelMessage {
 export function channelOf(change: ChangeRow): ChannelMessage | undefined {
   if (change.eventID === null) return undefined;
   const eventID = String(change.eventID);
-  if (change.kind === 'activity') {
+  if (change.kind === 'activity' || ACTIVITY_PARTS.has(change.kind)) {
     if (change.objectID === null) return undefined;
     const channel = ACTIVITY[change.operation] ?? 'activity/edit';
     return { channel, data: { eventID, activityID: String(change.objectID) } };
