@@ -28,10 +28,18 @@ function init(root: HTMLElement): void {
   let favourites = loadFavourites(store, eventID);
   const mine = root.dataset.mine === '1';
   const view = root.dataset.view;
-  const items = Array.from(root.querySelectorAll<HTMLElement>('[data-id]'));
+  // The sessions shown; live.client.ts swaps them for fresh ones ('podium:live'), and keeps a cancelled
+  // one (.live-gone) in place for a while: it is shown, but no longer counted.
+  let items: HTMLElement[] = [];
+  const decorated = new WeakSet<HTMLElement>();
   // The favourite button and the now/next badges of each session exist only with this script.
   const favLabel = root.dataset.favLabel || '{name}';
-  for (const el of items) {
+  const decorate = () => {
+    items = Array.from(root.querySelectorAll<HTMLElement>('[data-id]:not(.live-gone)'));
+    for (const el of items) if (!decorated.has(el)) decorateOne(el);
+  };
+  function decorateOne(el: HTMLElement): void {
+    decorated.add(el);
     const title = el.querySelector('a')?.textContent ?? '';
     const when = el.querySelector('.when, .cell-when');
     for (const [kind, label] of [
@@ -43,7 +51,7 @@ function init(root: HTMLElement): void {
       badge.textContent = label ?? kind;
       when?.append(badge);
     }
-    if (el.classList.contains('is-break')) continue; // a coffee break is no one's favourite
+    if (el.classList.contains('is-break')) return; // a coffee break is no one's favourite
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'fav';
@@ -52,6 +60,7 @@ function init(root: HTMLElement): void {
     button.setAttribute('aria-label', favLabel.replace('{name}', title));
     el.append(button);
   }
+  decorate();
   const icsLink = root.querySelector<HTMLAnchorElement>('.ics-link');
   const mineEmpty = root.querySelector<HTMLElement>('.mine-empty');
   const nowEmpty = root.querySelector<HTMLElement>('.now-empty');
@@ -121,19 +130,24 @@ function init(root: HTMLElement): void {
   });
   paintFavourites();
 
+  let zone = eventZone;
+  const repaint = () => {
+    for (const el of items) {
+      const time = el.querySelector<HTMLElement>('time.time');
+      if (time) time.textContent = formatRange(Number(el.dataset.b), Number(el.dataset.e), zone, locale);
+    }
+    for (const el of root.querySelectorAll<HTMLElement>('time.slot-time[data-b]')) {
+      el.textContent = formatTime(Number(el.dataset.b), zone, locale);
+    }
+  };
   zoneSwitch({
     root,
     eventZone,
     locale,
     storage: store,
-    paint(zone) {
-      for (const el of items) {
-        const time = el.querySelector<HTMLElement>('time.time');
-        if (time) time.textContent = formatRange(Number(el.dataset.b), Number(el.dataset.e), zone, locale);
-      }
-      for (const el of root.querySelectorAll<HTMLElement>('time.slot-time[data-b]')) {
-        el.textContent = formatTime(Number(el.dataset.b), zone, locale);
-      }
+    paint(z) {
+      zone = z;
+      repaint();
     },
     links: () => root.querySelectorAll<HTMLAnchorElement>('.day-tabs a, .segmented a'),
   });
@@ -166,6 +180,14 @@ function init(root: HTMLElement): void {
   markNow();
   window.setInterval(markNow, 60_000);
 
+  // A live update (live.client.ts) put fresh sessions in: the same decoration as at load.
+  document.addEventListener('podium:live', () => {
+    decorate();
+    paintFavourites();
+    repaint();
+    markNow();
+  });
+
   // During the event the grid opens on today (the server's clock chose a day; a cached page may be older).
   const url = new URL(window.location.href);
   if (view === 'grid' && !url.searchParams.has('day') && during(Date.now() / 1000)) {
@@ -175,11 +197,12 @@ function init(root: HTMLElement): void {
   }
 
   // Arrow keys move between the sessions of the grid (Tab still walks every link and button).
-  const grid = root.querySelector<HTMLTableElement>('table.grid');
-  grid?.addEventListener('keydown', (e) => {
+  // (On the root: live updates swap the grid for a fresh one.)
+  root.addEventListener('keydown', (e) => {
     if (!['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].includes(e.key)) return;
+    const grid = (e.target as Element).closest<HTMLTableElement>('table.grid');
     const current = (e.target as Element).closest<HTMLElement>('.cell');
-    if (!current) return;
+    if (!grid || !current) return;
     const cells = Array.from(grid.querySelectorAll<HTMLElement>('.cell'));
     const rect = current.getBoundingClientRect();
     let best: HTMLElement | undefined;

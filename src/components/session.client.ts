@@ -25,20 +25,27 @@ function init(head: HTMLElement): void {
   const article = head.closest<HTMLElement>('article') ?? document.body;
   // The switch reads the note's template from the root it is given.
   article.dataset.timesIn = head.dataset.timesIn;
+  let zone = head.dataset.tz || 'UTC';
+  const paint = () => {
+    for (const time of article.querySelectorAll<HTMLElement>('time.session-when[data-b]')) {
+      const b = Number(time.dataset.b);
+      const e = Number(time.dataset.e);
+      time.textContent = `${formatDay(dayKey(b, zone), zone, locale, 'long')}, ${formatRange(b, e, zone, locale)}`;
+    }
+  };
   zoneSwitch({
     root: article,
-    eventZone: head.dataset.tz || 'UTC',
+    eventZone: zone,
     locale,
     storage: store,
-    paint(zone) {
-      for (const time of article.querySelectorAll<HTMLElement>('time.session-when[data-b]')) {
-        const b = Number(time.dataset.b);
-        const e = Number(time.dataset.e);
-        time.textContent = `${formatDay(dayKey(b, zone), zone, locale, 'long')}, ${formatRange(b, e, zone, locale)}`;
-      }
+    paint(z) {
+      zone = z;
+      paint();
     },
     links: () => article.querySelectorAll<HTMLAnchorElement>('a[href*="/schedule"]:not([download])'),
   });
+  // A live update (live.client.ts) put the fresh time in: shown in the visitor's choice of zone.
+  document.addEventListener('podium:live', paint);
 }
 
 const head = document.getElementById('session');

@@ -82,7 +82,8 @@ function build(activities: Activity[], o: ProgramOptions): ProgramView {
             .join('')}</ul>`;
     // data-b/data-e (Unix seconds) let the page's script show other zones and mark now/next; it also
     // adds the favourite buttons and the now/next badges (without a script they could not work).
-    const times = `data-b="${s.dateBegin}" data-e="${s.dateEnd}"`;
+    // data-room: what live updates compare (live.client.ts) to tell a session that moved.
+    const times = `data-b="${s.dateBegin}" data-e="${s.dateEnd}" data-room="${escapeHtml(s.location)}"`;
     const time = `<time class="time" datetime="${beginIso}">${escapeHtml(range)}</time>`;
     const mark = s.highlight ? `<span class="badge highlight-badge">${escapeHtml(o.strings.highlight)}</span>` : '';
     const listHtml =
