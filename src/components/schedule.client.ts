@@ -122,6 +122,8 @@ function init(root: HTMLElement): void {
     favourites = toggleFavourite(favourites, Number(button.dataset.fav));
     saveFavourites(store, eventID, favourites);
     paintFavourites();
+    // The notifications switch (push.client.ts) tells the platform the new list.
+    root.dispatchEvent(new CustomEvent('favourites-change'));
   });
   // Another tab changed the favourites.
   window.addEventListener('storage', () => {

@@ -25,6 +25,9 @@ const SOURCES = [
   'src/client',
   'src/shared',
   'src/styles',
+  // Copied by Astro as is (public/widgets is the widgets' build output, hence not the whole folder).
+  'public/sw.js',
+  'public/favicon.svg',
 ];
 
 function walk(root: string, rel: string, out: string[]): void {

@@ -4,12 +4,14 @@
 
 /** The policy: scripts and styles from this origin only; images from anywhere over https (organizer
  * images, speaker photos, logos) and from the platform's public API (the demo's pictures, which it
- * serves over http too on a developer's machine); the registration widget may call that API. */
+ * serves over http too on a developer's machine); the registration widget may call that API. The one
+ * worker is the site's own service worker, /sw.js (Web Push notifications, docs/push.md). */
 export function contentSecurityPolicy(publicApiOrigin: string): string {
   const connect = publicApiOrigin ? `'self' ${publicApiOrigin}` : "'self'";
   return [
     "default-src 'self'",
     "script-src 'self'",
+    "worker-src 'self'",
     "style-src 'self'",
     `img-src 'self'${publicApiOrigin ? ` ${publicApiOrigin}` : ''} https: data:`,
     "font-src 'self' https:",

@@ -239,6 +239,8 @@ describe('theme stylesheet', () => {
   it('CSP allows no inline script or style and lets the widget call the public API', () => {
     const csp = contentSecurityPolicy('https://api.example.com');
     expect(csp).toContain("script-src 'self';");
+    // Workers: the site's service worker only (public/sw.js).
+    expect(csp).toContain("worker-src 'self';");
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self' https://api.example.com");
