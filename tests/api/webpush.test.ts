@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointProblem } from '../../src/platform/resources/webpush/endpoint.ts';
 import { noticeOf, type ChangeRow } from '../../src/platform/resources/webpush/notice.ts';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 
@@ -77,6 +78,7 @@ describe.each(STORES)('Web Push on %s', (kind) => {
       ['workshop', 'Workshop', 3600],
       ['panel', 'Panel', 7200],
       ['unsaved', 'Lightning talks', 10800],
+      ['closing', 'Closing', 14400],
     ] as const) {
       const [row] = await p.ok('activity.create', {
         token: w.adminA,
@@ -130,15 +132,31 @@ describe.each(STORES)('Web Push on %s', (kind) => {
   it('one notification per move, room change and cancellation of a saved session, signed and decryptable', async () => {
     const b = browser(push.origin, `main-${kind}`);
     const other = browser(push.origin, `other-${kind}`);
-    const bound = await bind(b, `${ids.keynote},${ids.workshop},${ids.panel},999999`, {
+    // A session of another event (its id is public there) is not one of this event's.
+    const [elsewhere] = await p.ok('activity.create', {
+      token: w.adminB,
+      query: { eventID: w.eventB.eventID },
+      body: { name: 'Elsewhere', dateBegin: '1900000000', dateEnd: '1900003600' },
+    });
+    const bound = await bind(b, `${ids.keynote},${ids.workshop},${ids.panel},999999,${elsewhere.activityID}`, {
       page: '/acme/summit/schedule',
     });
     expect(bound.status).toBe(200);
-    // The id of no session of the event is not kept.
+    // Ids of no session of the event are not kept.
     expect(bound.data[0]).toMatchObject({ eventID, activities: '3' });
     expect((await bind(other, ids.panel)).status).toBe(200);
 
-    // Not notifying: a new title of a saved session, and a move of a session nobody saved.
+    // Not notifying: a new title of a saved session, its speakers, and a move of a session nobody saved.
+    const [speaker] = await p.ok('speaker.create', { token: w.adminA, query: { eventID }, body: { name: 'Ada' } });
+    await p.ok('activity.speaker.bind', {
+      token: w.adminA,
+      query: { activityID: ids.keynote, speakerID: speaker.speakerID },
+    });
+    await p.ok('activity.edit', {
+      token: w.adminB,
+      query: { activityID: elsewhere.activityID, key: 'location' },
+      body: { value: 'X' },
+    });
     await edit(ids.keynote, 'name', 'Opening keynote');
     await delay(ids.unsaved, 60);
     await settle();
@@ -189,6 +207,18 @@ describe.each(STORES)('Web Push on %s', (kind) => {
     expect(n.url).toBe('/changes');
     await settle();
     expect(await notices(b, 1)).toHaveLength(1);
+  });
+
+  it('a hidden event notifies no one, as its changes reach no one outside it', async () => {
+    const b = browser(push.origin, `hidden-${kind}`);
+    expect((await bind(b, ids.closing)).status).toBe(200);
+    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: '0' } });
+    await edit(ids.closing, 'location', 'Backstage');
+    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: '1' } });
+    await settle();
+    expect(await notices(b, 0)).toEqual([]);
+    await edit(ids.closing, 'location', 'Main hall');
+    expect((await notices(b, 1)).map((n) => n.body)).toEqual(['Closing moved to Main hall']);
   });
 
   it('binding again replaces the saved sessions; push.dismiss needs the auth secret', async () => {
@@ -326,6 +356,30 @@ describe.each(STORES)('Web Push on %s', (kind) => {
     await p.platform.jobs.queue.add(p.db, 'change.prune', {});
     for (let i = 0; i < 100 && (await still()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(await still()).toEqual([]);
+  });
+});
+
+describe('which endpoints the platform calls', () => {
+  const strict = { hosts: ['fcm.googleapis.com', 'push.services.mozilla.com'], allowHttp: false };
+  it.each([
+    ['https://fcm.googleapis.com/fcm/send/abc', strict, undefined],
+    ['https://updates.push.services.mozilla.com/wpush/v2/x', strict, undefined],
+    ['https://FCM.googleapis.com/x', strict, undefined],
+    ['https://fcm.googleapis.com:8443/x', strict, 'must be an https:// address'],
+    ['http://fcm.googleapis.com/x', strict, 'must be an https:// address'],
+    ['https://evilfcm.googleapis.com.attacker.example/x', strict, 'must be the address of a known push service'],
+    ['https://notfcm.googleapis.com/x', strict, 'must be the address of a known push service'],
+    ['https://127.0.0.1/x', strict, 'must be the address of a known push service'],
+    ['https://[::1]/x', strict, 'must be the address of a known push service'],
+    ['https://user@fcm.googleapis.com/x', strict, 'must not carry a user name or password'],
+    ['http://127.0.0.1:9000/x', { hosts: ['127.0.0.1'], allowHttp: true }, undefined],
+    [
+      'http://10.0.0.1:9000/x',
+      { hosts: ['127.0.0.1'], allowHttp: true },
+      'must be the address of a known push service',
+    ],
+  ] as const)('%s', (endpoint, rule, problem) => {
+    expect(endpointProblem(endpoint, rule)).toBe(problem);
   });
 });
 
