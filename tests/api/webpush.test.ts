@@ -417,6 +417,17 @@ describe('what a notification says', () => {
     expect(noticeOf([row(1, 'renamed'), row(3, 'speakers,renamed')], context)).toBeUndefined();
   });
 
+  it('names five sessions at most, and counts the others (push services take about 4 KB)', () => {
+    const rows = Array.from({ length: 200 }, (_, i) =>
+      row(i + 1, 'moved', { name: 'N'.repeat(200), dateBegin: 1_900_000_000 + 1800 }),
+    );
+    const notice = noticeOf(rows, context)!;
+    expect(notice.title).toBe('200 of your saved sessions changed');
+    expect(notice.body.split('\n')).toHaveLength(6);
+    expect(notice.body.split('\n')[5]).toBe('and 195 more');
+    expect(Buffer.byteLength(JSON.stringify(notice))).toBeLessThan(3000);
+  });
+
   it('names the day when a session moves to another one, in the event time zone', () => {
     const moved = row(1, 'moved', { dateBegin: 1_900_000_000 + 86_400 });
     expect(noticeOf([moved], { ...context, timeZone: 'America/New_York' })?.body).toMatch(

@@ -12,6 +12,9 @@ export type ChangeRow = Selectable<ProgramChangeTable>;
 /** The changelog kinds that notify. */
 export const NOTIFYING_KINDS: ReadonlySet<string> = new Set(['moved', 'room', 'removed']);
 
+/** Sessions one notification names; the rest are counted. */
+const MAX_LINES = 5;
+
 export const notifies = (kinds: string): boolean => kinds.split(',').some((k) => NOTIFYING_KINDS.has(k));
 
 export interface NoticeContext {
@@ -73,9 +76,12 @@ export function noticeOf(rows: readonly ChangeRow[], c: NoticeContext): WebPushN
       tag: `podium-${c.eventID}-${Number(first.activityID)}`,
     };
   }
+  // Push services take about 4 KB of payload: a few lines, then how many more (the changes page has all).
+  const lines = shown.slice(0, MAX_LINES).map((r) => line(r, zone));
+  if (shown.length > MAX_LINES) lines.push(`and ${shown.length - MAX_LINES} more`);
   return {
     title: `${shown.length} of your saved sessions changed`,
-    body: shown.map((r) => line(r, zone)).join('\n'),
+    body: lines.join('\n'),
     url: `${schedule}/changes`,
     tag: `podium-${c.eventID}-v${c.version}`,
   };
