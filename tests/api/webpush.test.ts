@@ -204,7 +204,8 @@ describe.each(STORES)('Web Push on %s', (kind) => {
     const [n] = await notices(b, 1);
     expect(n.title).toBe('2 of your saved sessions changed');
     expect(n.body.split('\n')).toEqual(['Opening keynote moved to 14:30, Room A', 'Workshop moved to 11:30, Room B']);
-    expect(n.url).toBe('/changes');
+    // No page sent: the site's home.
+    expect(n.url).toBe('/');
     await settle();
     expect(await notices(b, 1)).toHaveLength(1);
   });

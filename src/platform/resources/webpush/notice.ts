@@ -22,7 +22,7 @@ export interface NoticeContext {
   readonly version: number;
   /** The event's time zone (IANA); its times are said in it. */
   readonly timeZone: string;
-  /** The schedule's path on the site the browser registered from ('' when it sent none). */
+  /** The schedule's path on the site the browser registered from ('' when it sent none: the site's home). */
   readonly page: string;
 }
 
@@ -61,7 +61,8 @@ export function noticeOf(rows: readonly ChangeRow[], c: NoticeContext): WebPushN
   const first = shown[0];
   if (!first) return undefined;
   const zone = validZone(c.timeZone);
-  const schedule = c.page || '';
+  // Without the schedule's path, the site's home: '/123' would be no page at all.
+  const at = (path: string) => (c.page ? `${c.page}/${path}` : '/');
   if (shown.length === 1) {
     const kinds = first.kinds.split(',');
     const removed = kinds.includes('removed');
@@ -72,7 +73,7 @@ export function noticeOf(rows: readonly ChangeRow[], c: NoticeContext): WebPushN
           ? 'Your saved session moved'
           : 'Your saved session changed rooms',
       body: line(first, zone),
-      url: removed ? `${schedule}/changes` : `${schedule}/${Number(first.activityID)}`,
+      url: at(removed ? 'changes' : String(Number(first.activityID))),
       tag: `podium-${c.eventID}-${Number(first.activityID)}`,
     };
   }
@@ -82,7 +83,7 @@ export function noticeOf(rows: readonly ChangeRow[], c: NoticeContext): WebPushN
   return {
     title: `${shown.length} of your saved sessions changed`,
     body: lines.join('\n'),
-    url: `${schedule}/changes`,
+    url: at('changes'),
     tag: `podium-${c.eventID}-v${c.version}`,
   };
 }
