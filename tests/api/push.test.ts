@@ -5,6 +5,7 @@
 // address), on SQLite and PostgreSQL, and a write through one process heard on another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  PASSWORD,
   STORES,
   startTestPlatform,
   TWO_PROCESSES,
@@ -16,12 +17,17 @@ import {
 import { openStream, type OpenStream } from '../helpers/sse.ts';
 import { pushMessageWire } from '../../src/shared/wire/push.ts';
 import { channelOf } from '../../src/platform/resources/push/channels.ts';
+import { GRANT_TTL_SECONDS, issueGrant } from '../../src/platform/auth/grant.ts';
+import { hashPassword } from '../../src/platform/auth/secrets.ts';
 
 /** The operation under test (the operation suites find it by this name). */
 const OP = 'push.subscribe';
 const data = (m: { data: string }) => pushMessageWire.parse(JSON.parse(m.data));
 const ACCESS_CODE = '4321';
 const settle = () => new Promise((r) => setTimeout(r, 200));
+/** `p`, or a failure after `ms`. */
+const within = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
 
 describe.each(STORES)(`${OP} on %s`, (kind) => {
   let p: TestPlatform;
@@ -234,6 +240,69 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
         { eventID, activityID },
       ]),
     );
+    await closeAll();
+  });
+
+  /** A new attendee of event `id` and their event-scope token. */
+  const attendee = async (id: string, name: string) => {
+    const personID = await p.person(`${name}@podium.test`, PASSWORD);
+    await p.enrol(Number(id), personID, { level: 1, passwordHash: await hashPassword(`${PASSWORD} event`) });
+    return { personID, token: await p.signIn(`${name}@podium.test`, `${PASSWORD} event`, Number(id)) };
+  };
+  /** A private event of company A with ACCESS_CODE. */
+  const privateEvent = async (nickname: string) => {
+    const id = await newEvent(nickname);
+    await edit(id, 'accessCode', ACCESS_CODE);
+    await edit(id, 'public', 0);
+    return id;
+  };
+
+  it('ends a stream when the grant it was let in with runs out, or its token expires', async () => {
+    const id = await privateEvent('runs-out');
+    const now = Math.floor(Date.now() / 1000);
+    // Grants and tokens last days: these were made to run out 2 s from now.
+    const ending = await issueGrant(p.db, Number(id), now - GRANT_TTL_SECONDS + 2);
+    const lasting = await issueGrant(p.db, Number(id), now);
+    const { personID, token } = await attendee(id, `${kind}-expiring`);
+    await p.db
+      .updateTable('token')
+      .set({ expiresAt: now + 2 })
+      .where('personID', '=', personID)
+      .execute();
+    const byGrant = await open(`eventID=${id}&grant=${encodeURIComponent(ending)}`);
+    const byToken = await open(`eventID=${id}&tokenID=${token}`);
+    const kept = await open(`eventID=${id}&grant=${encodeURIComponent(lasting)}`);
+    const first = await create('Before', id);
+    for (const s of [byGrant, byToken, kept]) await s.next((m) => data(m).activityID === first);
+    await within(Promise.all([byGrant.ended, byToken.ended]), 4000);
+    const after = await create('After', id);
+    await kept.next((m) => data(m).activityID === after);
+    // Asked again, they are refused: the expired grant reads as no grant, the token as stale.
+    expect((await open(`eventID=${id}&grant=${encodeURIComponent(ending)}`)).status).toBe(404);
+    expect((await open(`eventID=${id}&tokenID=${token}`)).status).toBe(401);
+    await closeAll();
+  });
+
+  it('ends a member’s stream when their token is revoked or they leave the event, not on another write about them', async () => {
+    const id = await privateEvent('revoked');
+    const { personID, token } = await attendee(id, `${kind}-leaving`);
+    // Their system-scope token outlives the event's removal of them; their relation to it does not.
+    const system = await p.signIn(`${kind}-leaving@podium.test`, PASSWORD);
+    const byEventToken = await open(`eventID=${id}&tokenID=${token}`);
+    const bySystemToken = await open(`eventID=${id}&tokenID=${system}`);
+    const admin = await open(`eventID=${id}&tokenID=${w.adminA}`);
+    // A write about them that leaves their tokens and registration as they were: asked again, they hold.
+    await p.ok('event.person.print', { token: w.adminA, query: { eventID: id, personID } });
+    const kept = await create('Still theirs', id);
+    for (const s of [byEventToken, bySystemToken]) await s.next((m) => data(m).activityID === kept);
+    await p.ok('event.person.dismiss', { token: w.adminA, query: { eventID: id, personID } });
+    await within(Promise.all([byEventToken.ended, bySystemToken.ended]), 3000);
+    const gone = await create('Not theirs', id);
+    await admin.next((m) => data(m).activityID === gone);
+    for (const s of [byEventToken, bySystemToken])
+      expect(s.messages.some((m) => data(m).activityID === gone)).toBe(false);
+    expect((await open(`eventID=${id}&tokenID=${token}`)).status).toBe(401);
+    expect((await open(`eventID=${id}&tokenID=${system}`)).status).toBe(404);
     await closeAll();
   });
 

@@ -10,14 +10,22 @@ export interface Caller {
   readonly targetID: number;
   /** A platform operator (created with `podium admin create`); only with a system-scope token. */
   readonly operator: boolean;
+  /** The token's hash as stored (never the token): whether it still holds can be asked again (callerOfHash). */
+  readonly tokenHash: string;
+  /** When the token expires (Unix seconds). */
+  readonly expiresAt: number;
 }
 
-export async function resolveCaller(db: Kysely<DB>, token: string, now: number): Promise<Caller | undefined> {
+export const resolveCaller = (db: Kysely<DB>, token: string, now: number): Promise<Caller | undefined> =>
+  callerOfHash(db, hashToken(token), now);
+
+/** The caller of the token stored as `tokenHash`, while it is valid (not revoked, not expired). */
+export async function callerOfHash(db: Kysely<DB>, tokenHash: string, now: number): Promise<Caller | undefined> {
   const row = await db
     .selectFrom('token')
     .innerJoin('person', 'person.personID', 'token.personID')
     .select(['token.personID', 'token.scope', 'token.targetID', 'token.expiresAt', 'person.operator'])
-    .where('token.tokenHash', '=', hashToken(token))
+    .where('token.tokenHash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.expiresAt <= now) return undefined;
   return {
@@ -25,5 +33,7 @@ export async function resolveCaller(db: Kysely<DB>, token: string, now: number):
     scope: row.scope,
     targetID: row.targetID,
     operator: row.scope === 'system' && row.operator === 1,
+    tokenHash,
+    expiresAt: row.expiresAt,
   };
 }

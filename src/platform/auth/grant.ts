@@ -59,6 +59,9 @@ export async function verifyGrant(db: Kysely<DB>, grant: string, eventID: number
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/** When a grant runs out (Unix seconds), as it says; verifyGrant tells whether it is genuine. */
+export const grantExpiry = (grant: string): number => Number(grant.split('.')[1]);
+
 /** The `grant` parameter of public reads of a private event (Podium extension). */
 export const grantSchema = z.string().max(200, 'must be at most 200 characters');
 

@@ -9,7 +9,9 @@ import { ApiError } from '../errors.ts';
 // change for all the streams that share it. A client that reconnects names the last id it had
 // (Last-Event-ID) and gets what it missed from the log; past the log's window, one `reset` message.
 // Memory is bounded per connection (a client that stops reading is closed and replays when it comes
-// back) and in all (STREAM_MAX open streams).
+// back) and in all (STREAM_MAX open streams). A stream let in on something that can run out or be
+// taken away (a grant, a token: StreamGuard) ends when it does: expiry on the one heartbeat timer all
+// streams share, revocation re-checked after the changes that may have made it.
 
 /** One message of a stream: `id:`, `event:` and a one-line JSON `data:`. */
 export interface StreamMessage {
@@ -31,6 +33,22 @@ export interface StreamView {
   readonly name: string;
   /** The message of a change for this view's streams, nothing, or CLOSE (they reconnect and are asked again). */
   message(change: ChangeRow): ViewAnswer | Promise<ViewAnswer>;
+  /**
+   * What this caller's right to hear rests on when it can run out or be taken away (a grant, a token):
+   * the hub keeps it with the stream (not with the view its group shares) and ends the stream when it
+   * no longer holds. The client reconnects and is asked again, missing nothing (Last-Event-ID).
+   */
+  readonly guard?: StreamGuard;
+}
+
+/** A stream's right to hear that can end while it is open (StreamView.guard). */
+export interface StreamGuard {
+  /** When it runs out (Unix ms): the stream ends then, found by the heartbeat timer all streams share. */
+  readonly expiresAt: number;
+  /** Whether `change` may have taken it away (a token revoked, a registration removed): then holds() is asked. */
+  concerns(change: ChangeRow): boolean;
+  /** Whether it still holds; the stream's messages wait meanwhile. */
+  holds(): Promise<boolean>;
 }
 
 /** Where a stream's text goes: the HTTP response. */
@@ -67,7 +85,10 @@ interface Subscriber {
   readonly sink: StreamSink;
   /** The client's address, for the cap per address (STREAM_MAX_PER_ADDRESS). */
   readonly from: string;
-  /** Live messages that came while the replay ran, sent after it (those the replay sent, not again). */
+  readonly guard: StreamGuard | undefined;
+  /** What holds its live messages back: its replay, re-checks of its guard. Sent in order when none is left. */
+  held: number;
+  /** Live messages that came while held, sent after (those the replay sent, not again). */
   pending: StreamMessage[] | undefined;
   /** The ids the replay sent. Live messages are never filtered by id order: on PostgreSQL a change with a
    * lower id may commit after one with a higher id, and the bus hands each over once, as it commits. */
@@ -106,13 +127,43 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
   let size = 0;
   let closed = false;
 
+  /** The open streams with a guard, and their groups: the only ones a change may end on its own. */
+  const guarded = new Map<Subscriber, ViewGroup>();
+
+  // One timer for every stream: the heartbeat, and the end of those whose right to hear ran out.
   const heartbeat = setInterval(() => {
+    const now = Date.now();
+    for (const [s, group] of guarded) if (s.guard!.expiresAt <= now) drop(group, s);
     for (const group of groups.values()) for (const s of group.subscribers) send(group, s, ': \n\n');
   }, o.heartbeatMs);
   heartbeat.unref();
 
+  function hold(s: Subscriber): void {
+    if (s.held++ === 0) s.pending = [];
+  }
+
+  /** One reason less to hold a stream's messages; the last sends what waited, in order. */
+  function release(group: ViewGroup, s: Subscriber): void {
+    if (--s.held > 0) return;
+    const pending = s.pending ?? [];
+    s.pending = undefined;
+    if (group.subscribers.has(s)) for (const m of pending) offer(group, s, m);
+  }
+
+  /** Asks a stream's guard again after a change that concerns it; ends the stream unless it holds. */
+  function recheck(group: ViewGroup, s: Subscriber): void {
+    hold(s);
+    s.guard!.holds()
+      .catch(() => false) // the store unreachable: the client reconnects and is asked again
+      .then((holds) => {
+        if (!holds) drop(group, s);
+        release(group, s);
+      });
+  }
+
   function drop(group: ViewGroup, s: Subscriber): void {
     if (!group.subscribers.delete(s)) return;
+    guarded.delete(s);
     size--;
     const n = (perAddress.get(s.from) ?? 1) - 1;
     if (n > 0) perAddress.set(s.from, n);
@@ -127,9 +178,9 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
     if (s.sink.backlog > maxBacklog) drop(group, s);
   }
 
-  /** A message to one client: held while its replay runs, then sent unless the replay sent it. */
+  /** A message to one client: held while its replay or a re-check runs, then sent unless the replay sent it. */
   function offer(group: ViewGroup, s: Subscriber, m: StreamMessage): void {
-    if (s.pending) s.pending.push(m);
+    if (s.held > 0) s.pending!.push(m);
     else if (!s.replayed?.has(m.id)) send(group, s, sseText(m));
   }
 
@@ -162,6 +213,7 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       return size;
     },
     publish(change) {
+      for (const [s, group] of guarded) if (s.guard!.concerns(change)) recheck(group, s);
       for (const group of groups.values()) {
         group.chain = group.chain
           .then(() => group.view.message(change))
@@ -182,23 +234,23 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       if (size >= o.max) throw new ApiError(503, 'too many open streams, try again shortly', { 'Retry-After': '5' });
       let group = groups.get(view.name);
       if (!group) groups.set(view.name, (group = { view, subscribers: new Set(), chain: Promise.resolve() }));
-      const s: Subscriber = { sink, from, pending: lastEventID === undefined ? undefined : [], replayed: undefined };
+      const s: Subscriber = { sink, from, guard: view.guard, held: 0, pending: undefined, replayed: undefined };
       group.subscribers.add(s);
+      if (s.guard) guarded.set(s, group);
       size++;
       perAddress.set(from, (perAddress.get(from) ?? 0) + 1);
       // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
       sink.write('retry: 2000\n: open\n\n');
       if (lastEventID !== undefined) {
         const g = group;
+        hold(s);
         void replay(g, s, lastEventID)
           .catch(() => {
             // The log could not be read: the client comes back and asks again.
             drop(g, s);
           })
           .finally(() => {
-            const pending = s.pending ?? [];
-            s.pending = undefined;
-            if (g.subscribers.has(s)) for (const m of pending) offer(g, s, m);
+            release(g, s);
             // A change the replay read from the log may still come through the bus a little later: the
             // replayed ids are kept a while to send it once, then let go (they are bounded by maxReplay).
             setTimeout(() => (s.replayed = undefined), REPLAYED_KEPT_MS).unref();

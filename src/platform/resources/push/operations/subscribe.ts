@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../../errors.ts';
 import { grantSchema, readableEvent, verifyGrant } from '../../../auth/grant.ts';
 import { pushMessageWire, PUSH_CHANNELS, type PushChannel } from '../../../../shared/wire/push.ts';
 import { pushView, type Audience } from '../view.ts';
+import { pushGuard } from '../guard.ts';
 
 const EVENT_CHANNELS = PUSH_CHANNELS.filter((c) => c !== 'chat/send');
 const known = new Set<string>(PUSH_CHANNELS);
@@ -71,6 +72,9 @@ export default defineOperation({
       throw new ApiError(403, 'chat/send is heard only with the token of the person it is for');
     // chat/send is a person's own: their stream shares its view with nobody else's.
     const person = asked.includes('chat/send') ? ctx.caller!.personID : undefined;
-    return pushView(ctx.db, p.eventID, audience, new Set(asked), person);
+    // A member's stream, or one hearing chat/send, rests on its token; a grant's on the grant.
+    const byToken = audience === 'member' || person !== undefined ? ctx.caller : undefined;
+    const guard = pushGuard(ctx.db, p.eventID, audience, p.grant, byToken);
+    return { ...pushView(ctx.db, p.eventID, audience, new Set(asked), person), guard };
   },
 });
