@@ -246,4 +246,53 @@ describe('the hub, on its own', () => {
     hub.close();
     await p.close();
   });
+  it('holds a guarded stream’s messages while its guard is asked again: sent if it holds, never if not; ended at its expiry', async () => {
+    const { createStreamHub } = await import('../../src/platform/stream/hub.ts');
+    const p = await startTestPlatform('sqlite');
+    const hub = createStreamHub({ db: p.db, max: 10, heartbeatMs: 50 });
+    const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    const sink = () => {
+      const s = { written: '', ended: false, backlog: 0 };
+      return Object.assign(s, { write: (t: string) => void (s.written += t), end: () => void (s.ended = true) });
+    };
+    const message = (c: { changeID: number }) => ({ id: c.changeID, event: 'x', data: {} });
+    /** A guard whose answers the test gives: `answer(true)` holds, `answer(false)` does not. */
+    const guard = (expiresAt = Infinity) => {
+      const g = { asked: 0, answer: (_: boolean) => {}, expiresAt };
+      return Object.assign(g, {
+        concerns: (c: { kind: string }) => c.kind === 'person',
+        holds: () => new Promise<boolean>((r) => (g.asked++, (g.answer = r))),
+      });
+    };
+    const kept = guard();
+    const revoked = guard();
+    const a = sink();
+    const b = sink();
+    hub.open({ name: 'v', message, guard: kept }, undefined, a);
+    hub.open({ name: 'v', message, guard: revoked }, undefined, b);
+    const change = { at: 0, operation: 'x.y', kind: 'x', companyID: 1, eventID: 1, objectID: null };
+    const settle = () => new Promise((r) => setTimeout(r, 20));
+    hub.publish({ ...change, changeID: 1 });
+    await settle();
+    hub.publish({ ...change, changeID: 2, kind: 'person' });
+    hub.publish({ ...change, changeID: 3 });
+    await settle();
+    expect([kept.asked, revoked.asked]).toEqual([1, 1]);
+    // Asked, not answered yet: what came after the change that concerned them waits.
+    expect(ids(a.written)).toEqual([1]);
+    expect(ids(b.written)).toEqual([1]);
+    kept.answer(true);
+    revoked.answer(false);
+    await settle();
+    expect(ids(a.written)).toEqual([1, 2, 3]);
+    expect(ids(b.written)).toEqual([1]);
+    expect([a.ended, b.ended]).toEqual([false, true]);
+
+    const expiring = sink();
+    hub.open({ name: 'v', message, guard: guard(Date.now() + 100) }, undefined, expiring);
+    await new Promise((r) => setTimeout(r, 300));
+    expect([a.ended, expiring.ended]).toEqual([false, true]);
+    hub.close();
+    await p.close();
+  });
 });
