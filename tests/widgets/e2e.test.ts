@@ -12,8 +12,9 @@ import { buildWidgets } from '../../widgets/build.mjs';
 
 // The widgets on a third-party page, end to end: the built bundle served by a "site" origin, the demo
 // page (widgets/demo) served by another origin under a strict Content-Security-Policy with Trusted
-// Types, the real platform on a third. The page registers an attendee and unlocks a private event's
-// agenda; no CSP violation and no console error may happen on the way.
+// Types, the real platform on a third. The page registers an attendee, unlocks a private event's
+// agenda and sees an edit made through the API mark a session of the agenda live (axe clean after); no
+// CSP violation and no console error may happen on the way.
 
 const root = join(import.meta.dirname, '..', '..');
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html' };
@@ -177,5 +178,31 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     expect(await form.locator('[name="email"]').getAttribute('aria-invalid')).toBe('true');
     const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
     expect(violations).toEqual([]);
+  }, 30_000);
+  it('updates the agenda live under the CSP: an edit through the API marks the session, axe clean after', async () => {
+    const agenda = page.locator('podium-agenda').first();
+    const href = await agenda.locator('.session .title a').first().getAttribute('href');
+    const activityID = /(\d+)$/.exec(href!)![1];
+    const session = agenda.locator('.session', { has: page.locator(`a[href="${href}"]`) });
+    const moved = await platform.admin('activity.delay', { activityID, minutes: 5, subsequent: 0 });
+    expect(moved.data).toHaveLength(1);
+    // Spanish since the test above: "Movida", at its new time.
+    await expect.poll(() => session.textContent(), { timeout: 5000 }).toContain('Movida');
+    expect(await session.locator('.when').textContent()).toContain(':05');
+    expect(await agenda.locator('[part="summary"]').textContent()).toContain(': Movida');
+    const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+    expect(violations).toEqual([]);
+    // axe after the update (evaluated by the test; its own checks are not the page's scripts).
+    await page.evaluate(readFileSync(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const found = await agenda.evaluate((el) =>
+      (
+        window as unknown as {
+          axe: { run(el: Element): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> };
+        }
+      ).axe
+        .run(el)
+        .then((r) => r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')}`)),
+    );
+    expect(found).toEqual([]);
   }, 30_000);
 });

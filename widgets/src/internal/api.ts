@@ -39,6 +39,9 @@ export async function callPage(api: string, name: string, query: Params, body?: 
       method: body ? 'POST' : 'GET',
       body: body && form(body),
       credentials: 'omit',
+      // Asked again when the browser holds a copy (max-age=5): a live update must see the change; the
+      // ETag makes an unchanged answer a 304.
+      cache: 'no-cache',
     });
   } catch {
     throw new PodiumApiError(0, 'the platform cannot be reached');

@@ -9,6 +9,7 @@ import { dayKey } from '../../../../src/shared/schedule/time.ts';
 import {
   $,
   $$,
+  admin,
   assert,
   equal,
   expectAccessible,
@@ -481,6 +482,76 @@ describe('<podium-agenda>', () => {
       await expectAccessible(el);
     } finally {
       favouritesOf(1).set(new Set());
+    }
+  });
+});
+
+describe('<podium-agenda> live', () => {
+  /** An organizer's call; the platform allows a token 10 a second, so a 429 waits and asks again. */
+  async function call(name: string, query: Record<string, string | number>, body?: Record<string, string>) {
+    for (;;) {
+      const res = await admin(name, query, body);
+      if (res.status !== 429) return res.data;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  it('follows the program: a moved session is marked, a removed one stays marked cancelled; filter and focus stay', async () => {
+    // An event of its own: the other tests count the demo's program.
+    const nickname = `live${Date.now()}`;
+    const [event] = await call('company.event.bind', { companyID: 1 }, { name: 'Live', nickname });
+    const eventID = String(event.eventID);
+    const at = (hm: string) => String(Date.parse(`2037-12-28T${hm}:00Z`) / 1000);
+    for (const [key, value] of Object.entries({ timezone: 'Europe/Lisbon', dateBegin: at('09:00'), visible: '1' }))
+      await call('event.edit', { eventID, key }, { value });
+    const ids: string[] = [];
+    for (const [name, location, from, to] of [
+      ['Talk A', 'Room A', '09:00', '09:30'],
+      ['Talk B', 'Room B', '10:00', '10:30'],
+    ]) {
+      const [a] = await call('activity.create', { eventID }, { name, location, dateBegin: at(from), dateEnd: at(to) });
+      ids.push(String(a.activityID));
+    }
+    // The streams the element opens, to see it close its own.
+    const opened: EventSource[] = [];
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        opened.push(this);
+      }
+    };
+    try {
+      const el = mount<PodiumAgenda>(`<podium-agenda api="${info.api}" event="${eventID}"></podium-agenda>`);
+      await loaded(el);
+      equal(titles(el), ['Talk A', 'Talk B']);
+      await until(() => opened[0]?.readyState === EventSource.OPEN, 'the stream open');
+      const q = $<HTMLInputElement>(el, 'input#q')!;
+      type(q, 'Talk');
+      await el.updateComplete;
+      const star = $$<HTMLButtonElement>(el, 'button.fav')[0];
+      star.focus();
+
+      await call('activity.delay', { activityID: ids[0], minutes: 15, subsequent: 0 });
+      await until(() => sessions(el)[0].textContent!.includes('Moved'), 'Talk A marked moved');
+      assert(sessions(el)[0].textContent!.includes('09:15'), sessions(el)[0].textContent!);
+      assert($(el, '[part="summary"]')!.textContent!.includes('Talk A: Moved'), 'said in the live region');
+      equal($<HTMLInputElement>(el, 'input#q')!.value, 'Talk', 'the search stays');
+      equal(el.shadowRoot!.activeElement, star, 'the focus stays');
+      equal(star.getAttribute('aria-label'), 'Add “Talk A” to favourites', 'on the same session');
+
+      await call('activity.remove', { activityID: ids[1] });
+      await until(() => sessions(el)[1]?.textContent!.includes('Cancelled'), 'Talk B marked cancelled');
+      equal(titles(el), ['Talk A', 'Talk B'], 'a cancelled session stays in its place');
+      assert($(el, '[part="summary"]')!.textContent!.includes('Talk B: Cancelled'), 'said in the live region');
+      await expectAccessible(el);
+
+      // Only while connected.
+      el.remove();
+      equal(opened.length, 1);
+      equal(opened[0].readyState, EventSource.CLOSED, 'closed with the element');
+    } finally {
+      window.EventSource = Native;
     }
   });
 });

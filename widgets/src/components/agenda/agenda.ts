@@ -1,4 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { apiBase } from '../../internal/api.ts';
 import { organizerHTML } from '../../internal/organizer-html.ts';
 import type { Session } from '../../../../src/shared/schedule/program.ts';
 import {
@@ -31,6 +32,9 @@ import { favouritesOf, toggle } from '../../stores/favourites.ts';
 import { PodiumFavouritesChangeEvent } from '../../events/events.ts';
 import { common } from '../../styles/common.styles.ts';
 import { styles } from './agenda.styles.ts';
+
+/** A live mark: what happened, until when (Unix seconds), and a cancelled session as it was. */
+type Mark = [MessageKey, number, Session | false];
 
 const list = (value: string): string[] =>
   (value ?? '')
@@ -139,6 +143,13 @@ export class PodiumAgenda extends PodiumElement {
   declare private _open: boolean;
 
   #program: StoreController<Read<Session[]>> | undefined;
+  /** The event's push.subscribe, while connected. */
+  #source: EventSource | undefined;
+  /** What the last live update changed, for the live region (worked out before the render). */
+  #said = '';
+  /** The program the marks were worked out against, and the marks (moved, cancelled) by session. */
+  #seen: Session[] | undefined;
+  #marks = new Map<number, Mark>();
   #store: ReadStore<Session[]> | undefined;
   #favourites: StoreController<Set<number>> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -167,11 +178,13 @@ export class PodiumAgenda extends PodiumElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#listen();
     this.#timer = setInterval(() => (this._clock = Date.now() / 1000), 30_000);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#source?.close();
     clearInterval(this.#timer);
   }
 
@@ -199,14 +212,16 @@ export class PodiumAgenda extends PodiumElement {
     }
     if (changed.has('_info')) {
       for (const c of [this.#program, this.#favourites]) if (c) this.removeController(c);
-      this.#program = this.#favourites = this.#store = undefined;
+      this.#program = this.#favourites = this.#store = this.#seen = undefined;
       if (this._eventID !== undefined) {
         this.#store = programOf(this.api, this._info!);
         this.#program = new StoreController(this, this.#store);
         this.#favourites = new StoreController(this, favouritesOf(this._eventID));
       }
+      this.#listen();
     }
     const read = this.#program?.value;
+    if (read?.data && read.data !== this.#seen) this.#compare(read.data);
     if (read?.status === 'error' && read.error !== this.#reported) {
       this.#reported = read.error;
       this._fail('activity.find', read.error);
@@ -225,6 +240,43 @@ export class PodiumAgenda extends PodiumElement {
       this.#centred = tab.id;
       tab.parentElement!.scrollLeft = tab.offsetLeft - (tab.parentElement!.clientWidth - tab.offsetWidth) / 2;
     }
+  }
+
+  /**
+   * Live: while connected, follows the event's push.subscribe (public events only: the size budget has
+   * no room for a grant; a refused stream simply ends) and reads the program again 300 ms after each
+   * message — the platform's answer cache follows the same change on its own, and may be a moment
+   * behind. Several messages are several reads (no room to gather them either); the read store keeps
+   * only the last answer. The filters, the day and the focus are this element's state, and stay.
+   */
+  #listen(): void {
+    this.#source?.close();
+    if (!this._info?.isPublic || !this.isConnected) return;
+    const source = (this.#source = new EventSource(`${apiBase(this.api)}push/subscribe?eventID=${this._eventID}`));
+    for (const channel of 'activity/create activity/edit activity/remove'.split(' '))
+      source.addEventListener(channel, () => setTimeout(() => this.#store?.reload(), 300));
+  }
+
+  /**
+   * Marks what a new read of the program moved (time or room) or removed, for 5 minutes, and says it in
+   * the live region. The first read marks nothing.
+   */
+  #compare(all: Session[]): void {
+    const now = new Map(all.map((s) => [s.activityID, s]));
+    let said = '';
+    for (const s of this.#seen ?? []) {
+      const n = now.get(s.activityID);
+      const key: MessageKey | '' = !n
+        ? 'live.cancelled'
+        : n.dateBegin !== s.dateBegin || n.dateEnd !== s.dateEnd || n.location !== s.location
+          ? 'live.moved'
+          : '';
+      if (!key) continue;
+      this.#marks.set(s.activityID, [key, this.#time + 300, !n && s]);
+      said += `${s.name}: ${this.t(key)}. `;
+    }
+    this.#said = said || this.#said;
+    this.#seen = all;
   }
 
   /** A change the visitor made. */
@@ -328,14 +380,17 @@ export class PodiumAgenda extends PodiumElement {
   #session(s: Session, favs: Set<number>): TemplateResult {
     const zone = this.#zone;
     const live = s.dateBegin <= this.#time && this.#time < s.dateEnd;
+    // A mark lasts until its time (the clock re-renders every 30 s).
+    const m = this.#marks.get(s.activityID);
+    const mark = m && m[1] > this.#time && m[0];
     return html`<div class="session ${s.highlight ? 'highlight' : ''}" part="session">
       <div class="head">
         <p class="when muted">
           <time>${formatRange(s.dateBegin, s.dateEnd, zone, this.language)}</time>${
             s.location ? html`<span class="room"> · ${s.location}</span>` : nothing
           }${live ? html` <span class="badge">${this.t('schedule.live')}</span>` : nothing}${
-            s.highlight ? html` <span class="badge hl">${this.t('schedule.highlight')}</span>` : nothing
-          }
+            mark ? html` <span class="badge">${this.t(mark)}</span>` : nothing
+          }${s.highlight ? html` <span class="badge hl">${this.t('schedule.highlight')}</span>` : nothing}
         </p>
         ${this.#favouriteButton(s, favs)}
       </div>
@@ -636,7 +691,10 @@ export class PodiumAgenda extends PodiumElement {
       return this.#status(this.t('schedule.loading'));
     if (read.status === 'locked') return this.#status(`${this.t('gate.title')}. ${this.t('gate.intro')}`);
     if (read.status === 'error' || !read.data) return this.#status(this.t('schedule.loadError'), true);
-    const all = read.data;
+    // The cancelled sessions stay in their place while marked.
+    const all = read.data.concat(
+      [...this.#marks.values()].filter((m) => m[2] && m[1] > this.#time).map((m) => m[2] as Session),
+    );
     if (all.length === 0) return this.#status(this.t('schedule.empty'));
     const favs = this.#favourites?.value ?? new Set<number>();
     const zone = this.#zone;
@@ -673,6 +731,7 @@ export class PodiumAgenda extends PodiumElement {
             : this.t('schedule.results', { count: sessions.length, total: all.length })
         }
         · ${this.t('date.timesIn', { zone: zoneLabel(zone, this.language, this.#time) })}
+        <span class="sr-only">${this.#said}</span>
       </p>
       ${this._notice ? html`<p class="error" role="alert">${this._notice}</p>` : nothing} ${this.#nowNext(all)}
       ${tabbed ? this.#tabs(dayKeys, day, filtering ? matches : byDay(mine, zone), filtering) : nothing}
