@@ -264,27 +264,33 @@ export async function openStreams(url, n, reader = () => () => {}) {
 /**
  * What `n` idle streams on `url` cost the server `child` (started with PROBE_ARGS, { ipc: true }), in KB
  * per stream, measured the same way for any server: first 200 streams are opened and closed (the stream
- * path's code is compiled and its first-use memory taken), then memoryOf() before and with the `n` open.
- * `rss`: resident set after a full GC; `heap`: V8 heap used plus external memory after it. Without the GC
- * the figures would count the garbage of opening the streams and the young generation their burst grew.
- * Answers the figures, the streams (left open) and how long opening them took (ms).
+ * path's code is compiled and its first-use memory taken), then memoryOf() before, with half the streams
+ * open, and with all `n`. `rss`: resident set after a full GC; `heap`: V8 heap used plus external memory
+ * after it; both over all `n` (`all`) and over the second half alone (`marginal`: what one more stream
+ * costs, without what the first ones took once — malloc arenas and V8 pages growing, freed memory of
+ * earlier work reused). Without the GC the figures would count the garbage of opening the streams and
+ * the young generation their burst grew. Answers the figures, the memory before and with all open, the
+ * streams (left open) and how long opening them took (ms).
  */
 export async function streamMemory(child, url, n, reader) {
   for (const s of await openStreams(url, 200)) s.destroy();
-  await new Promise((r) => setTimeout(r, 1000));
+  const settle = () => new Promise((r) => setTimeout(r, 1000));
+  await settle();
   const before = await memoryOf(child);
   const started = performance.now();
-  const streams = await openStreams(url, n, reader);
-  const openedMs = performance.now() - started;
-  await new Promise((r) => setTimeout(r, 1000));
+  const half = Math.floor(n / 2);
+  const streams = await openStreams(url, half, reader);
+  let openedMs = performance.now() - started;
+  await settle();
+  const middle = await memoryOf(child);
+  const again = performance.now();
+  streams.push(...(await openStreams(url, n - half, reader)));
+  openedMs += performance.now() - again;
+  await settle();
   const after = await memoryOf(child);
-  const per = (f) => f(after) / n / 1024 - f(before) / n / 1024;
-  return {
-    rss: per((m) => m.rss),
-    heap: per((m) => m.heapUsed + m.external),
-    before,
-    after,
-    streams,
-    openedMs,
-  };
+  const per = (from, to, count) => ({
+    rss: (to.rss - from.rss) / count / 1024,
+    heap: (to.heapUsed + to.external - from.heapUsed - from.external) / count / 1024,
+  });
+  return { all: per(before, after, n), marginal: per(middle, after, n - half), before, after, streams, openedMs };
 }

@@ -7,8 +7,9 @@
 // opened, over N, each read after a full GC in the server (bench/memory-probe.mjs, preloaded: V8's last
 // resort GC, which also shrinks the young generation), the stream path warmed first by 200 streams
 // opened and closed (bench/lib.mjs streamMemory). The same is measured, in the same run, of a bare
-// node:http server holding the same streams (bench/sse-floor.mjs), and our figure printed as a ratio to
-// it; heap + external per subscriber (steadier than the resident set) is printed too.
+// node:http server holding the same streams (bench/sse-floor.mjs), and our figures printed as ratios to
+// it; heap + external per subscriber (steadier than the resident set) is printed too, and both again
+// over the second N/2 alone ("one more": the marginal cost, without what the first streams took once).
 // Usage: npm run bench:push [-- --subscribers 2000 --edits 100]
 // The store is a fresh schema of BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), dropped at
 // the end. Subscribers are raw HTTP/1.1 sockets (one connection each), read by a minimal parser.
@@ -150,13 +151,21 @@ try {
     `opened ${N} streams in ${ours.openedMs.toFixed(0)} ms; server resident set after a full GC ${mb(ours.before.rss)} MB ` +
       `before, ${mb(ours.after.rss)} MB with them idle:`,
   );
+  const cells = (m) => [m.all.rss, m.all.heap, m.marginal.rss, m.marginal.heap].map((v) => v.toFixed(1));
+  const ratio = (f) => (f(ours) / f(floor)).toFixed(2);
   table([
-    ['KB per idle subscriber', 'resident', 'heap + external'],
-    ['podium (push.subscribe)', ours.rss.toFixed(1), ours.heap.toFixed(1)],
-    ['bare node:http SSE (floor)', floor.rss.toFixed(1), floor.heap.toFixed(1)],
-    ['ratio to the floor', (ours.rss / floor.rss).toFixed(2), (ours.heap / floor.heap).toFixed(2)],
+    ['KB per idle subscriber', 'resident', 'heap + external', 'one more: resident', 'heap + external'],
+    ['podium (push.subscribe)', ...cells(ours)],
+    ['bare node:http SSE (floor)', ...cells(floor)],
+    [
+      'ratio to the floor',
+      ratio((m) => m.all.rss),
+      ratio((m) => m.all.heap),
+      ratio((m) => m.marginal.rss),
+      ratio((m) => m.marginal.heap),
+    ],
   ]);
-  const perSubscriber = ours.rss;
+  const perSubscriber = ours.all.rss;
   const p99 = pct(
     [...toLast].sort((a, b) => a - b),
     99,

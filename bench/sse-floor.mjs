@@ -31,7 +31,9 @@ if (process.argv[2] === 'server') {
     for (const s of m.streams) s.destroy();
     console.log(
       `bare node:http SSE, ${n} idle connections, per connection after a full GC: ` +
-        `${m.rss.toFixed(1)} KB resident, ${m.heap.toFixed(1)} KB heap + external`,
+        `${m.all.rss.toFixed(1)} KB resident, ${m.all.heap.toFixed(1)} KB heap + external; ` +
+        `one more (the second half alone): ${m.marginal.rss.toFixed(1)} KB resident, ` +
+        `${m.marginal.heap.toFixed(1)} KB heap + external`,
     );
   } finally {
     floor.child.kill();
