@@ -5,9 +5,10 @@
 //   and the site holds no stream per visitor;
 // - on a change (those within DEBOUNCE_MS make one), the page reads its own address again. The site's
 //   page cache follows the same change stream, so the answer is fresh within ~100 ms of the commit; one
-//   that still shows the old sessions is asked again (twice at most). Each element marked
-//   data-live="key" is swapped for the fresh one of that key (one missing there, as on a 404 page, is
-//   kept); data-live-text elements take the fresh text. The filters are in the URL, so the fresh page
+//   that still shows the old sessions is asked again (RETRIES times at most, RETRY_MS apart: with the
+//   stream on another process than the site's, the message may come before the site's cache moved).
+//   Each element marked data-live="key" is swapped for the fresh one of that key (one missing there, as
+//   on a 404 page, is kept); data-live-text elements take the fresh text. The filters are in the URL, so the fresh page
 //   has them; the window's and the regions' scroll and the focus are put back;
 // - sessions are the [data-id] elements of those regions (data-b, data-e, data-room): one whose time or
 //   room changed is marked "Moved"; one removed (activity/remove) stays where it was, marked
@@ -19,7 +20,8 @@
 
 const MARK_MS = 5 * 60_000;
 const DEBOUNCE_MS = 300;
-const RETRY_MS = 400;
+const RETRY_MS = 250;
+const RETRIES = 3;
 const CHANNELS = ['activity/create', 'activity/edit', 'activity/remove', 'event/edit'];
 
 type Kind = 'moved' | 'cancelled';
@@ -95,11 +97,11 @@ function start(status: HTMLElement): void {
       const channels = new Map(heard);
       heard.clear();
       const shown = signature(document);
-      for (let attempt = 0; attempt < 3; attempt++) {
+      for (let attempt = 0; attempt <= RETRIES; attempt++) {
         if (attempt > 0) await wait(RETRY_MS);
         const doc = await load();
         if (!doc) return;
-        if (signature(doc) !== shown || attempt === 2) return swap(doc, channels);
+        if (signature(doc) !== shown || attempt === RETRIES) return swap(doc, channels);
       }
     } finally {
       busy = false;

@@ -6,10 +6,11 @@
 // another API process than the one that takes the write (PostgreSQL + Redis). Every page runs under the
 // site's CSP with Trusted Types enforced on top (require-trusted-types-for 'script').
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, freshStore } from '../helpers/platform.ts';
-import { axe, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
+import { axe, launchChromium, SHOTS, skipDemoImages, watchProblems } from './chromium.ts';
 import { ROOT, startPodium, type Podium } from './harness.ts';
 
 let browser: Browser;
@@ -81,7 +82,7 @@ async function makeEvent(p: Podium, token: string, nickname: string): Promise<Re
   return ids;
 }
 
-/** A context whose pages get the site's CSP with Trusted Types enforced too. */
+/** A context whose pages get the site's CSP with Trusted Types enforced too (Lit's policy for the widgets the site embeds). */
 async function newContext(p: Podium): Promise<BrowserContext> {
   const c = await browser.newContext({ viewport: { width: 1280, height: 600 } });
   await skipDemoImages(c);
@@ -90,7 +91,7 @@ async function newContext(p: Podium): Promise<BrowserContext> {
     const res = await route.fetch();
     const headers = res.headers();
     expect(headers['content-security-policy']).toContain("script-src 'self'");
-    headers['content-security-policy'] += "; require-trusted-types-for 'script'; trusted-types 'none'";
+    headers['content-security-policy'] += "; require-trusted-types-for 'script'; trusted-types lit-html";
     await route.fulfill({ response: res, headers });
   });
   return watchProblems(c, problems);
@@ -140,6 +141,7 @@ describe('an open schedule page, one process (SQLite)', () => {
     await link.focus();
     await page.evaluate(() => window.scrollTo(0, 150));
     const scrollY = await page.evaluate(() => window.scrollY);
+    await page.screenshot({ path: join(SHOTS, 'live-schedule-before-1280.png'), fullPage: true });
     expect(scrollY).toBeGreaterThan(100);
 
     // 10:45 → 14:00 (+195 min), in Room A: the grid shows it at its new time.
@@ -178,6 +180,7 @@ describe('an open schedule page, one process (SQLite)', () => {
     expect(await page.locator('.cell a').allTextContents()).toEqual(['Short talk', 'Afternoon talk', 'Closing']);
     expect(await page.evaluate(() => document.activeElement?.closest('[data-id]')?.getAttribute('data-id'))).toBe(id);
     expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, 'live-schedule-1280.png'), fullPage: true });
     await c.close();
     expect(problems).toEqual([]);
   });
@@ -201,6 +204,23 @@ describe('an open schedule page, one process (SQLite)', () => {
       { timeout: 2000 },
     );
     expect(await page.locator('h1').textContent()).toContain('Closing');
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
+  it("the event's home shows a moved highlight", async () => {
+    const c = await newContext(p);
+    const page = await c.newPage();
+    await openLive(page, `${p.site}/demo/summit`);
+    const card = page.locator('.cards li[data-id]').first();
+    const id = (await card.getAttribute('data-id'))!;
+    const b = Number(await card.getAttribute('data-b'));
+    await call(p.api, `/activity/delay?activityID=${id}&minutes=5&subsequent=0`, token);
+    const moved = page.locator(`.cards li[data-id="${id}"]`);
+    await expect.poll(() => moved.getAttribute('data-b'), { timeout: 2000 }).toBe(String(b + 300));
+    expect(await moved.locator('.change-badge').textContent()).toBe('Moved');
+    expect(await page.locator('#live-status').textContent()).toMatch(/ moved to /);
+    expect(await axe(page)).toEqual([]);
     await c.close();
     expect(problems).toEqual([]);
   });
