@@ -19,6 +19,7 @@ import { pushMessageWire } from '../../src/shared/wire/push.ts';
 import { channelOf } from '../../src/platform/resources/push/channels.ts';
 import { GRANT_TTL_SECONDS, issueGrant } from '../../src/platform/auth/grant.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
+import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
 
 /** The operation under test (the operation suites find it by this name). */
 const OP = 'push.subscribe';
@@ -303,6 +304,19 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
       expect(s.messages.some((m) => data(m).activityID === gone)).toBe(false);
     expect((await open(`eventID=${id}&tokenID=${token}`)).status).toBe(401);
     expect((await open(`eventID=${id}&tokenID=${system}`)).status).toBe(404);
+    await closeAll();
+  });
+
+  it('ends a member’s stream when a new password (person.confirm) revokes their tokens', async () => {
+    const id = await privateEvent('new-password');
+    const { personID } = await attendee(id, `${kind}-recovering`);
+    const system = await p.signIn(`${kind}-recovering@podium.test`, PASSWORD);
+    const s = await open(`eventID=${id}&tokenID=${system}`);
+    const code = await createConfirmation(p.db, personID, 'password', Math.floor(Date.now() / 1000));
+    const [{ tokenID }] = await p.ok('person.confirm', { body: { code, password: 'a new password here' } });
+    await within(s.ended, 3000);
+    expect((await open(`eventID=${id}&tokenID=${system}`)).status).toBe(401);
+    expect((await open(`eventID=${id}&tokenID=${tokenID}`)).status).toBe(200);
     await closeAll();
   });
 
