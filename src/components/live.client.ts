@@ -79,6 +79,8 @@ function start(status: HTMLElement): void {
   const stream = new EventSource(new URL(`push/subscribe?${query}`, new URL(api, location.href)));
   const heardOne = (e: MessageEvent<string>) => {
     const { activityID } = JSON.parse(e.data) as { activityID?: string };
+    // A session's page reads itself again for its own session only (and for the event's changes).
+    if (activityID && text.activity && activityID !== text.activity) return;
     if (activityID) heard.set(activityID, e.type);
     soon();
   };

@@ -185,11 +185,17 @@ describe('an open schedule page, one process (SQLite)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('a session page shows its new room, then that it was cancelled', async () => {
+  it('a session page shows its new room, then that it was cancelled; other sessions leave it be', async () => {
     const c = await newContext(p);
     const page = await c.newPage();
     const id = ids['Closing'];
     await openLive(page, `${p.site}/demo/live/schedule/${id}`);
+    // Another session's change does not make it read itself again.
+    const reads: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'xhr' && reads.push(r.url()));
+    await call(p.api, `/activity/edit?activityID=${ids['Long workshop']}&key=location`, token, { value: 'Room D' });
+    await page.waitForTimeout(800);
+    expect(reads).toEqual([]);
     await call(p.api, `/activity/edit?activityID=${id}&key=location`, token, { value: 'Room C' });
     await page.waitForFunction(() => document.querySelector('.facts .change-badge')?.textContent === 'Moved', null, {
       timeout: 2000,
