@@ -178,6 +178,32 @@ const schema = z.object({
   WEBPUSH_MAX_PER_NET: z.coerce.number().int().min(1).max(1_000_000).default(2000),
   /** Web Push subscriptions one event may hold. */
   WEBPUSH_MAX_PER_EVENT: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /**
+   * The key that seals webhook signing secrets in the store (AES-256-GCM): 32 bytes, as 64 hex digits
+   * or base64. Without it, webhook.create and webhook.rotate answer 503 (docs/webhooks.md "Secrets").
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .transform((v) => Buffer.from(v, /^[0-9a-f]{64}$/i.test(v) ? 'hex' : 'base64'))
+    .refine((b) => b.length === 32, 'must be 32 bytes, as 64 hex digits or base64')
+    .optional(),
+  /** 1 lets webhooks reach loopback, private and link-local addresses (tests, development only). */
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1']).default('0'),
+  /** 1 accepts http: webhook addresses (development only); else https: only. */
+  WEBHOOK_ALLOW_HTTP: z.enum(['0', '1']).default('0'),
+  /** Milliseconds a delivery waits for the receiver's answer. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Delays before each retry of a webhook delivery, ms, comma-separated (each with up to 20% jitter, and
+   * at least what a Retry-After asked): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h, 3 days. Tests shorten it.
+   */
+  WEBHOOK_RETRY_MS: z
+    .string()
+    .regex(/^\d{1,10}(,\d{1,10}){0,19}$/, 'must be milliseconds separated by commas')
+    .transform((v) => v.split(',').map(Number))
+    .default([5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000, 259_200_000]),
+  /** Milliseconds between the webhook feeder's reads of the change log when the bus tells it nothing. */
+  WEBHOOK_FEED_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

@@ -6,6 +6,7 @@ import { domainChangeOf, type DomainChange } from './domains.ts';
 import { createBus, type ChangeBus } from './bus/bus.ts';
 import { startJobs, type Jobs } from './jobs/worker.ts';
 import { vapidKeys } from './resources/webpush/keys.ts';
+import type { WebhookOptions } from './webhooks/index.ts';
 
 export interface Platform {
   readonly app: PlatformApp;
@@ -25,7 +26,7 @@ export interface Platform {
 export async function startPlatform(
   config: Config,
   /** `now`: the clock (ms) of the rate-limit windows without Redis; tests simulate hours with it. */
-  opts: { logStream?: NodeJS.WritableStream; now?: () => number } = {},
+  opts: { logStream?: NodeJS.WritableStream; now?: () => number; webhooks?: WebhookOptions } = {},
 ): Promise<Platform> {
   const store = openStore(config.DATABASE_URL);
   await migrate(store.db);
@@ -34,7 +35,11 @@ export async function startPlatform(
   const counter = createCounter(config.REDIS_URL, opts.now);
   const log = platformLogger(config, opts.logStream);
   // Before the API: its writes add jobs (person.recover's e-mail).
-  const jobs = await startJobs(store, config, { work: config.JOBS_WORK === '1', logger: log });
+  const jobs = await startJobs(store, config, {
+    work: config.JOBS_WORK === '1',
+    logger: log,
+    webhooks: opts.webhooks,
+  });
   const app = await buildApp({ config, db: store.db, counter, jobs: jobs.queue, log });
   // Every process's commits reach every other's cache through the bus (Redis, PostgreSQL's
   // LISTEN/NOTIFY, or in-process on SQLite); this process's own reach it at once, before the answer.
@@ -50,6 +55,7 @@ export async function startPlatform(
     app.dispatcher.applyChange(change);
     // After the cache: a stream's listener that reads again on a change gets the new answer.
     app.streams.publish(change);
+    jobs.poke();
   });
   app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
   const port = await app.listen(config.HOST, config.API_PORT);

@@ -265,7 +265,26 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       .insertInto('listPerson')
       .values({ listID: Number(listID), personID: w.attendeeID })
       .execute();
+    // A webhook of company A with one delivery (issue 14), for the webhook operations.
+    const [hook] = await p.ok('webhook.create', {
+      token: w.adminA,
+      query: { companyID: companyA.companyID },
+      body: { url: 'https://example.invalid/hook' },
+    });
+    await p.ok('webhook.edit', {
+      token: w.adminA,
+      query: { webhookID: hook.webhookID, key: 'active' },
+      body: { value: 0 },
+    });
+    const [ping] = await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    // Settled now, not by the worker in a moment: webhook.delivery.retry takes settled deliveries only.
+    await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
     named = {
+      webhookID: [hook.webhookID, '999999'],
+      deliveryID: [ping.deliveryID, '999999'],
+      url: ['https://example.com/hook', 'http://example.com/hook'],
+      types: ['activity.edit,event.person.bind', ''],
+      after: ['0', '1'],
       activityID: [activityID, '999999'],
       chainID: [chainID, '999999'],
       listID: [listID, '999999'],
@@ -366,6 +385,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'company.tag.remove': eventTagPairs,
       'event.tag.bind': eventTagPairs,
       'event.tag.dismiss': eventTagPairs,
+      'webhook.edit': { key: 'types', value: 'activity.edit' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

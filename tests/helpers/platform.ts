@@ -9,6 +9,7 @@ import type { EventPersonTable } from '../../src/platform/db/schema.ts';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/platform/config.ts';
 import { startPlatform, type Platform } from '../../src/platform/server.ts';
+import type { WebhookOptions } from '../../src/platform/webhooks/index.ts';
 import { createPerson } from '../../src/platform/resources/person/repository.ts';
 
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -249,7 +250,11 @@ export class TestPlatform {
 }
 
 /** Starts the real platform on a free port over a fresh store; env overrides the defaults. */
-export async function startTestPlatform(kind: StoreKind, env: Record<string, string> = {}): Promise<TestPlatform> {
+export async function startTestPlatform(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  opts: { webhooks?: WebhookOptions } = {},
+): Promise<TestPlatform> {
   // With DATABASE_URL: another process of a store that exists (the first one drops it).
   const store = env.DATABASE_URL ? { url: env.DATABASE_URL, drop: async () => {} } : await freshStore(kind);
   const config = loadConfig({
@@ -262,6 +267,8 @@ export async function startTestPlatform(kind: StoreKind, env: Record<string, str
     RATE_LIMIT_CLIENT: '100000',
     RATE_LIMIT_TOKEN: '100000',
     SEED_DEMO: '0',
+    // A fixed test key, so webhook.create works in every suite (docs/webhooks.md "Secrets").
+    WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
     ...env,
   });
   const logs: string[] = [];
@@ -271,7 +278,8 @@ export async function startTestPlatform(kind: StoreKind, env: Record<string, str
       done();
     },
   });
-  return new TestPlatform(await startPlatform(config, { logStream }), logs, store.drop, config.MAIL_DIR);
+  const platform = await startPlatform(config, { logStream, webhooks: opts.webhooks });
+  return new TestPlatform(platform, logs, store.drop, config.MAIL_DIR);
 }
 
 export const PASSWORD = 'correct horse battery';

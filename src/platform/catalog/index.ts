@@ -31,6 +31,7 @@ import { attendeesOperations } from './attendees.ts';
 import { registrationOperations } from './registration.ts';
 import { peopleOperations } from './people.ts';
 import { webPushOperations } from '../resources/webpush/operations/index.ts';
+import { webhookOperations } from '../resources/webhook/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 
 /** Event content and registration (issue 3), one group per area. */
@@ -72,6 +73,7 @@ export const operations: readonly AnyOperation[] = withAnswers([
   eventAccessCodeFind,
   billingFind,
   ...contentOperations,
+  ...webhookOperations,
 ]);
 
 /** Each operation with the wire row it answers (operations/answers.ts), for the OpenAPI document. */

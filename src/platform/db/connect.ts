@@ -13,6 +13,7 @@ import * as changeLog from './migrations/0005_change_log.ts';
 import * as jobs from './migrations/0006_jobs.ts';
 import * as programChange from './migrations/0007_program_change.ts';
 import * as webPush from './migrations/0008_web_push.ts';
+import * as webhooks from './migrations/0009_webhooks.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0006_jobs': jobs,
   '0007_program_change': programChange,
   '0008_web_push': webPush,
+  '0009_webhooks': webhooks,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -376,6 +376,66 @@ export interface ChangeTable {
   companyID: number | null;
   eventID: number | null;
   objectID: number | null;
+  /** The call's id parameters, JSON (`{"activityID":1,"personID":2}`); '' for writers outside the API (migration 0009). */
+  ids: D<string>;
+  /** 1 when the call asked to skip webhooks (bypassWebhook=1). */
+  quiet: D<number>;
+}
+
+/** A webhook (migration 0009, docs/webhooks.md). */
+export interface WebhookTable {
+  webhookID: D<number>;
+  companyID: number;
+  eventID: number | null;
+  /** Who registered it: the payload's object is read with this person's rights. */
+  personID: number;
+  url: string;
+  /** Comma-separated operation names; '' for all. */
+  types: string;
+  active: number;
+  /** Why the platform turned it off: '' , `410`, `failing`. */
+  disabledReason: D<string>;
+  /** Sealed with WEBHOOK_SECRET_KEY (src/platform/resources/webhook/secret.ts). */
+  secret: string;
+  oldSecret: D<string>;
+  /** Unix ms until which the old secret signs too. */
+  oldSecretUntil: D<number>;
+  createdAt: number;
+  /** Unix ms of the first failure of the current run of failures; null after a success. */
+  failingSince: number | null;
+}
+
+export interface WebhookDeliveryTable {
+  deliveryID: D<number>;
+  webhookID: number;
+  /** Null for a ping. */
+  changeID: number | null;
+  type: string;
+  /** The JSON body, exactly as sent. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: D<number>;
+  createdAt: number;
+  /** Unix ms the next attempt is due; null once settled. */
+  nextAt: number | null;
+}
+
+export interface WebhookAttemptTable {
+  attemptID: D<number>;
+  deliveryID: number;
+  at: number;
+  /** HTTP status; 0 without an answer. */
+  status: number;
+  latencyMs: number;
+  /** The first 1 KB of the answer, or why there was none. */
+  response: string;
+}
+
+export interface WebhookFeedTable {
+  name: string;
+  lastID: number;
+  /** Ids below lastID not seen yet, JSON [[id, noticedMs], …]. */
+  gaps: D<string>;
 }
 
 /**
@@ -438,6 +498,10 @@ export interface DB {
   programChange: ProgramChangeTable;
   webPush: WebPushTable;
   webPushActivity: { pushID: number; activityID: number };
+  webhook: WebhookTable;
+  webhookDelivery: WebhookDeliveryTable;
+  webhookAttempt: WebhookAttemptTable;
+  webhookFeed: WebhookFeedTable;
 }
 
 export type Person = Selectable<PersonTable>;

@@ -7,6 +7,7 @@ import { plainLine } from './retry.ts';
 import { fileOutbox } from '../mail/outbox.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
+import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -30,6 +31,8 @@ export interface Jobs {
   readonly queue: JobQueue;
   /** Stops working (finishing or releasing the jobs in hand) and closes the queue; not the store. */
   stop(): Promise<void>;
+  /** Tells the webhook feeder a change committed (the bus's changes), when this process works. */
+  poke(): void;
 }
 
 /** The platform's own jobs, by name: what every worker runs (`queue`: where a job adds the jobs it fans out to). */
@@ -64,7 +67,12 @@ export async function startJobs(
   store: Store,
   config: Config,
   /** `handlers`: more jobs this process runs, by name, beside the platform's own (platformHandlers). */
-  options: { work: boolean; logger: JobLogger; handlers?: Readonly<Record<string, JobHandler>> },
+  options: {
+    work: boolean;
+    logger: JobLogger;
+    handlers?: Readonly<Record<string, JobHandler>>;
+    webhooks?: WebhookOptions;
+  },
 ): Promise<Jobs> {
   const queue = await createJobQueue({
     ...store,
@@ -72,16 +80,25 @@ export async function startJobs(
     settings: jobSettingsOf(config),
     logger: options.logger,
   });
-  if (!options.work) return { queue, stop: () => queue.stop() };
-  await queue.work({ ...options.handlers, ...platformHandlers(store, config, options.logger, queue) });
+  if (!options.work) return { queue, stop: () => queue.stop(), poke() {} };
+  const webhooks = startWebhooks(store, config, queue, options.logger, options.webhooks);
+  await queue.work({
+    ...options.handlers,
+    ...platformHandlers(store, config, options.logger, queue),
+    ...webhooks.handlers,
+  });
+  webhooks.start();
   const stopPruning = schedulePrune(queue, store.db, (err) =>
     options.logger.error({ err: plainLine(err) }, 'jobs: could not schedule change.prune'),
   );
   return {
     queue,
+    poke: webhooks.poke,
     stop: async () => {
       stopPruning();
+      await webhooks.stopFeeding();
       await queue.stop();
+      await webhooks.close();
     },
   };
 }

@@ -28,7 +28,16 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;
   let objectID: number | null = made ?? asID(params[own]) ?? asID(row?.[own]);
   for (const name of OBJECT_PARAMS) objectID ??= asID(params[name]);
+  // Every id the call named, and the object's own (webhook payloads carry them: issue 14).
+  const ids: Record<string, number> = {};
+  for (const [name, value] of Object.entries(params)) {
+    const v = asID(value);
+    if (v !== null && name.endsWith('ID') && name !== 'tokenID') ids[name] = v;
+  }
+  if (objectID !== null && !(own in ids) && own !== 'ID') ids[own] = objectID;
   return {
+    ids,
+    quiet: params.bypassWebhook === 1,
     operation: op.name,
     kind,
     companyID: ctx.access?.companyID ?? asID(row?.companyID) ?? asID(params.companyID),

@@ -42,6 +42,12 @@ export interface Call {
   readonly noCache?: boolean;
   /** The `Last-Event-ID` header of a stream operation's call (an EventSource reconnecting). */
   readonly lastEventID?: string;
+  /**
+   * In-process calls only, never set from a request: the call runs as this person (system scope),
+   * without a token, limits or the answer cache. Webhook payloads read their object this way, with
+   * the rights of the person who registered the webhook (src/platform/webhooks/payload.ts).
+   */
+  readonly as?: Caller;
 }
 
 export interface Answer {
@@ -425,10 +431,10 @@ export function createDispatcher(deps: Deps) {
     /** Set while this call is the one computing a cacheable read: tells those waiting for it that it is over. */
     let finish: (() => void) | undefined;
     try {
-      const ipLimit = limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
+      const ipLimit = call.as ? undefined : limit(`ip:${call.clientIp}`, config.RATE_LIMIT_CLIENT, 'from this address');
       if (ipLimit) await ipLimit;
       const token = readToken(call);
-      if (token !== undefined) {
+      if (token !== undefined && !call.as) {
         const tokenLimit = limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
         if (tokenLimit) await tokenLimit;
       }
@@ -445,7 +451,9 @@ export function createDispatcher(deps: Deps) {
       // A cached public answer is keyed by the exact query string it was computed for, so a hit skips
       // parsing; only answers to fully validated calls are ever stored.
       const cacheKey =
-        op.cachePublic && token === undefined && method === 'GET' ? plan.cachePrefix + call.rawQuery : undefined;
+        op.cachePublic && token === undefined && !call.as && method === 'GET'
+          ? plan.cachePrefix + call.rawQuery
+          : undefined;
       if (cacheKey !== undefined && !call.noCache) {
         const hit = cache.get(cacheKey);
         if (hit !== undefined) return cachedAnswer(hit, call);
@@ -471,7 +479,7 @@ export function createDispatcher(deps: Deps) {
 
       // The token first: a stale one is the caller's problem to fix before any parameter is.
       const now = Math.floor(Date.now() / 1000);
-      const caller = token === undefined ? anonymous(op) : await authenticate(op, token, now);
+      const caller = call.as ?? (token === undefined ? anonymous(op) : await authenticate(op, token, now));
 
       const format = call.query.format ?? 'json';
       if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');

@@ -31,3 +31,4 @@ export * from './change.ts';
 export * from './program.ts';
 export * from './push.ts';
 export * from './webpush.ts';
+export * from './webhook.ts';

@@ -16,6 +16,10 @@ export interface Change {
   readonly companyID?: number | null;
   readonly eventID?: number | null;
   readonly objectID?: number | null;
+  /** The call's id parameters (webhook payloads); left out by writers outside the API. */
+  readonly ids?: Readonly<Record<string, number>>;
+  /** The call asked to skip webhooks (bypassWebhook=1). */
+  readonly quiet?: boolean;
 }
 
 /** A logged change: its id (monotonic) and its time (Unix ms). */
@@ -52,6 +56,8 @@ export async function recordChange(trx: Kysely<DB>, change: Change, at = Date.no
       companyID: change.companyID ?? null,
       eventID: change.eventID ?? null,
       objectID: change.objectID ?? null,
+      ids: change.ids ? JSON.stringify(change.ids) : '',
+      quiet: change.quiet ? 1 : 0,
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();

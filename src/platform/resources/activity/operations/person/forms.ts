@@ -24,10 +24,7 @@ export function personFormParams(verb: 'enroll' | 'dismiss') {
     activityID: qOpt(id, 'the activity (every form but content)'),
     eventID: qOpt(id, 'the event (content form only)'),
     personID: qOpt(id, `admin: the attendee to ${verb}`),
-    bypassWebhook: qOpt(
-      bit,
-      '1 skips webhooks (none can be registered yet: accepted, no effect; not for the own form)',
-    ),
+    bypassWebhook: qOpt(bit, '1 delivers this call to no webhook (docs/webhooks.md; not for the own form)'),
   };
 }
 

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { Webhook } from '../../../shared/wire/webhook.ts';
+import type { WebhookRow } from './repository.ts';
+
+// The webhook's field list: what webhook.create takes and webhook.edit may change, checked once here.
+
+const OPERATION = /^[a-z]+(?:\.[a-zA-Z]+)+$|^ping$/;
+const MAX_TYPES = 60;
+
+/** The target: an absolute http(s) address (https only, unless WEBHOOK_ALLOW_HTTP=1: checked by the operations). */
+export const webhookUrl = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'must be an https URL');
+
+/** Comma-separated operation names (`activity.edit,event.person.bind`); '' for every type. */
+export const webhookTypes = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every((t) => OPERATION.test(t) && t.length <= 80),
+    'must be operation names separated by commas',
+  )
+  .refine((list) => list.length <= MAX_TYPES, `must name at most ${MAX_TYPES} types`)
+  .transform((list) => [...new Set(list)].join(','));
+
+export const webhookActive = z.enum(['0', '1'], 'must be 0 or 1').transform(Number);
+
+/** The keys of webhook.edit, with the value each takes. */
+export const WEBHOOK_EDIT_KEYS = { url: webhookUrl, types: webhookTypes, active: webhookActive } as const;
+export type WebhookEditKey = keyof typeof WEBHOOK_EDIT_KEYS;
+
+const seconds = (ms: number | null) => (ms ? String(Math.floor(ms / 1000)) : '');
+
+/** The row as its admins read it (the wire row of src/shared/wire/webhook.ts): never the secret. */
+export function webhookRecord(r: WebhookRow, nowMs: number): Webhook {
+  return {
+    webhookID: String(r.webhookID),
+    companyID: String(r.companyID),
+    eventID: r.eventID === null ? '' : String(r.eventID),
+    url: r.url,
+    types: r.types,
+    active: String(r.active),
+    disabledReason: r.disabledReason,
+    failingSince: seconds(r.failingSince),
+    oldSecretUntil: r.oldSecretUntil > nowMs ? seconds(r.oldSecretUntil) : '',
+    createdAt: seconds(r.createdAt),
+  };
+}
+
+/** Whether a webhook hears of changes of `type` (its list names it, or it lists none). */
+export const hears = (types: string, type: string): boolean => types === '' || types.split(',').includes(type);
+
+/** The `webhook-id` of a delivery: one per (webhook, change), so retries and catch-up share it. */
+export const messageIDOf = (webhookID: number, changeID: number | null, deliveryID: number): string =>
+  changeID === null ? `msg_${webhookID}_ping_${deliveryID}` : `msg_${webhookID}_${changeID}`;

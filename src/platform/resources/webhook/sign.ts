@@ -1,0 +1,40 @@
+import { Webhook } from 'standardwebhooks';
+import { openSecret } from './secret.ts';
+import type { WebhookRow } from './repository.ts';
+
+// Signatures as the Standard Webhooks specification says, made by its reference library: HMAC-SHA256
+// over `id.timestamp.body` with the `whsec_` secret, sent as `v1,<base64>`. While a rotation lasts the
+// old secret signs too, and both signatures go out space-separated (receivers accept either).
+
+/** The job that makes one attempt of one delivery (src/platform/webhooks/deliver.ts). */
+export const DELIVER_JOB = 'webhook.deliver';
+
+export interface Signed {
+  readonly 'webhook-id': string;
+  readonly 'webhook-timestamp': string;
+  readonly 'webhook-signature': string;
+}
+
+/** The headers of `body` sent now (`nowMs`) as message `messageID` by webhook `w`. */
+export function signDelivery(key: Buffer, w: WebhookRow, messageID: string, body: string, nowMs: number): Signed {
+  const at = new Date(Math.floor(nowMs / 1000) * 1000);
+  const secrets = [w.secret, ...(w.oldSecret && w.oldSecretUntil > nowMs ? [w.oldSecret] : [])];
+  const signature = secrets.map((s) => new Webhook(openSecret(key, s)).sign(messageID, at, body)).join(' ');
+  return {
+    'webhook-id': messageID,
+    'webhook-timestamp': String(Math.floor(nowMs / 1000)),
+    'webhook-signature': signature,
+  };
+}
+
+/** The body of a ping (webhook.test): what a receiver sees to check its set-up. */
+export function pingBody(w: WebhookRow, nowMs: number): string {
+  return JSON.stringify({
+    type: 'ping',
+    changeID: '',
+    companyID: String(w.companyID),
+    eventID: w.eventID === null ? '' : String(w.eventID),
+    webhookID: String(w.webhookID),
+    at: String(Math.floor(nowMs / 1000)),
+  });
+}

@@ -1,0 +1,125 @@
+import type { Kysely } from 'kysely';
+import type { Agent } from 'undici';
+import type { DB } from '../db/schema.ts';
+import type { JobHandler, JobQueue } from '../jobs/queue.ts';
+import {
+  deliveryByID,
+  feedChangesIn,
+  recordAttempt,
+  setPayload,
+  updateWebhook,
+  webhookByID,
+  type FeedChange,
+} from '../resources/webhook/repository.ts';
+import { messageIDOf } from '../resources/webhook/fields.ts';
+import { DELIVER_JOB, signDelivery } from '../resources/webhook/sign.ts';
+import { changeBody, type ObjectReader } from './payload.ts';
+import { post, type Outcome, type SendOptions } from './send.ts';
+
+// One attempt of one delivery: the job DELIVER_JOB {deliveryID, attempt}. A 2xx delivers; 410 Gone
+// turns the webhook off; 429, 5xx, no answer (timeout, connection refused) and a refused address are
+// tried again after the next delay of the schedule (WEBHOOK_RETRY_MS, with jitter, at least what a
+// Retry-After asked); any other status, or the end of the schedule, fails the delivery (an organizer
+// can retry it: webhook.delivery.retry). The attempt, the outcome and the next job are written in one
+// transaction; a job whose attempt was made already (a worker died after that commit) does nothing.
+// A webhook that has failed for 5 days in a row is turned off and says so in webhook.get.
+
+export const FAILING_MS = 5 * 24 * 3600 * 1000;
+
+export interface DeliverDeps {
+  readonly db: Kysely<DB>;
+  readonly queue: Pick<JobQueue, 'add'>;
+  readonly key: Buffer | undefined;
+  readonly reader: ObjectReader;
+  readonly agent: Agent;
+  readonly send: SendOptions;
+  /** Delays before each retry, ms. */
+  readonly schedule: readonly number[];
+  /** The clock of the schedule and of the 5 days (tests control it). */
+  readonly now: () => number;
+  readonly random?: () => number;
+}
+
+/** The delay before retry `n` (1-based): the schedule's, plus up to 20% jitter, at least `retryAfterMs`. */
+export function retryDelay(schedule: readonly number[], n: number, retryAfterMs = 0, random = Math.random): number {
+  const base = schedule[n - 1] ?? 0;
+  return Math.max(Math.round(base * (1 + random() / 5)), retryAfterMs);
+}
+
+const retryable = (o: Outcome) => o.status === 0 || o.status === 429 || o.status >= 500;
+
+export function deliverHandler(d: DeliverDeps): JobHandler {
+  return async (payload: { deliveryID: number; attempt: number }) => {
+    const delivery = await deliveryByID(d.db, payload.deliveryID);
+    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== payload.attempt - 1) return;
+    const webhook = await webhookByID(d.db, delivery.webhookID);
+    if (!webhook) return;
+    const nowMs = d.now();
+    if (!webhook.active || !d.key) {
+      const why = webhook.active ? 'WEBHOOK_SECRET_KEY is not set' : 'the webhook is turned off';
+      await recordAttempt(
+        d.db,
+        delivery.deliveryID,
+        { at: nowMs, status: 0, latencyMs: 0, response: why },
+        { state: 'failed', nextAt: null },
+      );
+      return;
+    }
+    let body = delivery.payload;
+    if (body === '') {
+      const [change] = await feedChangesIn(d.db, [delivery.changeID!]);
+      // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
+      const facts: FeedChange = change ?? {
+        changeID: delivery.changeID!,
+        at: delivery.createdAt,
+        operation: delivery.type,
+        kind: '',
+        companyID: webhook.companyID,
+        eventID: webhook.eventID,
+        objectID: null,
+        ids: '',
+        quiet: 0,
+      };
+      body = await changeBody(d.reader, webhook, facts);
+      await setPayload(d.db, delivery.deliveryID, body);
+    }
+    const messageID = messageIDOf(webhook.webhookID, delivery.changeID, delivery.deliveryID);
+    const headers = signDelivery(d.key, webhook, messageID, body, nowMs);
+    const outcome = await post(d.agent, webhook.url, { ...headers }, body, d.send);
+    const at = d.now();
+    const ok = outcome.status >= 200 && outcome.status < 300;
+    const n = payload.attempt;
+    const again = !ok && retryable(outcome) && n <= d.schedule.length;
+    const nextAt = again ? at + retryDelay(d.schedule, n, outcome.retryAfterMs, d.random) : null;
+    await d.db.transaction().execute(async (trx) => {
+      const attempt = { at, status: outcome.status, latencyMs: outcome.latencyMs, response: outcome.response };
+      await recordAttempt(trx, delivery.deliveryID, attempt, {
+        state: ok ? 'delivered' : again ? 'pending' : 'failed',
+        nextAt,
+      });
+      if (nextAt !== null)
+        await d.queue.add(
+          trx,
+          DELIVER_JOB,
+          { deliveryID: delivery.deliveryID, attempt: n + 1 },
+          {
+            key: `${delivery.deliveryID}.${n + 1}.${at}`,
+            // The queue runs on the wall clock, whatever clock the schedule is told on.
+            runAt: new Date(Date.now() + (nextAt - at)),
+          },
+        );
+      if (ok) {
+        if (webhook.failingSince !== null) await updateWebhook(trx, webhook.webhookID, { failingSince: null });
+      } else if (outcome.status === 410) {
+        await updateWebhook(trx, webhook.webhookID, { active: 0, disabledReason: '410' });
+      } else {
+        const since = webhook.failingSince ?? at;
+        const failing = at - since >= FAILING_MS;
+        await updateWebhook(trx, webhook.webhookID, {
+          failingSince: since,
+          ...(failing ? { active: 0, disabledReason: 'failing' } : {}),
+        });
+      }
+    });
+  };
+}

@@ -1,0 +1,166 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import {
+  activeWebhooksFor,
+  feedChangesIn,
+  feedChangesSince,
+  insertDelivery,
+  lockFeed,
+  moveFeed,
+  type FeedChange,
+  type FeedPosition,
+  type WebhookRow,
+} from '../resources/webhook/repository.ts';
+import { hears } from '../resources/webhook/fields.ts';
+import { DELIVER_JOB } from '../resources/webhook/sign.ts';
+import { isDelivered, typeOf } from './payload.ts';
+
+// The feeder: the change log becomes deliveries, never inside the request that wrote. It runs in the
+// processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time
+// across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
+// round instead of waiting). A round takes the changes after the feed's position, makes a delivery
+// and a DELIVER_JOB for each webhook that hears each change, and moves the position — all in one
+// transaction, so a change is fed once (and a crash mid-round feeds it again, never half).
+//
+// On PostgreSQL a transaction may take a change id and commit after a higher one was fed: the ids the
+// round jumped over are kept as gaps and looked for again for GAP_MS (a gap that never fills was a
+// rolled-back write). The (webhook, change) pair is unique in the store, so feeding twice is harmless.
+
+const PAGE = 500;
+const GAP_MS = 30_000;
+const MAX_GAPS = 10_000;
+
+export interface FeedDeps {
+  readonly db: Kysely<DB>;
+  readonly postgres: boolean;
+  readonly queue: Pick<JobQueue, 'add'>;
+  readonly now: () => number;
+}
+
+/** One round; answers how many changes it read (a full page asks for another round at once). */
+export async function feedRound(d: FeedDeps): Promise<number> {
+  // First without a transaction: most rounds have nothing any webhook hears, and then the position
+  // moves by one compare-and-set UPDATE. (On SQLite a write transaction holds the store's write lock:
+  // taken on every change by every process, it would make them queue for nothing.)
+  const seen = await lockFeed(d.db, false);
+  if (!seen) return 0;
+  const quick = await advance(d.db, d, seen, false);
+  if (quick.done) return quick.read;
+  return d.db.transaction().execute(async (trx) => {
+    const position = await lockFeed(trx, d.postgres);
+    if (!position) return 0;
+    return (await advance(trx, d, position, true)).read;
+  });
+}
+
+/**
+ * Reads what follows `position`; with `deliver`, makes the deliveries and moves the position (inside
+ * the round's transaction). Without, it moves the position only when no change is heard by a webhook
+ * (`done`), and only if no other feeder moved it meanwhile.
+ */
+async function advance(
+  db: Kysely<DB>,
+  d: FeedDeps,
+  position: FeedPosition,
+  deliver: boolean,
+): Promise<{ read: number; done: boolean }> {
+  const nowMs = d.now();
+  const fresh = await feedChangesSince(db, position.lastID, PAGE);
+  const late = await feedChangesIn(
+    db,
+    position.gaps.map(([id]) => id),
+  );
+  const found = new Set(late.map((c) => c.changeID));
+  let gaps = position.gaps.filter(([id, noticed]) => !found.has(id) && nowMs - noticed < GAP_MS);
+  let lastID = position.lastID;
+  for (const c of fresh) {
+    if (c.changeID - lastID <= MAX_GAPS)
+      for (let missing = lastID + 1; missing < c.changeID; missing++) gaps.push([missing, nowMs]);
+    lastID = c.changeID;
+  }
+  if (gaps.length > MAX_GAPS) gaps = gaps.slice(-MAX_GAPS);
+  const hooks = new Map<number, WebhookRow[]>();
+  const heard: [FeedChange, WebhookRow[]][] = [];
+  for (const c of [...late, ...fresh]) {
+    const list = await listeners(db, c, hooks);
+    if (list.length) heard.push([c, list]);
+  }
+  const moved = lastID !== position.lastID || gaps.length !== position.gaps.length || late.length > 0;
+  if (!deliver) {
+    if (heard.length) return { read: fresh.length, done: false };
+    if (moved && !(await moveFeed(db, { lastID, gaps }, position))) return { read: 0, done: true };
+    return { read: fresh.length, done: true };
+  }
+  for (const [c, list] of heard) await feedOne(db, d, c, list, nowMs);
+  if (moved) await moveFeed(db, { lastID, gaps });
+  return { read: fresh.length, done: true };
+}
+
+/** The active webhooks that hear `c` (none for a quiet change, one of no company, a webhook's own). */
+async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, WebhookRow[]>): Promise<WebhookRow[]> {
+  if (c.quiet || c.companyID === null || !isDelivered(c.operation)) return [];
+  let list = hooks.get(c.companyID);
+  if (!list) hooks.set(c.companyID, (list = await activeWebhooksFor(db, c.companyID)));
+  const type = typeOf(c.operation);
+  return list.filter((w) => (w.eventID === null || w.eventID === c.eventID) && hears(w.types, type));
+}
+
+async function feedOne(trx: Kysely<DB>, d: FeedDeps, c: FeedChange, list: WebhookRow[], nowMs: number) {
+  const type = typeOf(c.operation);
+  for (const w of list) {
+    const deliveryID = await insertDelivery(trx, {
+      webhookID: w.webhookID,
+      changeID: c.changeID,
+      type,
+      // Made by the worker of the first attempt (it reads the object): the feeder stays quick.
+      payload: '',
+      createdAt: nowMs,
+      nextAt: nowMs,
+    });
+    if (deliveryID !== undefined)
+      await d.queue.add(trx, DELIVER_JOB, { deliveryID, attempt: 1 }, { key: `${deliveryID}.1` });
+  }
+}
+
+/**
+ * Runs rounds every `everyMs` and on poke() (the bus's changes), one at a time; a full page runs the
+ * next round at once. Answers poke and stop.
+ */
+export function startFeeder(d: FeedDeps, everyMs: number, onError: (err: unknown) => void) {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  let idle: Promise<void> = Promise.resolve();
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    idle = (async () => {
+      try {
+        do {
+          again = false;
+          if ((await feedRound(d)) >= PAGE) again = true;
+        } while (again && !stopped);
+      } catch (err) {
+        onError(err);
+      } finally {
+        running = false;
+      }
+    })();
+  };
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  run();
+  return {
+    poke: run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await idle;
+    },
+  };
+}

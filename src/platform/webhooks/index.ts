@@ -1,0 +1,87 @@
+import type { Config } from '../config.ts';
+import type { Store } from '../db/connect.ts';
+import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
+import { plainLine } from '../jobs/retry.ts';
+import { pruneDeliveries } from '../resources/webhook/repository.ts';
+import { DELIVER_JOB } from '../resources/webhook/sign.ts';
+import { deliverHandler } from './deliver.ts';
+import { startFeeder } from './feed.ts';
+import { systemResolver, type Resolver } from './guard.ts';
+import { objectReader } from './payload.ts';
+import { guardedAgent } from './send.ts';
+
+// Webhooks in a process that runs jobs (issue 14, docs/webhooks.md): the feeder that turns the change
+// log into deliveries, the handler that makes each attempt, and the hourly forgetting of deliveries
+// older than 30 days.
+
+const KEEP_MS = 30 * 24 * 3600 * 1000;
+const HOUR = 3_600_000;
+
+export interface WebhookOptions {
+  /** The clock of the retry schedule and of the 5 days of failures (tests control it). */
+  readonly now?: () => number;
+  /** How names resolve (tests resolve names to addresses they choose). */
+  readonly resolve?: Resolver;
+  readonly random?: () => number;
+}
+
+export function startWebhooks(
+  store: Store,
+  config: Config,
+  queue: JobQueue,
+  logger: JobLogger,
+  o: WebhookOptions = {},
+) {
+  const now = o.now ?? Date.now;
+  const send = {
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE === '1',
+    resolve: o.resolve ?? systemResolver,
+    now,
+  };
+  const agent = guardedAgent(send);
+  const reader = objectReader(store.db, config);
+  const handlers: Record<string, JobHandler> = {
+    [DELIVER_JOB]: deliverHandler({
+      db: store.db,
+      queue,
+      key: config.WEBHOOK_SECRET_KEY,
+      reader,
+      agent,
+      send,
+      schedule: config.WEBHOOK_RETRY_MS,
+      now,
+      random: o.random,
+    }),
+  };
+  let feeder: ReturnType<typeof startFeeder> | undefined;
+  let pruner: NodeJS.Timeout | undefined;
+  return {
+    handlers,
+    /** Starts feeding, once the queue works. */
+    start() {
+      feeder = startFeeder(
+        { db: store.db, postgres: store.kind === 'postgres', queue, now },
+        config.WEBHOOK_FEED_MS,
+        (err) => logger.error({ err: plainLine(err) }, 'webhooks: feeding failed'),
+      );
+      pruner = setInterval(() => {
+        pruneDeliveries(store.db, now() - KEEP_MS).catch((err: unknown) =>
+          logger.error({ err: plainLine(err) }, 'webhooks: pruning failed'),
+        );
+      }, HOUR).unref();
+    },
+    /** A change committed: feed it now rather than at the next tick. */
+    poke: () => feeder?.poke(),
+    /** Stops feeding (before the queue stops: the jobs in hand still deliver). */
+    async stopFeeding() {
+      clearInterval(pruner);
+      await feeder?.stop();
+    },
+    /** Closes what deliveries use (after the queue stopped). */
+    async close() {
+      reader.close();
+      await agent.close();
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { client, STYLES } from '../helpers/operations.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+
+// Webhooks (issue 14) on both stores, against a receiver on loopback that verifies every signature
+// with the Standard Webhooks reference library: registration in both call styles, who may see what,
+// deliveries fed from the change log by the worker (never the request), retries after 500 and
+// Retry-After, 410, bypassWebhook, rotation with two signatures, catch-up with webhook.events.
+
+const ENV = {
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_ALLOW_HTTP: '1',
+  WEBHOOK_RETRY_MS: '100,100,100',
+  WEBHOOK_FEED_MS: '50',
+  JOBS_POLL_MS: '50',
+};
+
+const strings = (v: unknown): boolean =>
+  Array.isArray(v)
+    ? v.every(strings)
+    : v && typeof v === 'object'
+      ? Object.values(v).every(strings)
+      : typeof v === 'string';
+
+describe.each(STORES)('webhooks on %s', (kind) => {
+  let p: TestPlatform;
+  let w: World;
+  let rx: Receiver;
+  let activityID: string;
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind, ENV);
+    w = await world(p);
+    rx = await startReceiver();
+    activityID = await p.insertRow(
+      'activity',
+      { eventID: Number(w.eventA.eventID), name: 'Opening', dateBegin: 1700000000, dateEnd: 1700003600 },
+      'activityID',
+    );
+  });
+  afterAll(async () => {
+    await p?.close();
+    await rx?.close();
+  });
+
+  /** A webhook of company A (or event A) whose secret the receiver knows; answers it with its secret. */
+  async function register(query: Record<string, string>, body: Record<string, string> = {}) {
+    const [row] = await p.ok('webhook.create', { token: w.adminA, query, body: { url: rx.url, ...body } });
+    rx.secrets = [...rx.secrets, row.secret];
+    return row;
+  }
+  const deliveries = (webhookID: string, selection = 'all') =>
+    p.ok('webhook.delivery.find', { token: w.adminA, query: { webhookID, selection } });
+  async function settled(webhookID: string, count: number) {
+    for (let i = 0; i < 300; i++) {
+      const rows = await deliveries(webhookID);
+      if (rows.length >= count && rows.every((d) => d.state !== 'pending')) return rows;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('deliveries did not settle');
+  }
+
+  describe.each(STYLES)('registration (%s)', (style) => {
+    it('creates with a whsec_ secret shown only in the answer; find, get, edit, remove', async () => {
+      const c = client(p, style);
+      const [made] = await c.ok('webhook.create', {
+        token: w.adminA,
+        query: { companyID: w.companyA.companyID },
+        body: { url: 'http://127.0.0.1:1/x', types: 'activity.edit, event.edit,activity.edit' },
+      });
+      expect(made.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+      expect(made).toMatchObject({ types: 'activity.edit,event.edit', active: '1', eventID: '' });
+      const [got] = await c.ok('webhook.get', { token: w.adminA, query: { webhookID: made.webhookID } });
+      expect(got.secret).toBeUndefined();
+      expect(JSON.stringify(await p.db.selectFrom('webhook').selectAll().execute())).not.toContain(made.secret);
+      const found = await c.ok('webhook.find', { token: w.adminA, query: { companyID: w.companyA.companyID } });
+      expect(found.map((r) => r.webhookID)).toContain(made.webhookID);
+      expect(found.every((r) => r.secret === undefined)).toBe(true);
+      const [edited] = await c.ok('webhook.edit', {
+        token: w.adminA,
+        query: { webhookID: made.webhookID, key: 'active' },
+        body: { value: '0' },
+      });
+      expect(edited.active).toBe('0');
+      await c.fail(
+        'webhook.edit',
+        { token: w.adminA, query: { webhookID: made.webhookID, key: 'secret' }, body: { value: 'x' } },
+        400,
+      );
+      await c.fail(
+        'webhook.edit',
+        { token: w.adminA, query: { webhookID: made.webhookID, key: 'types' }, body: { value: 'not a type' } },
+        400,
+      );
+      await c.ok('webhook.remove', { token: w.adminA, query: { webhookID: made.webhookID } });
+      await c.fail('webhook.get', { token: w.adminA, query: { webhookID: made.webhookID } }, 404);
+    });
+
+    it('answers 404 to other tenants and 403 to an event-scope token for every operation', async () => {
+      const c = client(p, style);
+      const [made] = await c.ok('webhook.create', {
+        token: w.adminA,
+        query: { eventID: w.eventA.eventID },
+        body: { url: 'http://127.0.0.1:1/x' },
+      });
+      const byID = { webhookID: made.webhookID };
+      const calls: [string, Record<string, string>, Record<string, string>?][] = [
+        ['webhook.get', byID],
+        ['webhook.edit', { ...byID, key: 'url' }, { value: 'http://127.0.0.1:2/' }],
+        ['webhook.remove', byID],
+        ['webhook.rotate', byID],
+        ['webhook.test', byID],
+        ['webhook.events', byID],
+        ['webhook.delivery.find', byID],
+      ];
+      for (const [name, query, body] of calls) {
+        const r = await c.fail(name, { token: w.adminB, query, body }, 404, /webhook not found/);
+        expect(r.text).not.toContain(w.companyA.companyID);
+        // Related to the event (an attendee): told it may not, as everywhere else.
+        await c.fail(name, { token: w.attendeeSystem, query, body }, 403);
+        await c.fail(name, { token: w.eventAdminEventScope, query, body }, 403);
+      }
+      await c.fail('webhook.find', { token: w.adminB, query: { companyID: w.companyA.companyID } }, 404);
+      await c.fail(
+        'webhook.create',
+        { token: w.adminB, query: { eventID: w.eventA.eventID }, body: { url: rx.url } },
+        404,
+      );
+      await c.fail(
+        'webhook.create',
+        { token: w.externalA, query: { companyID: w.companyA.companyID }, body: { url: rx.url } },
+        403,
+      );
+      // An event admin (system token) may register for the event, not for the company.
+      const [own] = await c.ok('webhook.create', {
+        token: w.eventAdminSystem,
+        query: { eventID: w.eventA.eventID },
+        body: { url: 'http://127.0.0.1:1/x' },
+      });
+      await c.ok('webhook.remove', { token: w.eventAdminSystem, query: { webhookID: own.webhookID } });
+      await c.fail(
+        'webhook.create',
+        { token: w.eventAdminSystem, query: { companyID: w.companyA.companyID }, body: { url: rx.url } },
+        403,
+      );
+      await c.ok('webhook.remove', { token: w.adminA, query: byID });
+    });
+  });
+
+  it('delivers a signed payload per change from the worker, retrying 500s and honouring Retry-After', async () => {
+    const hook = await register({ companyID: w.companyA.companyID }, { types: 'activity.edit' });
+    rx.script = [500, [503, { 'retry-after': '1' }]];
+    const started = Date.now();
+    await p.ok('activity.edit', { token: w.adminA, query: { activityID, key: 'name' }, body: { value: 'Keynote' } });
+    const [got] = await rx.until(1);
+    // Two failures: 100 ms (+ jitter), then at least the 1 s the receiver asked for.
+    expect(got.at - started).toBeGreaterThanOrEqual(1000);
+    expect(got.verifiedBy).toBe(rx.secrets.length - 1);
+    expect(got.body).toMatchObject({
+      type: 'activity.edit',
+      companyID: w.companyA.companyID,
+      eventID: w.eventA.eventID,
+      ids: { activityID, eventID: w.eventA.eventID },
+      object: { activityID, name: 'Keynote' },
+    });
+    expect(strings(got.body)).toBe(true);
+    expect(Buffer.byteLength(got.raw)).toBeLessThan(20 * 1024);
+    expect(got.id).toBe(`msg_${hook.webhookID}_${got.body.changeID as string}`);
+    const [d] = await settled(hook.webhookID, 1);
+    expect(d.state).toBe('delivered');
+    const list = d.attemptList as unknown as Record<string, string>[];
+    expect(list.map((a) => a.status)).toEqual(['500', '503', '200']);
+    expect(list[0].response).toBe('answer 500');
+    expect(Number(list[0].latencyMs)).toBeGreaterThanOrEqual(0);
+    expect(rx.duplicates()).toBe(0);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
+  it('bypassWebhook=1 on activity.person.bind and dismiss delivers nothing; without it they deliver', async () => {
+    const hook = await register(
+      { eventID: w.eventA.eventID },
+      { types: 'activity.person.bind,activity.person.dismiss' },
+    );
+    const q = { activityID, personID: w.attendeeID };
+    await p.ok('activity.person.bind', { token: w.adminA, query: { ...q, bypassWebhook: 1 } });
+    await p.ok('activity.person.dismiss', { token: w.adminA, query: { ...q, bypassWebhook: 1 } });
+    await p.ok('activity.person.bind', { token: w.adminA, query: q });
+    const got = await rx.until(1);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(got.map((g) => g.body.type)).toEqual(['activity.person.bind']);
+    expect(got[0].body).toMatchObject({ ids: { activityID, personID: String(w.attendeeID) } });
+    expect(await deliveries(hook.webhookID)).toHaveLength(1);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
+  it('410 Gone turns the webhook off and says so in webhook.get; other 4xx fail at once', async () => {
+    const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
+    rx.script = [404];
+    await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    const [failed] = await settled(hook.webhookID, 1);
+    expect(failed).toMatchObject({ state: 'failed', attempts: '1', type: 'ping' });
+    expect(await deliveries(hook.webhookID, 'failed')).toHaveLength(1);
+    // The organizer retries it: delivered this time.
+    await p.ok('webhook.delivery.retry', { token: w.adminA, query: { deliveryID: failed.deliveryID } });
+    await rx.until(1);
+    expect(rx.received[0].body).toMatchObject({ type: 'ping', webhookID: hook.webhookID });
+    rx.script = [410];
+    await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    await settled(hook.webhookID, 2);
+    const [got] = await p.ok('webhook.get', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    expect(got).toMatchObject({ active: '0', disabledReason: '410' });
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
+  it('rotate: both secrets sign for 24 h; webhook.events replays the same signed payloads in order', async () => {
+    const hook = await register({ eventID: w.eventA.eventID }, { types: 'activity.edit' });
+    // One at a time: a payload shows the object as it is when its delivery is made (docs/webhooks.md).
+    for (const [i, name] of ['One', 'Two', 'Three'].entries()) {
+      await p.ok('activity.edit', { token: w.adminA, query: { activityID, key: 'name' }, body: { value: name } });
+      await rx.until(i + 1);
+    }
+    const [rotated] = await p.ok('webhook.rotate', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    expect(rotated.secret).not.toBe(hook.secret);
+    expect(Number(rotated.oldSecretUntil) - Date.now() / 1000).toBeGreaterThan(23 * 3600);
+    const events = await p.ok('webhook.events', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    expect(events.map((e) => JSON.parse(e.payload).object.name)).toEqual(['One', 'Two', 'Three']);
+    const sent = new Map(rx.received.map((r) => [r.id, r.raw]));
+    for (const e of events) {
+      const headers = { 'webhook-id': e.messageID, 'webhook-timestamp': e.timestamp, 'webhook-signature': e.signature };
+      expect(e.signature.split(' ')).toHaveLength(2);
+      for (const secret of [hook.secret, rotated.secret])
+        expect(() => new Webhook(secret).verify(e.payload, headers)).not.toThrow();
+      expect(sent.get(e.messageID)).toBe(e.payload);
+    }
+    const after = await p.ok('webhook.events', {
+      token: w.adminA,
+      query: { webhookID: hook.webhookID, after: events[0].changeID, limit: 1 },
+    });
+    expect(after.map((e) => e.changeID)).toEqual([events[1].changeID]);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+});
