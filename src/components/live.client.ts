@@ -8,8 +8,9 @@
 //   that still shows the old sessions is asked again (RETRIES times at most, RETRY_MS apart: with the
 //   stream on another process than the site's, the message may come before the site's cache moved).
 //   Each element marked data-live="key" is swapped for the fresh one of that key (one missing there, as
-//   on a 404 page, is kept); data-live-text elements take the fresh text. The filters are in the URL, so the fresh page
-//   has them; the window's and the regions' scroll and the focus are put back;
+//   on a 404 page, is kept); data-live-text elements take the fresh text. The filters are in the URL,
+//   so the fresh page has them; the regions' scroll and the focus are put back, and the window scrolls
+//   so that what was in view stays where it was;
 // - sessions are the [data-id] elements of those regions (data-b, data-e, data-room): one whose time or
 //   room changed is marked "Moved"; one removed (activity/remove) stays where it was, marked
 //   "Cancelled"; one an edit took out of the view (another day, a room filtered out) stays, marked
@@ -198,6 +199,10 @@ function start(status: HTMLElement): void {
     const after = itemsOf(doc);
     const focus = focusOf();
     const { scrollX, scrollY } = window;
+    // The sessions in view, top first, and where they are on the screen (see the end).
+    const inView = [...before]
+      .map(([id, el]) => [id, el.getBoundingClientRect().top] as const)
+      .filter(([, top]) => top >= 0 && top < window.innerHeight);
     // The sessions that leave the page, and those kept from earlier swaps, with where they go back.
     const keep: [string, HTMLElement, Anchor][] = [];
     for (const [id, m] of marks) if (m.node) keep.push([id, m.node, anchorOf(m.node)]);
@@ -252,6 +257,14 @@ function start(status: HTMLElement): void {
     for (const [id, m] of marks) {
       const el = m.node ?? now.get(id);
       if (el) badge(el, m.kind);
+    }
+    // What the visitor was looking at stays put: the first session in view that neither moved nor left
+    // keeps its place on the screen, whatever came or went above it.
+    for (const [id, top] of inView) {
+      const el = now.get(id);
+      if (!el || placeOf(el) !== placeOf(before.get(id)!)) continue;
+      window.scrollBy(0, el.getBoundingClientRect().top - top);
+      break;
     }
     if (focus) {
       const region = document.querySelector<HTMLElement>(`[data-live="${focus.key}"]`);
