@@ -23,6 +23,8 @@ export interface Receiver {
   secrets: string[];
   /** Answers, in order, then 200 for the rest: a status, or [status, headers]. */
   script: (number | [number, Record<string, string>])[];
+  /** Ms each answer waits (deliveries in flight when a worker is killed). */
+  delayMs: number;
   /** Deliveries seen more than once (by webhook-id). */
   duplicates(): number;
   until(count: number, timeoutMs?: number): Promise<Received[]>;
@@ -31,7 +33,7 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
-  const r = { secrets: [] as string[], script: [] as Receiver['script'] };
+  const r = { secrets: [] as string[], script: [] as Receiver['script'], delayMs: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -50,11 +52,24 @@ export async function startReceiver(): Promise<Receiver> {
       });
       const next = r.script.shift() ?? 200;
       const [status, extra] = Array.isArray(next) ? next : [next, {}];
-      // Only what was answered 2xx counts as received.
+      // Only what was answered 2xx counts as received (once the answer is sent).
       if (status >= 200 && status < 300)
-        received.push({ id: headers['webhook-id'], body: JSON.parse(raw), raw, headers, verifiedBy, at: Date.now() });
-      res.writeHead(status, { 'content-type': 'text/plain', ...extra });
-      res.end(`answer ${status}`);
+        setTimeout(
+          () =>
+            received.push({
+              id: headers['webhook-id'],
+              body: JSON.parse(raw),
+              raw,
+              headers,
+              verifiedBy,
+              at: Date.now(),
+            }),
+          r.delayMs,
+        );
+      setTimeout(() => {
+        res.writeHead(status, { 'content-type': 'text/plain', ...extra });
+        res.end(`answer ${status}`);
+      }, r.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -73,6 +88,12 @@ export async function startReceiver(): Promise<Receiver> {
     },
     set script(v) {
       r.script = v;
+    },
+    get delayMs() {
+      return r.delayMs;
+    },
+    set delayMs(v) {
+      r.delayMs = v;
     },
     duplicates: () => received.length - new Set(received.map((x) => x.id)).size,
     async until(count, timeoutMs = 15_000) {
