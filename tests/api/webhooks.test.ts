@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { client, STYLES } from '../helpers/operations.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { pruneDeliveries } from '../../src/platform/resources/webhook/repository.ts';
 
 // Webhooks (issue 14) on both stores, against a receiver on loopback that verifies every signature
 // with the Standard Webhooks reference library: registration in both call styles, who may see what,
@@ -242,6 +243,22 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       query: { webhookID: hook.webhookID, after: events[0].changeID, limit: 1 },
     });
     expect(after.map((e) => e.changeID)).toEqual([events[1].changeID]);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
+  it('forgets deliveries and their attempts after 30 days (the hourly prune)', async () => {
+    const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
+    await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    await settled(hook.webhookID, 1);
+    const day = 24 * 3600 * 1000;
+    const attempts = () => p.db.selectFrom('webhookAttempt').select('attemptID').execute();
+    const before = (await attempts()).length;
+    expect(await pruneDeliveries(p.db, Date.now() - 30 * day)).toBe(0);
+    expect(await deliveries(hook.webhookID)).toHaveLength(1);
+    expect(await pruneDeliveries(p.db, Date.now() + 1000)).toBeGreaterThanOrEqual(1);
+    expect(await deliveries(hook.webhookID)).toHaveLength(0);
+    expect((await attempts()).length).toBeLessThan(before);
     await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
     rx.received.length = 0;
   });

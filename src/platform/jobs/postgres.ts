@@ -100,6 +100,22 @@ export class PgBossJobQueue implements JobQueue {
     return id !== null;
   }
 
+  async addMany(trx: Kysely<DB>, name: string, jobs: readonly { payload: Payload; options?: AddOptions }[]) {
+    if (jobs.length === 0) return;
+    await this.#queue(name);
+    // pg-boss's insert: one statement for all of them, on the caller's transaction.
+    await this.#boss.insert(
+      name,
+      jobs.map((job) => ({
+        data: job.payload,
+        ...this.#jobOptions(job.options?.maxAttempts),
+        singletonKey: job.options?.key ?? randomUUID(),
+        ...(job.options?.runAt ? { startAfter: job.options.runAt } : {}),
+      })),
+      { db: fromKysely(trx) },
+    );
+  }
+
   async work(handlers: Readonly<Record<string, JobHandler>>, options: { concurrency?: number } = {}): Promise<void> {
     const concurrency = Math.max(1, options.concurrency ?? this.#settings.concurrency);
     for (const [name, handler] of Object.entries(handlers)) {

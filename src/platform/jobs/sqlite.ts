@@ -63,6 +63,11 @@ export class SqliteJobQueue implements JobQueue {
     return added;
   }
 
+  async addMany(trx: Kysely<DB>, name: string, jobs: readonly { payload: Payload; options?: AddOptions }[]) {
+    // One writer at a time on SQLite: a statement per job costs no round trip.
+    for (const job of jobs) await this.add(trx, name, job.payload, job.options);
+  }
+
   async work(handlers: Readonly<Record<string, JobHandler>>, options: { concurrency?: number } = {}): Promise<void> {
     if (this.#loop) throw new Error('this queue is already working');
     this.#handlers = handlers;

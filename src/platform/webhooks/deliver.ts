@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Agent } from 'undici';
 import type { DB } from '../db/schema.ts';
 import type { JobHandler, JobQueue } from '../jobs/queue.ts';
@@ -6,7 +7,6 @@ import {
   deliveryByID,
   feedChangesIn,
   recordAttempt,
-  setPayload,
   updateWebhook,
   webhookByID,
   type FeedChange,
@@ -49,6 +49,9 @@ export function retryDelay(schedule: readonly number[], n: number, retryAfterMs 
 const retryable = (o: Outcome) => o.status === 0 || o.status === 429 || o.status >= 500;
 
 export function deliverHandler(d: DeliverDeps): JobHandler {
+  // The body of a change for a reader: a company's webhooks usually share their owner, so the object is
+  // read once for all of them (in this process) rather than once per webhook.
+  const bodies = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
   return async (payload: { deliveryID: number; attempt: number }) => {
     const delivery = await deliveryByID(d.db, payload.deliveryID);
     if (!delivery || delivery.state !== 'pending' || delivery.attempts !== payload.attempt - 1) return;
@@ -66,7 +69,10 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
       return;
     }
     let body = delivery.payload;
-    if (body === '') {
+    const made = body === '';
+    const cached = made ? bodies.get(`${delivery.changeID}:${webhook.personID}`) : undefined;
+    if (cached !== undefined) body = cached;
+    else if (made) {
       const [change] = await feedChangesIn(d.db, [delivery.changeID!]);
       // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
       const facts: FeedChange = change ?? {
@@ -81,7 +87,7 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
         quiet: 0,
       };
       body = await changeBody(d.reader, webhook, facts);
-      await setPayload(d.db, delivery.deliveryID, body);
+      bodies.set(`${delivery.changeID}:${webhook.personID}`, body);
     }
     const messageID = messageIDOf(webhook.webhookID, delivery.changeID, delivery.deliveryID);
     const headers = signDelivery(d.key, webhook, messageID, body, nowMs);
@@ -91,12 +97,22 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
     const n = payload.attempt;
     const again = !ok && retryable(outcome) && n <= d.schedule.length;
     const nextAt = again ? at + retryDelay(d.schedule, n, outcome.retryAfterMs, d.random) : null;
+    const attempt = { at, status: outcome.status, latencyMs: outcome.latencyMs, response: outcome.response };
+    const outcomeRow = {
+      state: ok ? ('delivered' as const) : again ? ('pending' as const) : ('failed' as const),
+      nextAt,
+    };
+    // The body is stored with the first attempt's outcome: every later attempt (and webhook.events)
+    // sends these bytes.
+    const stored = made ? body : undefined;
+    if (ok && webhook.failingSince === null) {
+      // The common case writes two rows and nothing else: no transaction to pay for. Should the worker die
+      // between them, the job runs again and the receiver de-duplicates by webhook-id.
+      await recordAttempt(d.db, delivery.deliveryID, attempt, outcomeRow, stored);
+      return;
+    }
     await d.db.transaction().execute(async (trx) => {
-      const attempt = { at, status: outcome.status, latencyMs: outcome.latencyMs, response: outcome.response };
-      await recordAttempt(trx, delivery.deliveryID, attempt, {
-        state: ok ? 'delivered' : again ? 'pending' : 'failed',
-        nextAt,
-      });
+      await recordAttempt(trx, delivery.deliveryID, attempt, outcomeRow, stored);
       if (nextAt !== null)
         await d.queue.add(
           trx,
@@ -109,7 +125,7 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
           },
         );
       if (ok) {
-        if (webhook.failingSince !== null) await updateWebhook(trx, webhook.webhookID, { failingSince: null });
+        await updateWebhook(trx, webhook.webhookID, { failingSince: null });
       } else if (outcome.status === 410) {
         await updateWebhook(trx, webhook.webhookID, { active: 0, disabledReason: '410' });
       } else {

@@ -5,7 +5,7 @@ import {
   activeWebhooksFor,
   feedChangesIn,
   feedChangesSince,
-  insertDelivery,
+  insertDeliveries,
   lockFeed,
   moveFeed,
   type FeedChange,
@@ -27,14 +27,14 @@ import { isDelivered, typeOf } from './payload.ts';
 // round jumped over are kept as gaps and looked for again for GAP_MS (a gap that never fills was a
 // rolled-back write). The (webhook, change) pair is unique in the store, so feeding twice is harmless.
 
-const PAGE = 500;
+const PAGE = 200;
 const GAP_MS = 30_000;
 const MAX_GAPS = 10_000;
 
 export interface FeedDeps {
   readonly db: Kysely<DB>;
   readonly postgres: boolean;
-  readonly queue: Pick<JobQueue, 'add'>;
+  readonly queue: Pick<JobQueue, 'addMany'>;
   readonly now: () => number;
 }
 
@@ -92,7 +92,16 @@ async function advance(
     if (moved && !(await moveFeed(db, { lastID, gaps }, position))) return { read: 0, done: true };
     return { read: fresh.length, done: true };
   }
-  for (const [c, list] of heard) await feedOne(db, d, c, list, nowMs);
+  // In statements of a few hundred rows: one round trip each, whatever the page holds.
+  const rows = deliveriesOf(heard, nowMs);
+  for (let i = 0; i < rows.length; i += 500) {
+    const added = await insertDeliveries(db, rows.slice(i, i + 500));
+    const jobs = added.map((deliveryID) => ({
+      payload: { deliveryID, attempt: 1 },
+      options: { key: `${deliveryID}.1` },
+    }));
+    await d.queue.addMany(db, DELIVER_JOB, jobs);
+  }
   if (moved) await moveFeed(db, { lastID, gaps });
   return { read: fresh.length, done: true };
 }
@@ -106,21 +115,19 @@ async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, Webho
   return list.filter((w) => (w.eventID === null || w.eventID === c.eventID) && hears(w.types, type));
 }
 
-async function feedOne(trx: Kysely<DB>, d: FeedDeps, c: FeedChange, list: WebhookRow[], nowMs: number) {
-  const type = typeOf(c.operation);
-  for (const w of list) {
-    const deliveryID = await insertDelivery(trx, {
+/** The deliveries of the heard changes, one per (webhook, change). */
+function deliveriesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number) {
+  return heard.flatMap(([c, list]) =>
+    list.map((w) => ({
       webhookID: w.webhookID,
       changeID: c.changeID,
-      type,
+      type: typeOf(c.operation),
       // Made by the worker of the first attempt (it reads the object): the feeder stays quick.
       payload: '',
       createdAt: nowMs,
       nextAt: nowMs,
-    });
-    if (deliveryID !== undefined)
-      await d.queue.add(trx, DELIVER_JOB, { deliveryID, attempt: 1 }, { key: `${deliveryID}.1` });
-  }
+    })),
+  );
 }
 
 /**

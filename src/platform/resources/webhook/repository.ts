@@ -87,6 +87,21 @@ export async function insertDelivery(
   return row ? Number(row.deliveryID) : undefined;
 }
 
+/** Adds deliveries in one statement; answers the ids of those added (a pair already there adds nothing). */
+export async function insertDeliveries(
+  db: Kysely<DB>,
+  rows: readonly Pick<DeliveryRow, 'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt'>[],
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const added = await db
+    .insertInto('webhookDelivery')
+    .values(rows.map((r) => ({ ...r, state: 'pending' as const })))
+    .onConflict((oc) => oc.columns(['webhookID', 'changeID']).doNothing())
+    .returning('deliveryID')
+    .execute();
+  return added.map((r) => Number(r.deliveryID));
+}
+
 export async function deliveryByID(db: Kysely<DB>, deliveryID: number): Promise<DeliveryRow | undefined> {
   const row = await db
     .selectFrom('webhookDelivery')
@@ -136,6 +151,8 @@ export async function recordAttempt(
   deliveryID: number,
   attempt: AttemptRow,
   outcome: { state: DeliveryRow['state']; nextAt: number | null },
+  /** The body, when this attempt made it (stored once, sent as is by every later attempt). */
+  payload?: string,
 ): Promise<void> {
   await db
     .insertInto('webhookAttempt')
@@ -143,7 +160,12 @@ export async function recordAttempt(
     .execute();
   await db
     .updateTable('webhookDelivery')
-    .set((e) => ({ state: outcome.state, nextAt: outcome.nextAt, attempts: e('attempts', '+', 1) }))
+    .set((e) => ({
+      state: outcome.state,
+      nextAt: outcome.nextAt,
+      attempts: e('attempts', '+', 1),
+      ...(payload === undefined ? {} : { payload }),
+    }))
     .where('deliveryID', '=', deliveryID)
     .execute();
 }
@@ -245,16 +267,6 @@ export async function moveFeed(db: Kysely<DB>, to: FeedPosition, from?: FeedPosi
   if (from) q = q.where('lastID', '=', from.lastID).where('gaps', '=', JSON.stringify(from.gaps));
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
-}
-
-/** Stores the body a worker made for a delivery (made once: every attempt sends the same bytes). */
-export async function setPayload(db: Kysely<DB>, deliveryID: number, payload: string): Promise<void> {
-  await db
-    .updateTable('webhookDelivery')
-    .set({ payload })
-    .where('deliveryID', '=', deliveryID)
-    .where('payload', '=', '')
-    .execute();
 }
 
 /** The registering person's operator flag (payload reads run with that person's rights). */
