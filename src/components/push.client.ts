@@ -13,18 +13,21 @@ type State = 'off' | 'on' | 'blocked' | 'unsupported' | 'busy' | 'empty' | 'erro
 const onKey = (eventID: number) => `podium:push:${eventID}`;
 const SW_URL = '/sw.js';
 
-/** The worker's address, as a TrustedScriptURL where the page enforces Trusted Types. */
+/**
+ * The worker's address, as a TrustedScriptURL where the page enforces Trusted Types. The policy is
+ * made once per page: a second createPolicy('podium-sw') is refused under the site's CSP (no
+ * 'allow-duplicates'), and the switch registers the worker again on every bind.
+ */
+let trustedWorkerUrl: string | undefined;
 function workerUrl(): string {
   const tt = (
     window as { trustedTypes?: { createPolicy(n: string, p: object): { createScriptURL(u: string): unknown } } }
   ).trustedTypes;
   if (!tt) return SW_URL;
-  try {
-    const policy = tt.createPolicy('podium-sw', { createScriptURL: (u: string) => (u === SW_URL ? u : '') });
-    return policy.createScriptURL(SW_URL) as string;
-  } catch {
-    return SW_URL;
-  }
+  trustedWorkerUrl ??= tt
+    .createPolicy('podium-sw', { createScriptURL: (u: string) => (u === SW_URL ? u : '') })
+    .createScriptURL(SW_URL) as string;
+  return trustedWorkerUrl;
 }
 
 function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
