@@ -5,7 +5,13 @@
 /** The policy: scripts and styles from this origin only; images from anywhere over https (organizer
  * images, speaker photos, logos) and from the platform's public API (the demo's pictures, which it
  * serves over http too on a developer's machine); the registration widget may call that API. The one
- * worker is the site's own service worker, /sw.js (Web Push notifications, docs/push.md). */
+ * worker is the site's own service worker, /sw.js (Web Push notifications, docs/push.md).
+ *
+ * Trusted Types are enforced: no page script hands a string to a DOM sink. The two policies allowed
+ * are the only ones the site's scripts create: `lit-html`, Lit's own (the widgets the event's home
+ * and the embed configurator load; one Lit per page, so no duplicates), and `podium-sw`, which
+ * answers the service worker's address only (push.client.ts). Astro's scripts are plain module
+ * files and create none; live.client.ts parses pages with XMLHttpRequest, not a string sink. */
 export function contentSecurityPolicy(publicApiOrigin: string): string {
   const connect = publicApiOrigin ? `'self' ${publicApiOrigin}` : "'self'";
   return [
@@ -20,6 +26,8 @@ export function contentSecurityPolicy(publicApiOrigin: string): string {
     "frame-ancestors 'self'",
     "base-uri 'none'",
     "object-src 'none'",
+    "require-trusted-types-for 'script'",
+    'trusted-types lit-html podium-sw',
   ].join('; ');
 }
 

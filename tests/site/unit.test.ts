@@ -244,6 +244,9 @@ describe('theme stylesheet', () => {
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self' https://api.example.com");
+    // Trusted Types enforced, with Lit's policy (widgets) and the service worker's, and no other.
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(csp).toMatch(/trusted-types lit-html podium-sw(;|$)/);
     // The platform's pictures (the demo's) load from it even over http, as on a developer's machine.
     expect(contentSecurityPolicy('http://127.0.0.1:8080')).toContain(
       "img-src 'self' http://127.0.0.1:8080 https: data:",
