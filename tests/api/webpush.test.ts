@@ -53,6 +53,8 @@ function browser(origin: string, name: string) {
   return { ecdh, auth, endpoint: `${origin}/push/${name}`, p256dh: ecdh.getPublicKey().toString('base64url') };
 }
 type Browser = ReturnType<typeof browser>;
+/** The contact the push services see (VAPID_SUBJECT), not the default. */
+const SUBJECT = 'mailto:ops@podium.test';
 
 describe.each(STORES)('Web Push on %s', (kind) => {
   let p: TestPlatform;
@@ -63,7 +65,12 @@ describe.each(STORES)('Web Push on %s', (kind) => {
 
   beforeAll(async () => {
     push = await pushService();
-    p = await startTestPlatform(kind, { WEBPUSH_HOSTS: '127.0.0.1', WEBPUSH_ALLOW_HTTP: '1', JOBS_POLL_MS: '50' });
+    p = await startTestPlatform(kind, {
+      WEBPUSH_HOSTS: '127.0.0.1',
+      WEBPUSH_ALLOW_HTTP: '1',
+      JOBS_POLL_MS: '50',
+      VAPID_SUBJECT: SUBJECT,
+    });
     w = await world(p);
     eventID = w.eventA.eventID;
     await p.ok('event.edit', {
@@ -193,6 +200,12 @@ describe.each(STORES)('Web Push on %s', (kind) => {
     const [{ publicKey }] = await p.ok('push.key');
     const first = push.received.find((r) => r.path === new URL(b.endpoint).pathname)!;
     expect(first.headers.authorization).toMatch(new RegExp(`^vapid t=[\\w.-]+, k=${publicKey}$`));
+    // The JWT's subject is VAPID_SUBJECT, its audience the push service's origin.
+    const jwt = /t=([\w-]+)\.([\w-]+)\./.exec(String(first.headers.authorization))![2];
+    expect(JSON.parse(Buffer.from(jwt, 'base64url').toString('utf8'))).toMatchObject({
+      sub: SUBJECT,
+      aud: push.origin,
+    });
     expect(first.headers.ttl).toBe('86400');
     expect(first.headers.urgency).toBe('high');
   });
