@@ -20,6 +20,7 @@ import { channelOf } from '../../src/platform/resources/push/channels.ts';
 import { GRANT_TTL_SECONDS, issueGrant } from '../../src/platform/auth/grant.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
 import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
+import { pruneChanges } from '../../src/platform/resources/change/log.ts';
 
 /** The operation under test (the operation suites find it by this name). */
 const OP = 'push.subscribe';
@@ -337,6 +338,25 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
       expect(again.messages.map((m) => data(m).activityID)).toEqual(missed);
       again.close();
     }
+    await closeAll();
+  });
+
+  it('answers one `reset`, and nothing of what the log no longer holds, when the client missed more than it keeps', async () => {
+    const first = await open(`eventID=${eventID}&channels=activity/create`);
+    await create('Before the prune');
+    const last = await first.next((m) => m.event === 'activity/create');
+    first.close();
+    // Missed, then pruned (all of the log but its newest change, which stays to tell of the gap).
+    await create('Pruned away');
+    await create('Older than the window too');
+    await pruneChanges(p.db, Date.now() + 1000);
+    const again = await open(`eventID=${eventID}&channels=activity/create`, { 'last-event-id': last.id! });
+    const reset = await again.next((m) => m.event === 'reset');
+    expect(Number(reset.id)).toBeGreaterThan(Number(last.id));
+    // From then on, the stream goes on live.
+    const after = await create('After the reset');
+    await again.next((m) => m.event === 'activity/create');
+    expect(again.messages.map((m) => (m.event === 'reset' ? 'reset' : data(m).activityID))).toEqual(['reset', after]);
     await closeAll();
   });
 

@@ -94,9 +94,18 @@ export async function lastChangeID(db: Kysely<DB>): Promise<number> {
   return Number(row?.last ?? 0);
 }
 
-/** Forgets changes older than `beforeMs` (the kept window); answers how many went. */
+/**
+ * Forgets changes older than `beforeMs` (the kept window); answers how many went. The newest change
+ * stays, however old: a reader that comes back with an older id finds it missed pruned changes (below
+ * the oldest kept), which an empty log could not tell it (a quiet platform empties its log otherwise).
+ */
 export async function pruneChanges(db: Kysely<DB>, beforeMs: number): Promise<number> {
-  const result = await db.deleteFrom('change').where('at', '<', beforeMs).executeTakeFirst();
+  const newest = await lastChangeID(db);
+  const result = await db
+    .deleteFrom('change')
+    .where('at', '<', beforeMs)
+    .where('changeID', '<', newest)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
