@@ -546,6 +546,20 @@ describe('<podium-agenda> live', () => {
       assert($(el, '[part="summary"]')!.textContent!.includes('Talk B: Cancelled'), 'said in the live region');
       await expectAccessible(el);
 
+      // Back after more than the change log keeps, the stream says `reset`: the program is read again.
+      const reads: string[] = [];
+      const nativeFetch = window.fetch;
+      window.fetch = (input, init) => {
+        reads.push(String(input instanceof Request ? input.url : input));
+        return nativeFetch(input, init);
+      };
+      try {
+        opened[0].dispatchEvent(new MessageEvent('reset', { data: '{}', lastEventId: '1' }));
+        await until(() => reads.some((u) => u.includes('activity')), 'the program read again after a reset');
+      } finally {
+        window.fetch = nativeFetch;
+      }
+
       // Only while connected.
       el.remove();
       equal(opened.length, 1);

@@ -247,13 +247,15 @@ export class PodiumAgenda extends PodiumElement {
    * no room for a grant; a refused stream simply ends) and reads the program again 300 ms after each
    * message — the platform's answer cache follows the same change on its own, and may be a moment
    * behind. Several messages are several reads (no room to gather them either); the read store keeps
-   * only the last answer. The filters, the day and the focus are this element's state, and stay.
+   * only the last answer. The filters, the day and the focus are this element's state, and stay. A
+   * `reset` (back after more than the platform's change log keeps) is a read too: what was missed
+   * cannot be replayed.
    */
   #listen(): void {
     this.#source?.close();
     if (!this._info?.isPublic || !this.isConnected) return;
     const source = (this.#source = new EventSource(`${apiBase(this.api)}push/subscribe?eventID=${this._eventID}`));
-    for (const channel of 'activity/create activity/edit activity/remove'.split(' '))
+    for (const channel of 'activity/create activity/edit activity/remove reset'.split(' '))
       source.addEventListener(channel, () => setTimeout(() => this.#store?.reload(), 300));
   }
 
