@@ -14,6 +14,7 @@ const ENV = {
   WEBHOOK_ALLOW_PRIVATE: '1',
   WEBHOOK_ALLOW_HTTP: '1',
   WEBHOOK_RETRY_MS: '100,100,100',
+  WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_FEED_MS: '50',
   JOBS_POLL_MS: '50',
 };
@@ -259,6 +260,32 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(await pruneDeliveries(p.db, Date.now() + 1000)).toBeGreaterThanOrEqual(1);
     expect(await deliveries(hook.webhookID)).toHaveLength(0);
     expect((await attempts()).length).toBeLessThan(before);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
+  it('follows no redirect (a 3xx fails at once) and retries a receiver that does not answer in time', async () => {
+    const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
+    rx.script = [[302, { location: rx.url }]];
+    await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    const [redirected] = await settled(hook.webhookID, 1);
+    expect(redirected).toMatchObject({ state: 'failed', attempts: '1' });
+    expect((redirected.attemptList as unknown as Record<string, string>[])[0].status).toBe('302');
+    expect(rx.received).toHaveLength(0);
+    // Slower than WEBHOOK_TIMEOUT_MS (1 s here): no answer, tried again.
+    rx.delayMs = 1500;
+    await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    for (let i = 0; i < 100; i++) {
+      const [d] = await deliveries(hook.webhookID);
+      if (Number(d.attempts) >= 1) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    rx.delayMs = 0;
+    const [slow] = await settled(hook.webhookID, 2);
+    const list = slow.attemptList as unknown as Record<string, string>[];
+    expect(list[0]).toMatchObject({ status: '0', response: 'no answer within 1000 ms' });
+    expect(Number(list[0].latencyMs)).toBeGreaterThanOrEqual(990);
+    expect(slow.state).toBe('delivered');
     await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
     rx.received.length = 0;
   });
