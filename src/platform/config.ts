@@ -58,7 +58,23 @@ const schema = z.object({
    */
   MAIL_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   /** The platform's sender address. */
-  MAIL_FROM: z.string().min(3).default('Podium <no-reply@podium.localhost>'),
+  MAIL_FROM: z
+    .string()
+    .min(3)
+    .refine((v) => !/[\r\n]/.test(v), 'cannot contain line breaks')
+    .default('Podium <no-reply@podium.localhost>'),
+  /**
+   * The SMTP server e-mails go through (smtp://user:pass@host:587 or smtps://…:465; nodemailer's URL
+   * form, options such as ?pool=true in the query). Unset: messages are written under MAIL_DIR instead.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://… or smtps://…')
+    .optional(),
+  /** SMTP connections kept open at once (nodemailer's pool). */
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
+  /** Most messages per second through SMTP, platform-wide per process (0: no limit). */
+  SMTP_RATE: z.coerce.number().int().min(0).max(100_000).default(0),
   /** Folder that bulk operations (B path) may read files from. */
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */

@@ -14,6 +14,7 @@ import * as jobs from './migrations/0006_jobs.ts';
 import * as programChange from './migrations/0007_program_change.ts';
 import * as webPush from './migrations/0008_web_push.ts';
 import * as webhooks from './migrations/0009_webhooks.ts';
+import * as email from './migrations/0010_email.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0007_program_change': programChange,
   '0008_web_push': webPush,
   '0009_webhooks': webhooks,
+  '0010_email': email,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -502,6 +502,50 @@ export interface DB {
   webhookDelivery: WebhookDeliveryTable;
   webhookAttempt: WebhookAttemptTable;
   webhookFeed: WebhookFeedTable;
+  emailLog: EmailLogTable;
+  eventEmail: EventEmailTable;
+  eventBlacklist: EventBlacklistTable;
+}
+
+/** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */
+export interface EmailLogTable {
+  emailLogID: D<number>;
+  eventID: number;
+  personID: D<number>;
+  eventEmailID: D<number>;
+  kind: 'confirmation' | 'custom' | 'test';
+  idem: string;
+  messageID: D<string>;
+  from: D<string>;
+  to: D<string>;
+  subject: D<string>;
+  status: D<'queued' | 'sending' | 'sent' | 'failed' | 'skipped' | 'unknown'>;
+  reason: D<string>;
+  opens: D<number>;
+  attempts: D<number>;
+  date: number;
+  updatedDate: number;
+}
+
+export interface EventEmailTable {
+  eventEmailID: D<number>;
+  eventID: number;
+  subject: string;
+  text: string;
+  listID: D<number>;
+  state: D<string>;
+  sent: D<number>;
+  cursor: D<number>;
+  tracking: D<number>;
+  date: number;
+}
+
+export interface EventBlacklistTable {
+  eventBlacklistID: D<number>;
+  eventID: number;
+  email: string;
+  reason: D<string>;
+  date: number;
 }
 
 export type Person = Selectable<PersonTable>;

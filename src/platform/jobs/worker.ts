@@ -4,7 +4,8 @@ import { migrate, openStore, type Store } from '../db/connect.ts';
 import { pruneHandler, PRUNE_JOB, schedulePrune } from './prune.ts';
 import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type JobSettings } from './queue.ts';
 import { plainLine } from './retry.ts';
-import { fileOutbox } from '../mail/outbox.ts';
+import { outboxOf, type Outbox } from '../mail/outbox.ts';
+import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/confirmation.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
@@ -41,14 +42,20 @@ export function platformHandlers(
   config: Config,
   logger: JobLogger,
   queue: Pick<JobQueue, 'add'>,
+  outbox: Outbox,
 ): Record<string, JobHandler> {
-  // The log gets the message's path, never its content (links are secrets).
-  const outbox = fileOutbox(config.MAIL_DIR, config.MAIL_FROM, (path) => logger.info({ path }, 'mail written'));
+  const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
   return {
     [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS),
     [RECOVER_MAIL_JOB]: recoverMailHandler(store.db, outbox, {
-      siteUrl: config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`,
+      siteUrl,
       delayMs: config.MAIL_DELAY_MS,
+    }),
+    [CONFIRM_JOB]: confirmHandler(store.db, outbox, {
+      siteUrl,
+      mailFrom: config.MAIL_FROM,
+      domain: mailDomain(config.MAIL_FROM),
+      logger,
     }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     [SEND_JOB]: sendHandler(store.db, {
@@ -82,9 +89,12 @@ export async function startJobs(
   });
   if (!options.work) return { queue, stop: () => queue.stop(), poke() {} };
   const webhooks = startWebhooks(store, config, queue, options.logger, options.webhooks);
+  // SMTP when SMTP_URL is set, else .eml files; the log gets a file's path, never its content (links
+  // are secrets).
+  const outbox = outboxOf(config, (path) => options.logger.info({ path }, 'mail written'));
   await queue.work({
     ...options.handlers,
-    ...platformHandlers(store, config, options.logger, queue),
+    ...platformHandlers(store, config, options.logger, queue, outbox),
     ...webhooks.handlers,
   });
   webhooks.start();
@@ -99,6 +109,7 @@ export async function startJobs(
       await webhooks.stopFeeding();
       await queue.stop();
       await webhooks.close();
+      outbox.close();
     },
   };
 }

@@ -327,6 +327,17 @@ const en = {
   'home.openapi': 'OpenAPI description (JSON)',
   'home.directory': 'Events on this platform',
   'home.allEvents': 'All events of {name}',
+
+  // The registration confirmation e-mail (src/platform/resources/email/confirmation.ts)
+  'mail.confirm.subject': 'You are registered: {event}',
+  'mail.confirm.greeting': 'Hello {name},',
+  'mail.confirm.intro': 'your registration for {event} is confirmed.',
+  'mail.confirm.when': 'When',
+  'mail.confirm.where': 'Where',
+  'mail.confirm.site': 'Event site',
+  'mail.confirm.code': 'Your check-in code',
+  'mail.confirm.codeHint': 'Show the QR code or this code at the entrance.',
+  'mail.confirm.calendar': 'The attached file (event.ics) adds the event to your calendar.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -644,6 +655,16 @@ const pt: Messages = {
   'home.openapi': 'Descrição OpenAPI (JSON)',
   'home.directory': 'Eventos nesta plataforma',
   'home.allEvents': 'Todos os eventos de {name}',
+
+  'mail.confirm.subject': 'Inscrição confirmada: {event}',
+  'mail.confirm.greeting': 'Olá {name},',
+  'mail.confirm.intro': 'a sua inscrição em {event} está confirmada.',
+  'mail.confirm.when': 'Quando',
+  'mail.confirm.where': 'Onde',
+  'mail.confirm.site': 'Site do evento',
+  'mail.confirm.code': 'O seu código de credenciamento',
+  'mail.confirm.codeHint': 'Mostre o código QR ou este código na entrada.',
+  'mail.confirm.calendar': 'O arquivo anexo (event.ics) adiciona o evento à sua agenda.',
 };
 
 const es: Messages = {
@@ -960,6 +981,16 @@ const es: Messages = {
   'home.openapi': 'Descripción OpenAPI (JSON)',
   'home.directory': 'Eventos en esta plataforma',
   'home.allEvents': 'Todos los eventos de {name}',
+
+  'mail.confirm.subject': 'Inscripción confirmada: {event}',
+  'mail.confirm.greeting': 'Hola {name}:',
+  'mail.confirm.intro': 'tu inscripción en {event} está confirmada.',
+  'mail.confirm.when': 'Cuándo',
+  'mail.confirm.where': 'Dónde',
+  'mail.confirm.site': 'Sitio del evento',
+  'mail.confirm.code': 'Tu código de acreditación',
+  'mail.confirm.codeHint': 'Muestra el código QR o este código en la entrada.',
+  'mail.confirm.calendar': 'El archivo adjunto (event.ics) añade el evento a tu calendario.',
 };
 
 export const messages: Record<Locale, Messages> = { en, pt, es };

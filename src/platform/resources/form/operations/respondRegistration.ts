@@ -4,6 +4,7 @@ import { bit, email, id, ids, text, url } from '../../../schemas.ts';
 import { grantSchema } from '../../../auth/grant.ts';
 import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
+import { queueConfirmation } from '../../email/confirmation.ts';
 
 const name = text(100)
   .transform((v) => v.trim())
@@ -67,6 +68,11 @@ export default defineOperation({
   // scrypt only when a password is given, and outside the transaction (see Operation.prepare).
   prepare: async (p) => ({ passwordHash: p.password ? await hashPassword(p.password) : '' }),
   async handler(ctx, p) {
-    return [await register(ctx, p, (ctx.prepared.passwordHash as string | undefined) ?? '')];
+    const answer = await register(ctx, p, (ctx.prepared.passwordHash as string | undefined) ?? '');
+    // The confirmation e-mail, a job in this transaction (a waiting-list registration gets none yet).
+    // (The record's values are as stored: numbers.)
+    if (Number(answer.duplicate) === 0 && Number(answer.approved) === 1 && !ctx.sandbox)
+      await queueConfirmation(ctx.db, ctx.jobs, p.eventID, Number(answer.personID));
+    return [answer];
   },
 });

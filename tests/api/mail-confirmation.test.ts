@@ -1,0 +1,281 @@
+// The registration confirmation e-mail (issue 15, outcome 2) through a real SMTP server on loopback
+// (smtp-server), on both stores: every message parsed back (mailparser) and checked — headers, the
+// attendee's language, the dates in the event's zone, the .ics, the QR image decoding to the attendee's
+// qrCode. One per person and event; none with the company's confirmationEmail tool off; a 550 puts the
+// address on the suppression list; a 451 (the server busy) is retried; a run that finds its message
+// `sending` (a worker died mid-send) does not send it again.
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import jsQRModule from 'jsqr';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { PNG } from 'pngjs';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliver } from '../../src/platform/resources/email/deliver.ts';
+import { fileOutbox, type Outbox } from '../../src/platform/mail/outbox.ts';
+import { silentLogger } from '../../src/platform/jobs/queue.ts';
+import { STORES, operatorWithCompany, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
+
+interface Sink {
+  server: SMTPServer;
+  port: number;
+  received: { to: string[]; mail: ParsedMail; raw: string }[];
+  /** SMTP replies by recipient: 550 refuses for good; 451 refuses this many times, then takes it. */
+  refuse: Map<string, number>;
+  busy: Map<string, number>;
+}
+
+async function smtpSink(): Promise<Sink> {
+  const received: Sink['received'] = [];
+  const refuse = new Map<string, number>();
+  const busy = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      const code = refuse.get(to);
+      if (code) return callback(Object.assign(new Error('no such mailbox'), { responseCode: code }));
+      const left = busy.get(to) ?? 0;
+      if (left > 0) {
+        busy.set(to, left - 1);
+        return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        void simpleParser(raw).then((mail) => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address), mail, raw });
+          callback();
+        }, callback);
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { server, port: (server.server.address() as AddressInfo).port, received, refuse, busy };
+}
+
+async function until<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = read();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// jsqr is CommonJS with a default export in its types only.
+const jsQR = jsQRModule as unknown as (data: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
+
+const decodeQr = (png: Buffer) => {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+};
+
+describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
+  let p: TestPlatform;
+  let sink: Sink;
+  let eventID: string;
+  let admin: string;
+  let companyID: string;
+
+  const register = (email: string, firstName = 'Ana') =>
+    p.ok('form.respondRegistration', {
+      query: { eventID },
+      body: { firstName, lastName: 'Lima', email, feedbackContent: '[]' },
+    });
+  const to = (email: string) => sink.received.filter((m) => m.to.includes(email));
+
+  beforeAll(async () => {
+    sink = await smtpSink();
+    p = await startTestPlatform(kind, {
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
+      MAIL_FROM: 'Podium <no-reply@podium.test>',
+      SITE_URL: 'https://events.podium.test',
+      JOBS_POLL_MS: '50',
+      JOBS_RETRY_SECONDS: '1',
+    });
+    const o = await operatorWithCompany(p, 'Mail Co');
+    admin = o.operator;
+    companyID = o.companyID;
+    eventID = (
+      await p.ok('company.event.bind', {
+        token: admin,
+        query: { companyID },
+        body: { name: 'Festa do Código', nickname: 'festa' },
+      })
+    )[0].eventID;
+    // 2030-06-12 09:00–18:00 in Lisbon (UTC+1 in summer).
+    const edits: [string, string | number][] = [
+      ['visible', 1],
+      ['timezone', 'Europe/Lisbon'],
+      ['language', 'pt'],
+      ['placeName', 'Centro de Congressos'],
+      ['city', 'Lisboa'],
+      ['dateBegin', Date.UTC(2030, 5, 12, 8) / 1000],
+      ['dateEnd', Date.UTC(2030, 5, 12, 17) / 1000],
+    ];
+    for (const [key, value] of edits)
+      await p.ok('event.edit', { token: admin, query: { eventID, key }, body: { value } });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await new Promise<void>((r) => sink?.server.close(() => r()));
+  });
+
+  it('sends one e-mail in the attendee’s language with the dates, venue, link, QR code and .ics', async () => {
+    const [answer] = await register('ana@mail.test');
+    const [m] = await until(() => (to('ana@mail.test').length ? to('ana@mail.test') : undefined));
+    const mail = m.mail;
+    expect(mail.subject).toBe('Inscrição confirmada: Festa do Código');
+    expect(mail.from?.value[0]).toEqual({ name: 'Festa do Código', address: 'no-reply@podium.test' });
+    expect(mail.messageId).toMatch(/^<log-\d+@podium\.test>$/);
+    const text = mail.text ?? '';
+    expect(text).toContain('Olá Ana,');
+    expect(text).toContain('12 de junho de 2030, 09:00–18:00 (Europe/Lisbon)');
+    expect(text).toContain('Centro de Congressos, Lisboa');
+    expect(text).toContain('https://events.podium.test/');
+    expect(text).toContain(answer.qrCode);
+    expect(answer.qrCode.length).toBeGreaterThan(10);
+    // mailparser puts the cid: image's data in its place: the HTML names the attachment.
+    expect(m.raw).toMatch(/src=(3D)?"cid:qr@podium"/);
+    expect(mail.html).toContain('src="data:image/png;base64,');
+    expect(mail.html).toContain('lang="pt"');
+    const qr = mail.attachments.find((a) => a.contentType === 'image/png')!;
+    expect(qr.cid).toBe('qr@podium');
+    expect(decodeQr(qr.content)).toBe(answer.qrCode);
+    const ics = mail.attachments.find((a) => a.filename === 'event.ics')!.content.toString('utf8');
+    expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(ics).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon');
+    expect(ics).toContain('DTSTART;TZID=Europe/Lisbon:20300612T090000');
+    expect(ics).toContain('DTEND;TZID=Europe/Lisbon:20300612T180000');
+    expect(ics).toContain('SUMMARY:Festa do Código');
+    expect(ics).toMatch(/LOCATION:.*Centro de Congressos\\, Lisboa/);
+    expect(ics.trimEnd().endsWith('END:VCALENDAR')).toBe(true);
+
+    // The log row says it went.
+    const log = await p.db.selectFrom('emailLog').selectAll().where('to', '=', 'ana@mail.test').execute();
+    expect(log.map((r) => [r.kind, r.status, r.subject])).toEqual([['confirmation', 'sent', mail.subject]]);
+  });
+
+  it('sends nothing new for a second registration with the same e-mail', async () => {
+    const [again] = await register('ana@mail.test');
+    expect(again.duplicate).toBe('1');
+    // A registration after it, to know the queue has run past the duplicate.
+    await register('bruno@mail.test', 'Bruno');
+    await until(() => (to('bruno@mail.test').length ? true : undefined));
+    expect(to('ana@mail.test')).toHaveLength(1);
+  });
+
+  it('follows event.person.bind, in English for an English attendee', async () => {
+    await p.ok('event.edit', { token: admin, query: { eventID, key: 'language' }, body: { value: 'en' } });
+    await p.ok('event.person.bind', { token: admin, query: { eventID }, body: { username: 'cora@mail.test', name: 'Cora Reis' } }); // prettier-ignore
+    const [m] = await until(() => (to('cora@mail.test').length ? to('cora@mail.test') : undefined));
+    expect(m.mail.subject).toBe('You are registered: Festa do Código');
+    expect(m.mail.text).toContain('Hello Cora,');
+    expect(m.mail.text).toContain('12 June 2030, 09:00–18:00 (Europe/Lisbon)');
+  });
+
+  it('puts an address the server refuses for good (550) on the suppression list, once', async () => {
+    sink.refuse.set('gone@mail.test', 550);
+    await register('gone@mail.test', 'Gil');
+    const listed = await untilAsync(() =>
+      p.db.selectFrom('eventBlacklist').selectAll().where('email', '=', 'gone@mail.test').executeTakeFirst(),
+    );
+    expect(listed.reason).toMatch(/^bounce: .*550/);
+    const log = await p.db.selectFrom('emailLog').selectAll().where('to', '=', 'gone@mail.test').executeTakeFirstOrThrow(); // prettier-ignore
+    expect(log.status).toBe('failed');
+    expect(to('gone@mail.test')).toHaveLength(0);
+  });
+
+  it('retries while the server answers 451, then sends once', async () => {
+    sink.busy.set('later@mail.test', 1);
+    await register('later@mail.test', 'Lia');
+    const log = await untilAsync(() =>
+      p.db.selectFrom('emailLog').selectAll().where('to', '=', 'later@mail.test').where('status', '=', 'sent').executeTakeFirst(),
+    15_000); // prettier-ignore
+    expect([log.status, log.attempts]).toEqual(['sent', 2]);
+    expect(to('later@mail.test')).toHaveLength(1);
+  });
+
+  it('sends nothing with the company’s confirmationEmail tool off', async () => {
+    await p.ok('company.tool.edit', {
+      token: admin,
+      query: { companyID, key: 'confirmationEmail' },
+      body: { value: 0 },
+    });
+    await register('quiet@mail.test', 'Quim');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await p.db.selectFrom('emailLog').select('to').where('to', '=', 'quiet@mail.test').execute()).toEqual([]);
+    expect(to('quiet@mail.test')).toHaveLength(0);
+    await p.ok('company.tool.edit', {
+      token: admin,
+      query: { companyID, key: 'confirmationEmail' },
+      body: { value: 1 },
+    });
+  });
+
+  it('skips (and logs) a suppressed address; never sends a message found mid-send again', async () => {
+    let sends = 0;
+    const outbox: Outbox = { send: async () => `sent ${++sends}`, close() {} };
+    const start = (idem: string, to: string) => ({ eventID: Number(eventID), personID: 0, eventEmailID: 0, kind: 'confirmation' as const, idem, to }); // prettier-ignore
+    const message = async () => ({ to: 'x@mail.test', subject: 'S', text: 'T' });
+    const opts = { logger: silentLogger, domain: 'podium.test' };
+    await p.db.insertInto('eventBlacklist').values({ eventID: Number(eventID), email: 'no@mail.test', date: 1 }).execute(); // prettier-ignore
+    expect(await deliver(p.db, outbox, start('t:1', 'no@mail.test'), message, opts)).toBe('skipped');
+    expect(await deliver(p.db, outbox, start('t:2', 'x@mail.test'), message, opts)).toBe('sent');
+    expect(await deliver(p.db, outbox, start('t:2', 'x@mail.test'), message, opts)).toBe('sent');
+    expect(sends).toBe(1);
+    // A worker died between claiming the message and marking it sent.
+    await p.db.insertInto('emailLog').values({ ...start('t:3', 'x@mail.test'), status: 'sending', date: 1, updatedDate: 1 }).execute(); // prettier-ignore
+    expect(await deliver(p.db, outbox, start('t:3', 'x@mail.test'), message, opts)).toBe('unknown');
+    expect(sends).toBe(1);
+  });
+});
+
+async function untilAsync<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the outbox', () => {
+  const dir = () => mkdtempSync(join(tmpdir(), 'podium-outbox-'));
+  it.each([
+    ['subject', { subject: 'Hi\r\nBcc: all@mail.test' }],
+    ['to', { to: 'a@mail.test\nBcc: all@mail.test' }],
+    ['from', { from: { name: 'Evil\r\nBcc: all@mail.test', address: 'a@mail.test' } }],
+    ['header', { headers: { 'List-Unsubscribe': '<https://x>\r\nBcc: all@mail.test' } }],
+  ])('refuses a line break in the %s (header injection)', async (_name, bad) => {
+    const outbox = fileOutbox(dir(), 'Podium <no-reply@podium.test>');
+    await expect(outbox.send({ to: 'a@mail.test', subject: 'Hi', text: 'T', ...bad })).rejects.toThrow(/line break/);
+  });
+
+  it('writes an .eml with the attachments the platform made, and logs its path', async () => {
+    const paths: string[] = [];
+    const folder = dir();
+    const outbox = fileOutbox(folder, 'Podium <no-reply@podium.test>', (p) => paths.push(p));
+    const path = await outbox.send({
+      to: 'a@mail.test',
+      subject: 'Olá',
+      text: 'T',
+      attachments: [{ filename: 'event.ics', content: 'BEGIN:VCALENDAR', contentType: 'text/calendar' }],
+    });
+    expect(paths).toEqual([path]);
+    expect(readdirSync(folder)).toEqual([path.slice(folder.length + 1)]);
+    const mail = await simpleParser(readFileSync(path));
+    expect([mail.subject, mail.attachments[0].filename]).toEqual(['Olá', 'event.ics']);
+  });
+});
