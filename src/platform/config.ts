@@ -75,6 +75,10 @@ const schema = z.object({
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** Most messages per second through SMTP, platform-wide per process (0: no limit). */
   SMTP_RATE: z.coerce.number().int().min(0).max(100_000).default(0),
+  /** Most messages per second one event's event.email.dispatch sends (its sends are spread at this rate). */
+  MAIL_EVENT_RATE: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** Recipients one dispatch job takes at a time (the rest follow in later jobs). */
+  MAIL_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Folder that bulk operations (B path) may read files from. */
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */

@@ -112,6 +112,8 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       tagID: await insert('tag', { companyID: Number(w.companyA.companyID), name: 'A track', kind: 'activity' }, 'tagID'), // prettier-ignore
       sectionID: await insert('hotsite', { section: 'text', position: 1, name: 'A text' }, 'sectionID'),
       feedbackID: await insert('feedback', { name: 'A field', type: 'text', options: '[]' }, 'feedbackID'),
+      // event.email.edit names its custom e-mail `source` (spec §4.9).
+      source: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
     };
     // personID: company A's external user for company.person.operate, an attendee of A1 elsewhere.
     ids.personID = String(w.attendeeID);

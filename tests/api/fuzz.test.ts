@@ -3,6 +3,7 @@ import { operations } from '../../src/platform/catalog/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { paramJsonSchema } from '../../src/platform/kernel/describe.ts';
 import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
+import { unsubscribeLink } from '../../src/platform/resources/email/unsubscribe.ts';
 import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
@@ -225,6 +226,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let externalID: string;
   /** The tagID of company A's event tag, for the operations that take only event tags. */
   let eventTagPairs: Values;
+  /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
+  let unsubscribeSig = '';
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -258,6 +261,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const sectionID = await one('hotsite', { eventID, section: 'text', position: 1, name: 'Fuzz' }, 'sectionID');
     const feedbackID = await one('feedback', { eventID, name: 'Fuzz field', type: 'text', options: '[]', apiKey: 'fuzz' }, 'feedbackID'); // prettier-ignore
     await p.db.insertInto('eventInvite').values({ eventID, email: 'fuzz@podium.test' }).execute();
+    const eventEmailID = await one('eventEmail', { eventID, subject: 'Fuzz', text: 'Hi', date: 1 }, 'eventEmailID');
+    const link = await unsubscribeLink(p.db, 'http://x', eventID, 'fuzz@podium.test');
+    unsubscribeSig = new URL(link).searchParams.get('sig')!;
     // A live person.recover code: writes run with sandbox=1, so spending it is rolled back every time.
     const code = await createConfirmation(p.db, w.attendeeID, 'password', Math.floor(Date.now() / 1000));
     await p.db.insertInto('activityPerson').values({ activityID: Number(activityID), eventID, personID: w.attendeeID, approved: 1 }).execute(); // prettier-ignore
@@ -293,6 +299,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       tagID: [tagID, '999999'],
       sectionID: [sectionID, '999999'],
       feedbackID: [feedbackID, '999999'],
+      eventEmailID: [eventEmailID, '999999'],
+      source: [eventEmailID, '999999'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
@@ -380,6 +388,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'form.edit': { key: 'consent', value: '' },
       'feedback.edit': { key: 'name', value: 'Fuzzed' },
       'event.invite.dismiss': { email: 'fuzz@podium.test' },
+      'event.email.edit': { key: 'text', value: 'Fuzzed' },
+      'event.email.unsubscribe': { email: 'fuzz@podium.test', sig: unsubscribeSig },
       'event.person.bind': { username: 'nobody@podium.test' },
       'person.edit': { key: 'name', value: 'Fuzzed' },
       'company.tag.remove': eventTagPairs,

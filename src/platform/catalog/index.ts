@@ -33,6 +33,7 @@ import { peopleOperations } from './people.ts';
 import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { webhookOperations } from '../resources/webhook/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
+import { emailOperations } from '../resources/email/operations/index.ts';
 
 /** Event content and registration (issue 3), one group per area. */
 export const contentOperations: readonly AnyOperation[] = [
@@ -43,6 +44,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...attendeesOperations,
   ...registrationOperations,
   ...webPushOperations,
+  ...emailOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

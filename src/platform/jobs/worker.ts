@@ -6,6 +6,7 @@ import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type Jo
 import { plainLine } from './retry.ts';
 import { outboxOf, type Outbox } from '../mail/outbox.ts';
 import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/confirmation.ts';
+import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '../resources/email/bulk.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
@@ -45,12 +46,23 @@ export function platformHandlers(
   outbox: Outbox,
 ): Record<string, JobHandler> {
   const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
+  const bulk = {
+    batch: config.MAIL_BATCH,
+    rate: config.MAIL_EVENT_RATE,
+    siteUrl,
+    apiUrl: config.PUBLIC_API_URL ?? config.PODIUM_API_URL ?? `http://${config.HOST}:${config.API_PORT}`,
+    mailFrom: config.MAIL_FROM,
+    domain: mailDomain(config.MAIL_FROM),
+    logger,
+  };
   return {
     [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS),
     [RECOVER_MAIL_JOB]: recoverMailHandler(store.db, outbox, {
       siteUrl,
       delayMs: config.MAIL_DELAY_MS,
     }),
+    [DISPATCH_JOB]: dispatchHandler(store.db, queue, bulk),
+    [SEND_MAIL_JOB]: sendMailHandler(store.db, outbox, bulk),
     [CONFIRM_JOB]: confirmHandler(store.db, outbox, {
       siteUrl,
       mailFrom: config.MAIL_FROM,

@@ -74,6 +74,8 @@ export const OWNERS = {
   tagID: 'tag',
   sectionID: 'hotsite',
   feedbackID: 'feedback',
+  eventEmailID: 'eventEmail',
+  eventBlacklistID: 'eventBlacklist',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 

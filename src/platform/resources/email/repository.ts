@@ -111,3 +111,151 @@ export async function confirmationData(db: Kysely<DB>, eventID: number, personID
     .executeTakeFirst();
 }
 export type ConfirmationData = NonNullable<Awaited<ReturnType<typeof confirmationData>>>;
+
+/** A custom e-mail as event.email.* answers it (`sent` counted from the log). */
+export async function emailRecords(db: Kysely<DB>, where: { eventID: number } | { eventEmailID: number }) {
+  const rows = await db
+    .selectFrom('eventEmail')
+    .selectAll('eventEmail')
+    .select((s) =>
+      s
+        .selectFrom('emailLog')
+        .select((c) => c.fn.countAll<number>().as('n'))
+        .whereRef('emailLog.eventEmailID', '=', 'eventEmail.eventEmailID')
+        .where('emailLog.kind', '=', 'custom')
+        .where('emailLog.status', '=', 'sent')
+        .as('sentCount'),
+    )
+    .$if('eventID' in where, (q) => q.where('eventEmail.eventID', '=', (where as { eventID: number }).eventID))
+    .$if('eventEmailID' in where, (q) =>
+      q.where('eventEmail.eventEmailID', '=', (where as { eventEmailID: number }).eventEmailID),
+    )
+    .orderBy('eventEmail.eventEmailID', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    eventEmailID: r.eventEmailID,
+    eventID: r.eventID,
+    source: r.eventEmailID,
+    subject: r.subject,
+    text: r.text,
+    listID: r.listID,
+    date: r.date,
+    sent: Number(r.sentCount ?? 0),
+    state: r.state,
+  }));
+}
+
+export const emailByID = (db: Kysely<DB>, eventEmailID: number) =>
+  db.selectFrom('eventEmail').selectAll().where('eventEmailID', '=', eventEmailID).executeTakeFirst();
+
+/** The next `limit` recipients of a dispatch after personID `after`: approved attendees with an address. */
+export async function recipientsAfter(db: Kysely<DB>, eventID: number, listID: number, after: number, limit: number) {
+  const rows = await db
+    .selectFrom('eventPerson')
+    .select('eventPerson.personID')
+    .where('eventPerson.eventID', '=', eventID)
+    .where('eventPerson.approved', '=', 1)
+    .where('eventPerson.email', 'like', '%@%')
+    .where('eventPerson.personID', '>', after)
+    .$if(listID > 0, (q) =>
+      q.where('eventPerson.personID', 'in', (s) =>
+        s.selectFrom('listPerson').select('listPerson.personID').where('listPerson.listID', '=', listID),
+      ),
+    )
+    .orderBy('eventPerson.personID')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.personID);
+}
+
+/** Who a custom e-mail goes to: the event's profile of an attendee, else the person (a test to an admin). */
+export async function recipientOf(db: Kysely<DB>, eventID: number, personID: number) {
+  const attendee = await db
+    .selectFrom('eventPerson')
+    .select(['email', 'firstName', 'lastName', 'name', 'qrCode'])
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  if (attendee) return attendee;
+  const person = await db
+    .selectFrom('person')
+    .select(['email', 'firstName', 'lastName', 'name', 'username'])
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  if (!person) return undefined;
+  return { ...person, email: person.email || person.username, qrCode: '' };
+}
+
+/** The event's log rows as the wire's e-mail log (spec §2.6), latest first. */
+export async function logRows(
+  db: Kysely<DB>,
+  eventID: number,
+  eventEmailID: number | undefined,
+  limit: number,
+  offset: number,
+) {
+  const rows = await db
+    .selectFrom('emailLog')
+    .selectAll()
+    .where('eventID', '=', eventID)
+    .$if(eventEmailID !== undefined, (q) => q.where('eventEmailID', '=', eventEmailID!))
+    .orderBy('emailLogID', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((r) => ({
+    emailLogID: r.emailLogID,
+    eventID: r.eventID,
+    memberID: r.personID,
+    listEmailID: r.eventEmailID,
+    messageID: r.messageID,
+    from: r.from,
+    to: r.to,
+    subject: r.subject,
+    status: r.status,
+    reason: r.reason,
+    opens: r.opens,
+    date: r.date,
+    kind: r.kind,
+  }));
+}
+
+/** Whether the list is one of the event's. */
+export async function isEventList(db: Kysely<DB>, eventID: number, listID: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('list')
+    .select('listID')
+    .where('listID', '=', listID)
+    .where('eventID', '=', eventID)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A new custom e-mail (a draft); answers its id. */
+export async function createEmail(
+  db: Kysely<DB>,
+  values: { eventID: number; subject: string; text: string; listID: number; date: number },
+): Promise<number> {
+  const row = await db.insertInto('eventEmail').values(values).returning('eventEmailID').executeTakeFirstOrThrow();
+  return row.eventEmailID;
+}
+
+/** Sets the subject or text of a custom e-mail. */
+export async function setEmailField(db: Kysely<DB>, eventEmailID: number, column: 'subject' | 'text', value: string) {
+  await db
+    .updateTable('eventEmail')
+    .set({ [column]: value })
+    .where('eventEmailID', '=', eventEmailID)
+    .execute();
+}
+
+/** Moves a draft to 'dispatching'; false when it was dispatched already (only one dispatch ever starts). */
+export async function startDispatch(db: Kysely<DB>, eventEmailID: number): Promise<boolean> {
+  const r = await db
+    .updateTable('eventEmail')
+    .set({ state: 'dispatching' })
+    .where('eventEmailID', '=', eventEmailID)
+    .where('state', '=', '')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

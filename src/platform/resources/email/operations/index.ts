@@ -1,0 +1,12 @@
+import type { AnyOperation } from '../../../kernel/table.ts';
+import create from './create.ts';
+import edit from './edit.ts';
+import find from './find.ts';
+import get from './get.ts';
+import tryIt from './try.ts';
+import dispatch from './dispatch.ts';
+import log from './log.ts';
+import unsubscribe from './unsubscribe.ts';
+
+/** Custom e-mails of an event (issue 15): spec §4.9 event.email.*, the log and the one-click unsubscribe. */
+export const emailOperations: readonly AnyOperation[] = [create, edit, find, get, tryIt, dispatch, log, unsubscribe];
