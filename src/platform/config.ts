@@ -42,6 +42,11 @@ const schema = z.object({
     .optional(),
   /** Calls per second allowed for one token (spec §8). */
   RATE_LIMIT_TOKEN: perSecond.default(10),
+  /**
+   * Unknown codes one check-in device (token) may scan per minute before its scans are refused with
+   * 429 until the minute is over: guessing codes at a door is slowed to a crawl (docs/api/checkin.md).
+   */
+  CHECKIN_UNKNOWN_PER_MINUTE: perSecond.default(30),
   /** Calls per second allowed from one client address (spec §8). */
   RATE_LIMIT_CLIENT: perSecond.default(100),
   /** Days a token from person.signIn stays valid. */

@@ -32,6 +32,7 @@ import { registrationOperations } from './registration.ts';
 import { peopleOperations } from './people.ts';
 import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { webhookOperations } from '../resources/webhook/operations/index.ts';
+import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 
@@ -45,6 +46,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...registrationOperations,
   ...webPushOperations,
   ...emailOperations,
+  ...checklogOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

@@ -15,6 +15,7 @@ import * as programChange from './migrations/0007_program_change.ts';
 import * as webPush from './migrations/0008_web_push.ts';
 import * as webhooks from './migrations/0009_webhooks.ts';
 import * as email from './migrations/0010_email.ts';
+import * as checkin from './migrations/0012_checkin.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0008_web_push': webPush,
   '0009_webhooks': webhooks,
   '0010_email': email,
+  '0012_checkin': checkin,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -462,6 +462,38 @@ export interface JobTable {
   failedAt: number | null;
 }
 
+/** One scan of a check-in device (migration 0012, docs/api/checkin.md). */
+export interface ChecklogTable {
+  checklogID: D<number>;
+  eventID: number;
+  /** 0: the event's entrance; else the session's door. */
+  activityID: number;
+  personID: number;
+  direction: 'in' | 'out';
+  /** The scan's time on the device (Unix seconds). */
+  date: number;
+  result: 'first' | 'reentry' | 'out' | 'refused';
+  reason: D<string>;
+  nonce: string | null;
+  /** `direction:activityID:personID:date`, unique per event: the same scan twice is one row. */
+  scanKey: string;
+  /** The person whose token scanned. */
+  deviceID: number;
+  /** Unix ms. */
+  createdAt: number;
+}
+
+/** Whether a person is inside an entrance now (migration 0012). */
+export interface CheckStateTable {
+  eventID: number;
+  activityID: number;
+  personID: number;
+  inside: number;
+  entries: number;
+  firstAt: number;
+  lastAt: number;
+}
+
 export interface DB {
   setting: SettingTable;
   person: PersonTable;
@@ -505,6 +537,8 @@ export interface DB {
   emailLog: EmailLogTable;
   eventEmail: EventEmailTable;
   eventBlacklist: EventBlacklistTable;
+  checklog: ChecklogTable;
+  checkState: CheckStateTable;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

@@ -32,3 +32,4 @@ export * from './program.ts';
 export * from './push.ts';
 export * from './webpush.ts';
 export * from './webhook.ts';
+export * from './checklog.ts';
