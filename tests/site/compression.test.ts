@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageCache } from '../../src/site/pagecache.ts';
 import { precompressDir } from '../../src/site/precompress.ts';
@@ -212,6 +212,9 @@ describe('files', () => {
       const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(?:js|css)$/.test(f));
       expect(files.length).toBeGreaterThan(0);
       for (const f of files) {
+        // A file of a few bytes (an entry that only imports a chunk) gains nothing: the build keeps no variant.
+        const body = readFileSync(join(dir, f));
+        if (!existsSync(join(dir, `${f}.gz`)) && gzipSync(body, { level: 9 }).length >= body.length) continue;
         expect(existsSync(join(dir, `${f}.br`)), `${f}.br`).toBe(true);
         expect(existsSync(join(dir, `${f}.gz`)), `${f}.gz`).toBe(true);
         expect(gunzipSync(readFileSync(join(dir, `${f}.gz`))).equals(readFileSync(join(dir, f)))).toBe(true);
