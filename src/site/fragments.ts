@@ -17,18 +17,27 @@ export function fragmentMarker(ctx: RequestContext, bytes: Buffer): string {
   return `${MARKER_PREFIX}${list.length - 1}${MARKER_SUFFIX}`;
 }
 
-/** The page with each marker replaced by its fragment's bytes (markers appear in order, each once). */
+/**
+ * The page with each marker replaced by its fragment's bytes. Each marker appears once, but not
+ * necessarily in the order the markers were made: Astro renders a page's components concurrently, so a
+ * fragment that awaited its rendering (Memo.astro) may take its number after one placed below it.
+ */
 export function spliceFragments(page: Buffer, fragments: readonly Buffer[]): Buffer {
-  const parts: Buffer[] = [];
-  let from = 0;
+  const found: { at: number; end: number; bytes: Buffer }[] = [];
   for (let i = 0; i < fragments.length; i++) {
     const marker = Buffer.from(`${MARKER_PREFIX}${i}${MARKER_SUFFIX}`);
-    const at = page.indexOf(marker, from);
-    if (at < 0) continue; // a fragment the page did not render (a branch not taken)
-    parts.push(page.subarray(from, at), fragments[i]);
-    from = at + marker.length;
+    const at = page.indexOf(marker);
+    // (a fragment the page did not render: a branch not taken)
+    if (at >= 0) found.push({ at, end: at + marker.length, bytes: fragments[i] });
   }
-  if (parts.length === 0) return page;
+  if (found.length === 0) return page;
+  found.sort((a, b) => a.at - b.at);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const f of found) {
+    parts.push(page.subarray(from, f.at), f.bytes);
+    from = f.end;
+  }
   parts.push(page.subarray(from));
   return Buffer.concat(parts);
 }
@@ -38,4 +47,35 @@ const bytesOf = new LRUCache<string, Buffer>({ max: 500, memoMethod: (text) => B
 /** A string's UTF-8 bytes, remembered for strings that are themselves remembered (at most 500). */
 export function memoBytes(text: string): Buffer {
   return bytesOf.memo(text);
+}
+
+const remembered = new WeakMap<object, LRUCache<string, Buffer>>();
+
+/** What is remembered of `of` (at most 200 variants; forgotten with `of` itself). */
+function rememberedOf(of: object): LRUCache<string, Buffer> {
+  let byKey = remembered.get(of);
+  if (!byKey) remembered.set(of, (byKey = new LRUCache({ max: 200 })));
+  return byKey;
+}
+
+/**
+ * The HTML made of `of` (a platform answer or what is derived from it: the client gives the same object
+ * for the same bytes) as UTF-8 bytes, remembered per `key` (what else the HTML depends on: language,
+ * zone, links, filter). Pages place it with fragmentMarker.
+ */
+export function memoFragment(of: object, key: string, make: () => string): Buffer {
+  const byKey = rememberedOf(of);
+  let bytes = byKey.get(key);
+  if (bytes === undefined) byKey.set(key, (bytes = Buffer.from(make())));
+  return bytes;
+}
+
+/** memoFragment for HTML Astro renders (Memo.astro renders its slot only when not remembered). */
+export async function memoRendered(of: object, key: string, render: () => Promise<string>): Promise<Buffer> {
+  const byKey = rememberedOf(of);
+  const known = byKey.get(key);
+  if (known !== undefined) return known;
+  const bytes = Buffer.from(await render());
+  byKey.set(key, bytes);
+  return bytes;
 }

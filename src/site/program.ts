@@ -3,7 +3,6 @@
 // program (the client hands back the same array while the platform's answer has the same bytes), zone,
 // language and link base, and a render only joins the fragments of the sessions it shows.
 
-import { LRUCache } from 'lru-cache';
 import type { Activity } from '../client/index.ts';
 import { parseProgram, type Session } from '../shared/schedule/program.ts';
 import { dayKey, formatRange, formatTime, offsetMinutes, zonedParts } from '../shared/schedule/time.ts';
@@ -133,24 +132,6 @@ export function programView(activities: Activity[], o: ProgramOptions): ProgramV
   let view = forList.get(key);
   if (!view) forList.set(key, (view = build(activities, o)));
   return view;
-}
-
-const fragments = new WeakMap<ProgramView, LRUCache<string, Buffer>>();
-
-/**
- * A fragment of a view (the list or a day's grid for one filter) as UTF-8 bytes, remembered per program
- * view: the same program, zone, language and filter give the same HTML. At most 200 per view. Pages
- * place it with fragmentMarker (fragments.ts).
- */
-export function memoFragment(view: ProgramView, key: string, make: () => string): Buffer {
-  let byKey = fragments.get(view);
-  if (!byKey) fragments.set(view, (byKey = new LRUCache({ max: 200 })));
-  let bytes = byKey.get(key);
-  if (bytes === undefined) {
-    bytes = Buffer.from(make());
-    byKey.set(key, bytes);
-  }
-  return bytes;
 }
 
 /** The list view of these sessions, by day: <section>s with a heading and a list. */

@@ -114,7 +114,11 @@ export function http(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      res.on('end', () => {
+        // A fragment's marker left in a page (src/site/fragments.ts) is a page missing that fragment.
+        if (text.includes('<!--podium:fragment:')) reject(new Error(`${url}: a fragment marker was left in the page`));
+        else resolve({ status: res.statusCode!, headers: res.headers, text });
+      });
     });
     req.on('error', reject);
     req.end(options.body);

@@ -296,6 +296,16 @@ describe('fragments', () => {
     expect(spliceFragments(page, ctx.fragments!).toString()).toBe('<p>ÁB</p><div><x></div>');
     expect(spliceFragments(Buffer.from('none'), [Buffer.from('x')]).toString()).toBe('none');
   });
+
+  it('replaces markers made in another order than the page places them (concurrent components)', () => {
+    const ctx = {} as RequestContext;
+    const below = fragmentMarker(ctx, Buffer.from('[sponsors]'));
+    const above = fragmentMarker(ctx, Buffer.from('[speakers]'));
+    const unused = fragmentMarker(ctx, Buffer.from('[not rendered]'));
+    const page = Buffer.from(`<a>${above}</a><b>${below}</b>`);
+    expect(unused).toContain('podium:fragment:2');
+    expect(spliceFragments(page, ctx.fragments!).toString()).toBe('<a>[speakers]</a><b>[sponsors]</b>');
+  });
 });
 
 // As the client reads it: the fields the program shows, the rest as the wire row defaults them.
