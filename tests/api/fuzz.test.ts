@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/platform/catalog/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
@@ -285,7 +286,19 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const [ping] = await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
     // Settled now, not by the worker in a moment: webhook.delivery.retry takes settled deliveries only.
     await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
+    // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
+    const browserKey = createECDH('prime256v1');
+    browserKey.generateKeys();
+    const subscription = {
+      endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz',
+      p256dh: browserKey.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    };
+    await p.ok('push.bind', { query: { eventID }, body: { ...subscription, activityIDs: activityID } });
     named = {
+      endpoint: [subscription.endpoint, 'https://evil.example/push'],
+      p256dh: [subscription.p256dh],
+      auth: [subscription.auth],
       webhookID: [hook.webhookID, '999999'],
       deliveryID: [ping.deliveryID, '999999'],
       url: ['https://example.com/hook', 'http://example.com/hook'],
