@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/platform/catalog/index.ts';
 import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
@@ -84,6 +85,11 @@ const EDIT_VALUES: Values = {
 };
 
 /** Values of the parameters that do not aim at a person: the caller's own company, event, objects. */
+const BROWSER = {
+  p256dh: createECDH('prime256v1').generateKeys('base64url'),
+  auth: randomBytes(16).toString('base64url'),
+};
+
 function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined {
   const own: Values = {
     eventID: e.eventID,
@@ -112,6 +118,10 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     accessCode: '1234',
     path: 'people.csv',
     cname: 'caller.example.com',
+    // A browser's Web Push subscription (push.bind, push.dismiss): a real P-256 key and auth secret.
+    endpoint: 'https://fcm.googleapis.com/fcm/send/caller',
+    p256dh: BROWSER.p256dh,
+    auth: BROWSER.auth,
   };
   return own[name];
 }
