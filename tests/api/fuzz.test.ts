@@ -227,6 +227,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let externalID: string;
   /** The tagID of company A's event tag, for the operations that take only event tags. */
   let eventTagPairs: Values;
+  /** A coupon of event A (coupon.get reads it). */
+  let couponCode: string;
   /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
   let unsubscribeSig = '';
 
@@ -286,6 +288,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const [ping] = await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
     // Settled now, not by the worker in a moment: webhook.delivery.retry takes settled deliveries only.
     await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
+    // A coupon of event A (issue 16), for coupon.get.
+    couponCode = (await p.ok('coupon.create', { token: w.adminA, query: { eventID: eventA.eventID }, body: { discount: 10 } }))[0].code; // prettier-ignore
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
     browserKey.generateKeys();
@@ -409,6 +413,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.tag.bind': eventTagPairs,
       'event.tag.dismiss': eventTagPairs,
       'webhook.edit': { key: 'types', value: 'activity.edit' },
+      'coupon.get': { code: couponCode },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

@@ -33,6 +33,7 @@ import { peopleOperations } from './people.ts';
 import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { webhookOperations } from '../resources/webhook/operations/index.ts';
 import { checklogOperations } from '../resources/checklog/operations/index.ts';
+import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 
@@ -47,6 +48,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...webPushOperations,
   ...emailOperations,
   ...checklogOperations,
+  ...couponOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

@@ -16,6 +16,7 @@ import * as webPush from './migrations/0008_web_push.ts';
 import * as webhooks from './migrations/0009_webhooks.ts';
 import * as email from './migrations/0010_email.ts';
 import * as checkin from './migrations/0012_checkin.ts';
+import * as coupons from './migrations/0013_coupons.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0009_webhooks': webhooks,
   '0010_email': email,
   '0012_checkin': checkin,
+  '0013_coupons': coupons,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -168,6 +168,8 @@ export interface EventRegistrationTable {
   qrCode: D<string>;
   ticketID: D<number>;
   profileID: D<number>;
+  /** Percent a coupon took off this registration (migration 0013); 0 without one. */
+  discount: D<number>;
 }
 
 /**
@@ -483,6 +485,20 @@ export interface ChecklogTable {
   createdAt: number;
 }
 
+/** An event's discount code (migration 0013, docs/api/coupons.md). */
+export interface CouponTable {
+  couponID: D<number>;
+  eventID: number;
+  code: string;
+  discount: number;
+  used: D<number>;
+  /** 0: no limit. */
+  maxUses: D<number>;
+  /** Unix seconds; 0: never. */
+  expires: D<number>;
+  createdAt: number;
+}
+
 /** Whether a person is inside an entrance now (migration 0012). */
 export interface CheckStateTable {
   eventID: number;
@@ -539,6 +555,8 @@ export interface DB {
   eventBlacklist: EventBlacklistTable;
   checklog: ChecklogTable;
   checkState: CheckStateTable;
+  coupon: CouponTable;
+  eventTicket: { eventID: number; price: number; currency: D<string> };
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

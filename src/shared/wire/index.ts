@@ -33,3 +33,4 @@ export * from './push.ts';
 export * from './webpush.ts';
 export * from './webhook.ts';
 export * from './checklog.ts';
+export * from './coupon.ts';

@@ -5,6 +5,7 @@ import { grantSchema } from '../../../auth/grant.ts';
 import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { queueConfirmation } from '../../email/confirmation.ts';
+import { redeem } from '../../coupon/redeem.ts';
 
 const name = text(100)
   .transform((v) => v.trim())
@@ -59,6 +60,10 @@ export default defineOperation({
     tagIDs: bOpt(ids, 'attendee-type tags of this event, separated by commas'),
     private: bOpt(bit, '0 or 1 (default 0)'),
     consent: bOpt(bit, 'Podium extension: 1 accepts the consent text of the form (required when it has one)'),
+    coupon: bOpt(
+      text(40),
+      'a coupon code of the event (only where it has a ticket price): its discount is stored on the enrollment',
+    ),
   },
   auth: { kind: 'public' },
   // Not 401 for a token that is not valid: a widget holding a stale token must still register its visitor.
@@ -69,6 +74,9 @@ export default defineOperation({
   prepare: async (p) => ({ passwordHash: p.password ? await hashPassword(p.password) : '' }),
   async handler(ctx, p) {
     const answer = await register(ctx, p, (ctx.prepared.passwordHash as string | undefined) ?? '');
+    // A registration already made keeps its discount: sending the form again uses no coupon.
+    if (p.coupon !== undefined && Number(answer.duplicate) === 0)
+      await redeem(ctx.db, p.eventID, Number(answer.personID), p.coupon, ctx.now);
     // The confirmation e-mail, a job in this transaction (a waiting-list registration gets none yet).
     // (The record's values are as stored: numbers.)
     if (Number(answer.duplicate) === 0 && Number(answer.approved) === 1 && !ctx.sandbox)
