@@ -52,12 +52,15 @@ export async function load(url, { duration = 5, connections = 32 } = {}) {
 
 /** Prints one line per row; a row with `base` (the limit's req/s) shows its ratio and its goal. */
 export function report(rows) {
-  const lines = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'goal']];
+  const lines = [['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare', 'goal', 'CPU ms/answer', 'CPU ratio']];
   for (const r of rows) {
     const ratio = r.base === undefined ? undefined : r.rps / r.base;
     const mark = r.goal === undefined ? '' : `${ratio >= r.goal ? 'met' : 'MISSED'} ≥ ${(r.goal * 100).toFixed(0)}%`;
     const shown = ratio === undefined ? '' : `${(ratio * 100).toFixed(1)}%`;
-    lines.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), shown, mark]);
+    // The bare server's CPU per answer over this one's: what the throughput ratio is on a quiet machine.
+    const cpu = r.cpu === undefined ? '' : r.cpu.toFixed(3);
+    const cpuRatio = r.cpuBase === undefined || !r.cpu ? '' : `${((100 * r.cpuBase) / r.cpu).toFixed(1)}%`;
+    lines.push([r.name, r.rps.toFixed(0), String(r.p50), String(r.p99), shown, mark, cpu, cpuRatio]);
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   for (const l of lines) console.log(l.map((c, i) => c.padEnd(widths[i])).join('  '));

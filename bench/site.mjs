@@ -6,10 +6,12 @@
 //   at most SITE_DATA_FRESH_MS, 1 s; a second run with 0 shows every render reading the platform);
 // - production: the page cache in front of the renderer (re-checked against the platform's answers);
 // - revalidation: If-None-Match with the page's ETag → 304 (the limit: a bare server answering 304).
-// Prints req/s, p50/p99 and each ratio to the limit with its goal.
+// Prints req/s, p50/p99 and each ratio to the limit with its goal, and each server's CPU time per answer
+// with the bare server's over it (the CPU ratio: the throughput ratio of a quiet machine, steadier on a
+// shared one); and, for the record, the CPU of the cheapest answer Astro's adapter gives (/_podium/health).
 // Usage: npm run bench:site [-- --duration 5]
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -45,15 +47,28 @@ function start(args, env, patterns) {
   });
 }
 
-async function load(url, headers = {}, expect = 200, seconds = duration) {
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 10 ms ticks). */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * req/s and latency of `seconds` of load, and the server's CPU time per answer (`pid`): throughput moves
+ * with whatever else the machine runs, CPU per answer much less, so its ratio to the bare server's is
+ * the steadier figure on a shared machine (on a quiet one the two ratios agree).
+ */
+async function load(url, pid, headers = {}, expect = 200, seconds = duration) {
+  const cpuBefore = cpuMs(pid);
   const r = await autocannon({ url, duration: seconds, connections: 32, pipelining: 1, headers });
+  const cpu = (cpuMs(pid) - cpuBefore) / r.requests.total;
   const ok = expect === 304 ? r['3xx'] : r['2xx'];
   const bad = r.requests.total - ok + r.errors + r.timeouts;
   if (bad > 32) {
     const seen = `2xx ${r['2xx']}, 3xx ${r['3xx']}, 4xx ${r['4xx']}, 5xx ${r['5xx']}, errors ${r.errors}, timeouts ${r.timeouts}`;
     throw new Error(`${url}: ${bad} unexpected answers of ${r.requests.total} (${seen})`);
   }
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, cpu };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'podium-bench-site-'));
@@ -135,19 +150,24 @@ try {
   const bareUrl = `http://127.0.0.1:${bare.ports[0]}`;
 
   const rows = [];
-  const measure = async (name, url, goal, limitUrl, headers = {}, expect = 200) => {
-    await load(url, headers, expect, Math.max(5, duration)); // warm-up (the JIT needs a few seconds of a big page)
-    const before = await load(limitUrl, headers, expect);
-    const measured = await load(url, headers, expect);
-    const after = await load(limitUrl, headers, expect);
+  const measure = async (name, url, pid, goal, limitUrl, headers = {}, expect = 200) => {
+    await load(url, pid, headers, expect, Math.max(5, duration)); // warm-up (the JIT needs a few seconds of a big page)
+    const before = await load(limitUrl, bare.child.pid, headers, expect);
+    const measured = await load(url, pid, headers, expect);
+    const after = await load(limitUrl, bare.child.pid, headers, expect);
     const limit = before.rps >= after.rps ? before : after;
     rows.push({ name: `bare node:http, ${name.split(':')[0]} bytes`, ...limit });
-    rows.push({ name, ...measured, base: limit.rps, goal });
+    rows.push({ name, ...measured, base: limit.rps, cpuBase: Math.min(before.cpu, after.cpu), goal });
   };
 
   for (const p of pages) {
-    await measure(`${p.name}: cold render (no page cache)`, coldUrl + p.path, 0.05, bareUrl + p.path);
+    await measure(`${p.name}: cold render (no page cache)`, coldUrl + p.path, cold.child.pid, 0.05, bareUrl + p.path);
   }
+  // For the record: the cheapest answer through Astro's adapter (an endpoint answering `ok`, no page, no
+  // platform call) against the bare server's hotsite: a ceiling on what any rendered page can reach.
+  const hotsiteBare = rows[0];
+  const floor = await load(`${coldUrl}/_podium/health`, cold.child.pid);
+  rows.push({ name: 'the floor: /_podium/health through the adapter', ...floor, cpuBase: hotsiteBare.cpu });
   cold.child.kill();
   // For the record: no page cache and no reuse of platform answers (each render reads the platform).
   const raw = await start(['bin/podium.js', 'start'], { ...common, SITE_PAGE_CACHE: '0', SITE_DATA_FRESH_MS: '0' }, [
@@ -158,6 +178,7 @@ try {
     await measure(
       `${p.name}: cold, every render reads the platform`,
       `http://127.0.0.1:${raw.ports[0]}${p.path}`,
+      raw.child.pid,
       undefined,
       bareUrl + p.path,
     );
@@ -174,12 +195,13 @@ try {
       throw new Error(`${p.path}: the cached page differs from the rendered one`);
   }
   for (const p of pages) {
-    await measure(`${p.name}: production (page cache)`, prodUrl + p.path, 0.5, bareUrl + p.path);
+    await measure(`${p.name}: production (page cache)`, prodUrl + p.path, prod.child.pid, 0.5, bareUrl + p.path);
   }
   for (const p of pages) {
     await measure(
       `${p.name}: 304 revalidation`,
       prodUrl + p.path,
+      prod.child.pid,
       0.8,
       bareUrl + p.path,
       { 'if-none-match': etags[p.path] },
