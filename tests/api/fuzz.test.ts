@@ -265,6 +265,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const feedbackID = await one('feedback', { eventID, name: 'Fuzz field', type: 'text', options: '[]', apiKey: 'fuzz' }, 'feedbackID'); // prettier-ignore
     await p.db.insertInto('eventInvite').values({ eventID, email: 'fuzz@podium.test' }).execute();
     const eventEmailID = await one('eventEmail', { eventID, subject: 'Fuzz', text: 'Hi', date: 1 }, 'eventEmailID');
+    const eventBlacklistID = await one('eventBlacklist', { eventID, email: 'gone@podium.test', date: 1 }, 'eventBlacklistID'); // prettier-ignore
     const link = await unsubscribeLink(p.db, 'http://x', eventID, 'fuzz@podium.test');
     unsubscribeSig = new URL(link).searchParams.get('sig')!;
     // A live person.recover code: writes run with sandbox=1, so spending it is rolled back every time.
@@ -318,6 +319,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       feedbackID: [feedbackID, '999999'],
       eventEmailID: [eventEmailID, '999999'],
       source: [eventEmailID, '999999'],
+      eventBlacklistID: [eventBlacklistID, '999999'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],

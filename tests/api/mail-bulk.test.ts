@@ -147,6 +147,19 @@ describe.each(STORES)('custom e-mails on %s', (kind) => {
     expect(gone?.reason).toBe('unsubscribe');
   });
 
+  it('lists the suppression list (event.blacklist.find) and takes an address off it (event.blacklist.remove)', async () => {
+    const all = await p.ok('event.blacklist.find', { token: admin, query: { eventID } });
+    expect(all.map((r) => r.email)).toEqual(['p3@bulk.test', 'p5@bulk.test', 'p7@bulk.test']);
+    const [p7] = await p.ok('event.blacklist.find', { token: admin, query: { eventID, query: 'P7' } });
+    expect(p7.reason).toMatch(/^bounce: /);
+    expect(await p.ok('event.blacklist.find', { token: admin, query: { eventID: otherEvent } })).toEqual([]);
+    const [removed] = await p.ok('event.blacklist.remove', { token: admin, query: { eventBlacklistID: p7.eventBlacklistID } }); // prettier-ignore
+    expect(removed.email).toBe('p7@bulk.test');
+    const again = await p.call('event.blacklist.remove', { token: admin, query: { eventBlacklistID: p7.eventBlacklistID } }); // prettier-ignore
+    expect(again.text).toBe('404 eventBlacklist not found');
+    expect((await p.ok('event.blacklist.find', { token: admin, query: { eventID } })).map((r) => r.email)).toEqual(['p3@bulk.test', 'p5@bulk.test']); // prettier-ignore
+  });
+
   it('sends event.email.try to the caller', async () => {
     const [e] = await p.ok('event.email.create', { token: admin, query: { eventID }, body: { subject: 'Try {{name}}', text: 'T' } }); // prettier-ignore
     await p.ok('event.email.try', { token: admin, query: { eventID, source: e.eventEmailID } });

@@ -44,3 +44,15 @@ export const emailLogWire = z.object({
   kind: s,
 });
 export type EmailLog = z.infer<typeof emailLogWire>;
+
+/** An address on an event's suppression list (spec §2.6 "E-mail blacklist entry"). */
+export const blacklistWire = z.object({
+  eventBlacklistID: id,
+  eventID: s,
+  email: s,
+  /** 'bounce: …' (an SMTP 5xx at send), 'unsubscribe', or 'webhook: …' (a reported bounce). */
+  reason: s,
+  /** Unix seconds. */
+  date: s,
+});
+export type BlacklistEntry = z.infer<typeof blacklistWire>;

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, EmailLogTable } from '../../db/schema.ts';
+import { contains } from '../hotsite/content.ts';
 
 export type EmailLogRow = Selectable<EmailLogTable>;
 export type EmailStatus = EmailLogRow['status'];
@@ -258,4 +259,28 @@ export async function startDispatch(db: Kysely<DB>, eventEmailID: number): Promi
     .where('state', '=', '')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/** The event's suppression list, by address; `query` keeps addresses containing it. */
+export function blacklistOf(db: Kysely<DB>, eventID: number, query: string | undefined, limit: number, offset: number) {
+  return db
+    .selectFrom('eventBlacklist')
+    .select(['eventBlacklistID', 'eventID', 'email', 'reason', 'date'])
+    .where('eventID', '=', eventID)
+    .$if(query !== undefined && query !== '', (q) => q.where(contains('email', query!)))
+    .orderBy('email')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** Takes an entry off the list; answers it, or undefined when there was none. */
+export async function unsuppress(db: Kysely<DB>, eventBlacklistID: number) {
+  const row = await db
+    .selectFrom('eventBlacklist')
+    .select(['eventBlacklistID', 'eventID', 'email', 'reason', 'date'])
+    .where('eventBlacklistID', '=', eventBlacklistID)
+    .executeTakeFirst();
+  if (row) await db.deleteFrom('eventBlacklist').where('eventBlacklistID', '=', eventBlacklistID).execute();
+  return row;
 }

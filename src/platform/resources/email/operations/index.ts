@@ -7,6 +7,19 @@ import tryIt from './try.ts';
 import dispatch from './dispatch.ts';
 import log from './log.ts';
 import unsubscribe from './unsubscribe.ts';
+import blacklistFind from './blacklist-find.ts';
+import blacklistRemove from './blacklist-remove.ts';
 
-/** Custom e-mails of an event (issue 15): spec §4.9 event.email.*, the log and the one-click unsubscribe. */
-export const emailOperations: readonly AnyOperation[] = [create, edit, find, get, tryIt, dispatch, log, unsubscribe];
+/** Custom e-mails of an event (issue 15): spec §4.9 event.email.* and event.blacklist.*, the log and the one-click unsubscribe. */
+export const emailOperations: readonly AnyOperation[] = [
+  create,
+  edit,
+  find,
+  get,
+  tryIt,
+  dispatch,
+  log,
+  unsubscribe,
+  blacklistFind,
+  blacklistRemove,
+];
