@@ -1,0 +1,91 @@
+// bench/mail.mjs — e-mail through the durable queue (issue 15): one platform process (API and its job
+// worker, SQLite, core 0) sends registration confirmations by SMTP to a sink on loopback (smtp-server,
+// in this process, core 1). Two figures in one run:
+//   1. registrations/s with confirmations on, against the same platform with the company's
+//      confirmationEmail tool off (the baseline): what adding the job in the registration's
+//      transaction costs (goal: still ≥ 1,000 registrations/s);
+//   2. messages/s the worker sends while registrations keep coming, and after (goal ≥ 200/s): every
+//      confirmation composed (HTML, text, QR image, .ics) and sent over SMTP.
+// Usage: npm run bench:mail
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
+import { SMTPServer } from 'smtp-server';
+import autocannon from 'autocannon';
+import { benchEnv, pinSelf, registrationRequest, startPinned } from './lib.mjs';
+
+/** Registrations as fast as 16 connections go for `duration` s: req/s of 2xx, p99 ms. */
+async function load(url, duration, tag) {
+  const r = await autocannon({ url, duration, connections: 16, requests: [registrationRequest(tag)] });
+  if (r.non2xx > 0) console.error('status codes', JSON.stringify(r.statusCodeStats));
+  const bad = r.non2xx + r.errors + r.timeouts;
+  if (bad > 0) throw new Error(`${bad} failed registrations of ${r.requests.total}`);
+  return { rps: r.requests.total / duration, p99: r.latency.p99 };
+}
+
+pinSelf(1);
+const arrived = [];
+const sink = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, _session, callback) {
+    stream.on('data', () => {});
+    stream.on('end', () => {
+      arrived.push(performance.now());
+      callback();
+    });
+  },
+});
+await new Promise((r) => sink.listen(0, '127.0.0.1', r));
+const smtpPort = sink.server.address().port;
+
+const dbFile = join(mkdtempSync(join(tmpdir(), 'podium-mail-')), 'b.db');
+const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '1' };
+execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
+const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
+const platform = await startPinned(0, ['bin/podium.js', 'start'], {
+  ...benchEnv(dbFile),
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  SMTP_MAX_CONNECTIONS: '8',
+  JOBS_POLL_MS: '50',
+});
+const url = `http://127.0.0.1:${platform.port}/form/respondRegistration?eventID=${events.signup}`;
+const db = new DatabaseSync(dbFile, { timeout: 10_000 });
+process.on('exit', () => platform.child.kill());
+const tool = (on) => db.prepare('update "companyTool" set "confirmationEmail" = ?').run(on);
+
+const duration = Number(process.env.SECONDS ?? 5);
+tool(0);
+await load(url, 2, 'warm');
+const off = await load(url, duration, 'off');
+tool(1);
+const before = arrived.length;
+const started = performance.now();
+const on = await load(url, duration, 'on');
+const expected = Math.round(on.rps * duration);
+const sentDuring = arrived.length - before;
+// Every confirmation of the run, then the rate: messages over the time from the first to the last.
+const deadline = performance.now() + 120_000;
+while (arrived.length - before < expected * 0.98 && performance.now() < deadline)
+  await new Promise((r) => setTimeout(r, 100));
+const mine = arrived.slice(before);
+const perSecond = (mine.length - 1) / ((mine.at(-1) - mine[0]) / 1000);
+const drained = (mine.at(-1) - started) / 1000;
+
+console.log(`registrations/s, confirmations off (baseline): ${off.rps.toFixed(0)} (p99 ${off.p99} ms)`);
+console.log(
+  `registrations/s, confirmations on:             ${on.rps.toFixed(0)} (p99 ${on.p99} ms), ` +
+    `ratio ${(on.rps / off.rps).toFixed(2)} — goal ≥ 1,000/s ${on.rps >= 1000 ? 'met' : 'MISSED'}`,
+);
+console.log(
+  `messages/s by one worker: ${perSecond.toFixed(0)} (${mine.length} of about ${expected} confirmations, ` +
+    `${sentDuring} during the load, all by ${drained.toFixed(1)} s) — goal ≥ 200/s ${perSecond >= 200 ? 'met' : 'MISSED'}`,
+);
+platform.child.kill();
+db.close();
+sink.close();
