@@ -69,7 +69,10 @@ export async function createCompany(
     })
     .returning('companyID')
     .executeTakeFirstOrThrow();
-  await db.insertInto('companyTool').values({ companyID, schedule: 1, speaker: 1, sponsors: 1, confirmationEmail: 1 }).execute();
+  await db
+    .insertInto('companyTool')
+    .values({ companyID, schedule: 1, speaker: 1, sponsors: 1, confirmationEmail: 1 })
+    .execute();
   return { companyID, onboardingToken };
 }
 
