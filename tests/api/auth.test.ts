@@ -58,6 +58,14 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
       { eventID, name: 'Sweep field', type: 'text', options: '[]', apiKey: null },
       'feedbackID',
     );
+    // Objects named by their own id (the rule's `via`): without one the sweep's id names nothing and
+    // every caller gets 404, the answer for an unknown object, not the 403 the sweep is after.
+    ids.eventEmailID = await one('eventEmail', { eventID, subject: 'Sweep', text: 'Sweep', date: 0 }, 'eventEmailID');
+    ids.eventBlacklistID = await one(
+      'eventBlacklist',
+      { eventID, email: 'sweep@podium.test', date: 0 },
+      'eventBlacklistID',
+    );
     ids.personID = String(w.attendeeID);
   });
   afterAll(() => p?.close());
