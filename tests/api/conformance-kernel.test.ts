@@ -42,6 +42,8 @@ const PRESET: Record<string, { key: string; value: string; clears: boolean }> = 
   'event.person.operate': { key: 'role', value: 'Engineer', clears: true },
   'form.edit': { key: 'consent', value: 'I agree', clears: true },
   'feedback.edit': { key: 'description', value: 'Tell us', clears: true },
+  // An empty types list means every type: value= clears it.
+  'webhook.edit': { key: 'types', value: 'event.edit', clears: true },
 };
 
 /** The edit keys an operation lists in its summary ("Keys: a, b." / "Admin keys: a, b. …"), first list. */
@@ -114,6 +116,7 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       feedbackID: await insert('feedback', { name: 'A field', type: 'text', options: '[]' }, 'feedbackID'),
       // event.email.edit names its custom e-mail `source` (spec §4.9).
       source: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
+      webhookID: await insert('webhook', { companyID: Number(w.companyA.companyID), personID: w.attendeeID, url: 'https://example.com/hook', types: '', active: 1, secret: 'sealed', createdAt: 1 }, 'webhookID'), // prettier-ignore
     };
     // personID: company A's external user for company.person.operate, an attendee of A1 elsewhere.
     ids.personID = String(w.attendeeID);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { editKey, type EditKey } from '../../edit.ts';
 import type { Webhook } from '../../../shared/wire/webhook.ts';
 import type { WebhookRow } from './repository.ts';
 
@@ -32,9 +33,15 @@ export const webhookTypes = z
 
 export const webhookActive = z.enum(['0', '1'], 'must be 0 or 1').transform(Number);
 
-/** The keys of webhook.edit, with the value each takes. */
-export const WEBHOOK_EDIT_KEYS = { url: webhookUrl, types: webhookTypes, active: webhookActive } as const;
-export type WebhookEditKey = keyof typeof WEBHOOK_EDIT_KEYS;
+/**
+ * The keys of webhook.edit, with the value each takes (parseEdit: unknown keys are refused naming
+ * these). An empty `types` means every type, so `value=` clears it; a url or active is never empty.
+ */
+export const WEBHOOK_EDIT_KEYS: Readonly<Record<string, EditKey>> = {
+  url: editKey(webhookUrl),
+  types: editKey(webhookTypes, { clear: '' }),
+  active: editKey(webhookActive),
+};
 
 const seconds = (ms: number | null) => (ms ? String(Math.floor(ms / 1000)) : '');
 
