@@ -5,7 +5,7 @@ import { createDispatcher } from '../kernel/dispatch.ts';
 import { operations } from '../catalog/index.ts';
 import { createCounter } from '../limits/counter.ts';
 import { createStreamHub } from '../stream/hub.ts';
-import type { WebhookRow } from '../resources/webhook/repository.ts';
+import type { FeedChange, WebhookRow } from '../resources/webhook/repository.ts';
 
 // The body of a change's delivery (docs/webhooks.md "Payload"): the type, the change, the ids the call
 // named, and the object as its `.get` operation shows it — read through the operation table as the
@@ -23,16 +23,8 @@ export function typeOf(operation: string): string {
 /** Writes that are no one's news: a webhook's own set-up. */
 export const isDelivered = (operation: string): boolean => !operation.startsWith('webhook.');
 
-export interface ChangeFacts {
-  readonly changeID: number;
-  readonly at: number;
-  readonly operation: string;
-  readonly kind: string;
-  readonly companyID: number | null;
-  readonly eventID: number | null;
-  readonly objectID: number | null;
-  readonly ids: string;
-}
+/** What a payload says of its change: the feeder's row less whether the call asked for quiet. */
+export type ChangeFacts = Omit<FeedChange, 'quiet'>;
 
 const NO_LOG = { error() {}, warn() {}, info() {} };
 
