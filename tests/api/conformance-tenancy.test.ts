@@ -21,6 +21,8 @@ const NOUN: Record<string, string> = {
   tagID: 'tag',
   sectionID: 'section',
   feedbackID: 'feedback',
+  eventEmailID: 'eventEmail',
+  eventBlacklistID: 'eventBlacklist',
 };
 /** An id no object has (a valid id: the call reaches the lookup). */
 const UNKNOWN = '987654321';
@@ -79,6 +81,8 @@ describe.each(STORES)('defect 2, tenancy of object ids, on %s', (kind) => {
       tagID: await insert('tag', { companyID: Number(w.companyA.companyID), name: 'A track', kind: 'activity' }, 'tagID'), // prettier-ignore
       sectionID: await insert('hotsite', { section: 'text', position: 1, name: 'A text' }, 'sectionID'),
       feedbackID: await insert('feedback', { name: 'A field', type: 'text', options: '[]' }, 'feedbackID'),
+      eventEmailID: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
+      eventBlacklistID: await insert('eventBlacklist', { email: 'gone@podium.test', date: 1 }, 'eventBlacklistID'),
       personID: String(w.attendeeID),
     };
     // People of company B's event: an attendee (system scope) and an admin (event scope).
