@@ -70,11 +70,18 @@ export async function migrate(db: Kysely<DB>): Promise<void> {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
     // Kysely's migrator looks for its table through the whole catalog; when another store of the same
-    // database drops its schema meanwhile, PostgreSQL answers 3F000 naming that other schema. Nothing was
-    // migrated: look again.
+    // database creates or drops its schema meanwhile, PostgreSQL answers 3F000 naming that other schema,
+    // or 42P01 / 42703 for a table or column of it half made or half gone (CI saw 42703 on the other
+    // store's kysely_migration_lock). No migration ran: look again, a little later.
     const e = error as { code?: string; message?: string };
-    const otherSchemaGone = e.code === '3F000' && schema !== undefined && !String(e.message).includes(`"${schema}"`);
-    if (otherSchemaGone && attempt < 5) continue;
+    const noMigrationFailed = !results?.some((r) => r.status === 'Error');
+    const ownSchemaGone = e.code === '3F000' && String(e.message).includes(`"${schema}"`);
+    const catalogRace =
+      isPg && noMigrationFailed && !ownSchemaGone && ['3F000', '42P01', '42703'].includes(e.code ?? '');
+    if (catalogRace && attempt < 5) {
+      await new Promise((r) => setTimeout(r, 20 * attempt));
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
