@@ -100,6 +100,33 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       await c.fail('webhook.get', { token: w.adminA, query: { webhookID: made.webhookID } }, 404);
     });
 
+    // A misspelt type would be kept and never hear anything: only what a change is delivered as passes.
+    it.each([
+      ['activity.edt', 400, 'activity.edt'],
+      ['activity.find', 400, 'activity.find'], // reads record no change
+      ['webhook.edit', 400, 'webhook.edit'], // a webhook's own set-up is no one's news
+      ['form.respondRegistration', 400, 'form.respondRegistration'], // delivered as event.person.bind
+      ['event.person.bind,ping,coupon.create', 200, ''],
+    ])('types %s: create and edit answer %i', async (types, status, named) => {
+      const c = client(p, style);
+      const create = {
+        token: w.adminA,
+        query: { companyID: w.companyA.companyID },
+        body: { url: 'http://127.0.0.1:1/t', types },
+      };
+      const [plain] = await c.ok('webhook.create', { ...create, body: { url: create.body.url } });
+      const edit = { token: w.adminA, query: { webhookID: plain.webhookID, key: 'types' }, body: { value: types } };
+      if (status === 200) {
+        expect((await c.ok('webhook.create', create))[0].types).toBe(types);
+        expect((await c.ok('webhook.edit', edit))[0].types).toBe(types);
+      } else {
+        for (const r of [await c.call('webhook.create', create), await c.call('webhook.edit', edit)]) {
+          expect(r.status).toBe(status);
+          expect(r.text).toBe(`400 types names no operation that writes: ${named} (api.describe lists them)`);
+        }
+      }
+    });
+
     it('answers 404 to other tenants and 403 to an event-scope token for every operation', async () => {
       const c = client(p, style);
       const [made] = await c.ok('webhook.create', {

@@ -12,9 +12,8 @@ import {
   type FeedPosition,
   type WebhookRow,
 } from '../resources/webhook/repository.ts';
-import { hears } from '../resources/webhook/fields.ts';
+import { hears, isDelivered, typeOf } from '../resources/webhook/fields.ts';
 import { DELIVER_JOB } from '../resources/webhook/sign.ts';
-import { isDelivered, typeOf } from './payload.ts';
 
 // The feeder: the change log becomes deliveries, never inside the request that wrote. It runs in the
 // processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time

@@ -6,6 +6,7 @@ import { operations } from '../catalog/index.ts';
 import { createCounter } from '../limits/counter.ts';
 import { createStreamHub } from '../stream/hub.ts';
 import type { FeedChange, WebhookRow } from '../resources/webhook/repository.ts';
+import { typeOf } from '../resources/webhook/fields.ts';
 
 // The body of a change's delivery (docs/webhooks.md "Payload"): the type, the change, the ids the call
 // named, and the object as its `.get` operation shows it — read through the operation table as the
@@ -14,14 +15,6 @@ import type { FeedChange, WebhookRow } from '../resources/webhook/repository.ts'
 // body over 20 KB goes without its object.
 
 export const MAX_BODY = 20 * 1024;
-
-/** The type a change is delivered as: the operation that caused it (a registration is an attendee bound). */
-export function typeOf(operation: string): string {
-  return operation === 'form.respondRegistration' ? 'event.person.bind' : operation;
-}
-
-/** Writes that are no one's news: a webhook's own set-up. */
-export const isDelivered = (operation: string): boolean => !operation.startsWith('webhook.');
 
 /** What a payload says of its change: the feeder's row less whether the call asked for quiet. */
 export type ChangeFacts = Omit<FeedChange, 'quiet'>;

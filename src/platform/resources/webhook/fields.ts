@@ -61,6 +61,27 @@ export function webhookRecord(r: WebhookRow, nowMs: number): Webhook {
   };
 }
 
+/** The type a change is delivered as: the operation that caused it (a registration is an attendee bound). */
+export function typeOf(operation: string): string {
+  return operation === 'form.respondRegistration' ? 'event.person.bind' : operation;
+}
+
+/** Writes that are no one's news: a webhook's own set-up. */
+export const isDelivered = (operation: string): boolean => !operation.startsWith('webhook.');
+
+/**
+ * The types a webhook can hear, from the operation table's writes: every write records a change named
+ * after its operation (src/platform/kernel/changes.ts), delivered as `typeOf` it. `ping` is webhook.test's.
+ */
+export function deliveredTypes(operations: readonly { name: string; writes: boolean }[]): ReadonlySet<string> {
+  const types = operations.filter((op) => op.writes && isDelivered(op.name)).map((op) => typeOf(op.name));
+  return new Set([...types, 'ping']);
+}
+
+/** The names of `types` (a stored comma list) that no change is ever delivered as, in order. */
+export const unknownTypes = (types: string, known: ReadonlySet<string>): string[] =>
+  types === '' ? [] : types.split(',').filter((t) => !known.has(t));
+
 /** Whether a webhook hears of changes of `type` (its list names it, or it lists none). */
 export const hears = (types: string, type: string): boolean => types === '' || types.split(',').includes(type);
 

@@ -2,6 +2,7 @@ import { ApiError, badRequest, notFound } from '../../../errors.ts';
 import { LEVEL, type Context } from '../../../kernel/table.ts';
 import { requireCompany, requireEvent } from '../../../auth/access.ts';
 import { webhookByID, type WebhookRow } from '../repository.ts';
+import { deliveredTypes, unknownTypes } from '../fields.ts';
 
 // Who may touch a webhook: the admins of its company, or — for an event's webhook — of its event.
 // Anyone else is told the webhook does not exist (ids of another tenant are not told from unknown ones).
@@ -44,4 +45,19 @@ export function secretKey(ctx: Context): Buffer {
   const key = ctx.config.WEBHOOK_SECRET_KEY;
   if (!key) throw new ApiError(503, 'webhooks need WEBHOOK_SECRET_KEY in the platform environment');
   return key;
+}
+
+let known: ReadonlySet<string> | undefined;
+
+/**
+ * A types list names only what a change can be delivered as: a misspelt `activity.edt` would otherwise
+ * be kept and never hear anything, silently. (The table imports this file: read lazily, as api.describe.)
+ */
+export async function checkTypes(types: string): Promise<void> {
+  if (!known) known = deliveredTypes((await import('../../../catalog/index.ts')).operations);
+  const unknown = unknownTypes(types, known);
+  if (unknown.length)
+    throw badRequest(
+      `types names no operation that writes: ${unknown.slice(0, 5).join(', ')} (api.describe lists them)`,
+    );
 }

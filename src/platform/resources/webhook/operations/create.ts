@@ -4,7 +4,7 @@ import { webhookSecretWire } from '../../../../shared/wire/webhook.ts';
 import { insertWebhook } from '../repository.ts';
 import { webhookRecord, webhookTypes, webhookUrl } from '../fields.ts';
 import { newSecret, sealSecret } from '../secret.ts';
-import { checkScheme, requireTarget, secretKey } from './access.ts';
+import { checkScheme, checkTypes, requireTarget, secretKey } from './access.ts';
 
 /**
  * Podium extension (issue 14, docs/webhooks.md): registers a webhook for a company's changes, or one
@@ -28,6 +28,7 @@ export default defineOperation({
   async handler(ctx, p) {
     const target = await requireTarget(ctx, p);
     checkScheme(ctx, p.url);
+    await checkTypes(p.types ?? '');
     const secret = newSecret();
     const nowMs = ctx.now * 1000;
     const row = await insertWebhook(ctx.db, {

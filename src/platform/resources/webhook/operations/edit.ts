@@ -4,7 +4,7 @@ import { keyList, parseEdit } from '../../../edit.ts';
 import { webhookWire } from '../../../../shared/wire/webhook.ts';
 import { updateWebhook, webhookByID } from '../repository.ts';
 import { WEBHOOK_EDIT_KEYS, webhookRecord } from '../fields.ts';
-import { checkScheme, requireWebhook } from './access.ts';
+import { checkScheme, checkTypes, requireWebhook } from './access.ts';
 
 /**
  * Podium extension (issue 14), edit style (spec §1.3). Setting active=1 clears why the platform had
@@ -23,6 +23,7 @@ export default defineOperation({
     const row = await requireWebhook(ctx, p.webhookID);
     const { column, value } = parseEdit(WEBHOOK_EDIT_KEYS, p.key, p.value);
     if (column === 'url') checkScheme(ctx, value as string);
+    if (column === 'types') await checkTypes(value as string);
     const patch =
       column === 'active'
         ? value === 1
