@@ -277,6 +277,46 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     rx.received.length = 0;
   });
 
+  // A receiver down for a week is turned off after 5 days; what changed while it was off must still be
+  // there for webhook.events (issue 14, outcome 5), though nothing is sent.
+  it('a webhook that is off gets held deliveries: nothing is sent, webhook.events replays them', async () => {
+    const hook = await register({ eventID: w.eventA.eventID }, { types: 'activity.edit' });
+    const edit = (value: string) =>
+      p.ok('activity.edit', { token: w.adminA, query: { activityID, key: 'name' }, body: { value } });
+    await edit('Before');
+    await rx.until(1);
+    await settled(hook.webhookID, 1);
+    await p.ok('webhook.edit', {
+      token: w.adminA,
+      query: { webhookID: hook.webhookID, key: 'active' },
+      body: { value: '0' },
+    });
+    await edit('While off');
+    let held: Record<string, string>[] = [];
+    for (let i = 0; i < 300 && held.length === 0; i++) {
+      held = await deliveries(hook.webhookID, 'held');
+      if (held.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ attempts: '0', nextAt: '' });
+    // Its payload is made by a worker (as for a delivery): the replay waits for it.
+    let events: Record<string, string>[] = [];
+    for (let i = 0; i < 300 && events.length < 2; i++) {
+      events = await p.ok('webhook.events', { token: w.adminA, query: { webhookID: hook.webhookID } });
+      if (events.length < 2) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(events.map((e) => JSON.parse(e.payload).object.name)).toEqual(['Before', 'While off']);
+    const e = events[1];
+    const headers = { 'webhook-id': e.messageID, 'webhook-timestamp': e.timestamp, 'webhook-signature': e.signature };
+    expect(() => new Webhook(hook.secret).verify(e.payload, headers)).not.toThrow();
+    expect(e.messageID).toBe(`msg_${hook.webhookID}_${e.changeID}`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rx.received.map((r) => r.id)).not.toContain(e.messageID);
+    expect((await deliveries(hook.webhookID, 'held'))[0].state).toBe('held');
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    rx.received.length = 0;
+  });
+
   it('forgets deliveries and their attempts after 30 days (the hourly prune)', async () => {
     const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
     await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });

@@ -415,7 +415,8 @@ export interface WebhookDeliveryTable {
   type: string;
   /** The JSON body, exactly as sent. */
   payload: string;
-  state: 'pending' | 'delivered' | 'failed';
+  /** `held`: made while its webhook was off — never sent, replayed by webhook.events (docs/webhooks.md). */
+  state: 'pending' | 'delivered' | 'failed' | 'held';
   attempts: D<number>;
   createdAt: number;
   /** Unix ms the next attempt is due; null once settled. */

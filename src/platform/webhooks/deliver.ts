@@ -7,9 +7,12 @@ import {
   deliveryByID,
   feedChangesIn,
   recordAttempt,
+  storePayload,
   updateWebhook,
   webhookByID,
+  type DeliveryRow,
   type FeedChange,
+  type WebhookRow,
 } from '../resources/webhook/repository.ts';
 import { messageIDOf } from '../resources/webhook/fields.ts';
 import { DELIVER_JOB, signDelivery } from '../resources/webhook/sign.ts';
@@ -52,11 +55,39 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
   // The body of a change for a reader: a company's webhooks usually share their owner, so the object is
   // read once for all of them (in this process) rather than once per webhook.
   const bodies = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
+  /** The body of `delivery`'s change for `webhook`: made once per change and owner in this process. */
+  async function bodyOf(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
+    const key = `${delivery.changeID}:${webhook.personID}`;
+    const cached = bodies.get(key);
+    if (cached !== undefined) return cached;
+    const [change] = await feedChangesIn(d.db, [delivery.changeID!]);
+    // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
+    const facts: FeedChange = change ?? {
+      changeID: delivery.changeID!,
+      at: delivery.createdAt,
+      operation: delivery.type,
+      kind: '',
+      companyID: webhook.companyID,
+      eventID: webhook.eventID,
+      objectID: null,
+      ids: '',
+      quiet: 0,
+    };
+    const body = await changeBody(d.reader, webhook, facts);
+    bodies.set(key, body);
+    return body;
+  }
   return async (payload: { deliveryID: number; attempt: number }) => {
     const delivery = await deliveryByID(d.db, payload.deliveryID);
-    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== payload.attempt - 1) return;
+    if (!delivery) return;
     const webhook = await webhookByID(d.db, delivery.webhookID);
     if (!webhook) return;
+    // Held (its webhook was off when the change came): only its payload is made, for webhook.events.
+    if (delivery.state === 'held') {
+      if (delivery.payload === '') await storePayload(d.db, delivery.deliveryID, await bodyOf(delivery, webhook));
+      return;
+    }
+    if (delivery.state !== 'pending' || delivery.attempts !== payload.attempt - 1) return;
     const nowMs = d.now();
     if (!webhook.active || !d.key) {
       const why = webhook.active ? 'WEBHOOK_SECRET_KEY is not set' : 'the webhook is turned off';
@@ -68,27 +99,8 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
       );
       return;
     }
-    let body = delivery.payload;
-    const made = body === '';
-    const cached = made ? bodies.get(`${delivery.changeID}:${webhook.personID}`) : undefined;
-    if (cached !== undefined) body = cached;
-    else if (made) {
-      const [change] = await feedChangesIn(d.db, [delivery.changeID!]);
-      // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
-      const facts: FeedChange = change ?? {
-        changeID: delivery.changeID!,
-        at: delivery.createdAt,
-        operation: delivery.type,
-        kind: '',
-        companyID: webhook.companyID,
-        eventID: webhook.eventID,
-        objectID: null,
-        ids: '',
-        quiet: 0,
-      };
-      body = await changeBody(d.reader, webhook, facts);
-      bodies.set(`${delivery.changeID}:${webhook.personID}`, body);
-    }
+    const made = delivery.payload === '';
+    const body = made ? await bodyOf(delivery, webhook) : delivery.payload;
     const messageID = messageIDOf(webhook.webhookID, delivery.changeID, delivery.deliveryID);
     const headers = signDelivery(d.key, webhook, messageID, body, nowMs);
     const outcome = await post(d.agent, webhook.url, { ...headers }, body, d.send);

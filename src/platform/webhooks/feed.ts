@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import {
-  activeWebhooksFor,
+  webhooksFor,
   feedChangesIn,
   feedChangesSince,
   insertDeliveries,
@@ -25,6 +25,10 @@ import { DELIVER_JOB } from '../resources/webhook/sign.ts';
 // On PostgreSQL a transaction may take a change id and commit after a higher one was fed: the ids the
 // round jumped over are kept as gaps and looked for again for GAP_MS (a gap that never fills was a
 // rolled-back write). The (webhook, change) pair is unique in the store, so feeding twice is harmless.
+//
+// A webhook that is off (paused, or turned off by a 410 or five days of failures) still gets its
+// deliveries, `held`: never sent, but their payloads are made like any other, so that a receiver that
+// was down long enough to be turned off catches up with webhook.events, change by change.
 
 const PAGE = 200;
 const GAP_MS = 30_000;
@@ -105,11 +109,11 @@ async function advance(
   return { read: fresh.length, done: true };
 }
 
-/** The active webhooks that hear `c` (none for a quiet change, one of no company, a webhook's own). */
+/** The webhooks, on or off, that hear `c` (none for a quiet change, one of no company, a webhook's own). */
 async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, WebhookRow[]>): Promise<WebhookRow[]> {
   if (c.quiet || c.companyID === null || !isDelivered(c.operation)) return [];
   let list = hooks.get(c.companyID);
-  if (!list) hooks.set(c.companyID, (list = await activeWebhooksFor(db, c.companyID)));
+  if (!list) hooks.set(c.companyID, (list = await webhooksFor(db, c.companyID)));
   const type = typeOf(c.operation);
   return list.filter((w) => (w.eventID === null || w.eventID === c.eventID) && hears(w.types, type));
 }
@@ -124,7 +128,8 @@ function deliveriesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number) {
       // Made by the worker of the first attempt (it reads the object): the feeder stays quick.
       payload: '',
       createdAt: nowMs,
-      nextAt: nowMs,
+      nextAt: w.active ? nowMs : null,
+      state: w.active ? ('pending' as const) : ('held' as const),
     })),
   );
 }

@@ -59,14 +59,9 @@ export async function removeWebhook(db: Kysely<DB>, webhookID: number): Promise<
   await db.deleteFrom('webhook').where('webhookID', '=', webhookID).execute();
 }
 
-/** The active webhooks that may hear of a change of this company (and event). */
-export async function activeWebhooksFor(db: Kysely<DB>, companyID: number): Promise<WebhookRow[]> {
-  const rows = await db
-    .selectFrom('webhook')
-    .selectAll()
-    .where('companyID', '=', companyID)
-    .where('active', '=', 1)
-    .execute();
+/** The webhooks, on or off, that may hear of a change of this company (and event). */
+export async function webhooksFor(db: Kysely<DB>, companyID: number): Promise<WebhookRow[]> {
+  const rows = await db.selectFrom('webhook').selectAll().where('companyID', '=', companyID).execute();
   return rows.map(webhookOf);
 }
 
@@ -90,12 +85,12 @@ export async function insertDelivery(
 /** Adds deliveries in one statement; answers the ids of those added (a pair already there adds nothing). */
 export async function insertDeliveries(
   db: Kysely<DB>,
-  rows: readonly Pick<DeliveryRow, 'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt'>[],
+  rows: readonly Pick<DeliveryRow, 'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt' | 'state'>[],
 ): Promise<number[]> {
   if (rows.length === 0) return [];
   const added = await db
     .insertInto('webhookDelivery')
-    .values(rows.map((r) => ({ ...r, state: 'pending' as const })))
+    .values([...rows])
     .onConflict((oc) => oc.columns(['webhookID', 'changeID']).doNothing())
     .returning('deliveryID')
     .execute();
@@ -111,7 +106,7 @@ export async function deliveryByID(db: Kysely<DB>, deliveryID: number): Promise<
   return row && deliveryOf(row);
 }
 
-export type DeliverySelection = 'all' | 'failed' | 'pending';
+export type DeliverySelection = 'all' | 'failed' | 'pending' | 'held';
 
 /** A webhook's deliveries, newest first, each with its attempts (oldest first). */
 export async function deliveriesOf(
@@ -167,6 +162,16 @@ export async function recordAttempt(
       ...(payload === undefined ? {} : { payload }),
     }))
     .where('deliveryID', '=', deliveryID)
+    .execute();
+}
+
+/** Keeps the body of a held delivery (made for webhook.events; it is never sent). */
+export async function storePayload(db: Kysely<DB>, deliveryID: number, payload: string): Promise<void> {
+  await db
+    .updateTable('webhookDelivery')
+    .set({ payload })
+    .where('deliveryID', '=', deliveryID)
+    .where('payload', '=', '')
     .execute();
 }
 

@@ -6,7 +6,7 @@ import { deliveriesOf, type DeliveryRow, type AttemptRow } from '../../repositor
 import { messageIDOf } from '../../fields.ts';
 import { requireWebhook } from '../access.ts';
 
-const selection = z.enum(['all', 'failed', 'pending'], 'must be all, failed or pending');
+const selection = z.enum(['all', 'failed', 'pending', 'held'], 'must be all, failed, pending or held');
 
 const record = (d: DeliveryRow & { attemptList: AttemptRow[] }) => ({
   deliveryID: String(d.deliveryID),
@@ -33,7 +33,7 @@ export default defineOperation({
   methods: ['GET'],
   params: {
     webhookID: q(id, 'the webhook'),
-    selection: qOpt(selection, 'all (default), failed or pending'),
+    selection: qOpt(selection, 'all (default), failed, pending or held (made while the webhook was off)'),
     ...pageParams,
   },
   auth: { kind: 'token' },
