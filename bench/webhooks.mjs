@@ -9,6 +9,7 @@
 // undici loop (no store, no queue, no signing) in the same run: the ratio is the platform's share of it.
 // Usage: npm run bench:webhooks [-- --changes 10000 --rate 400 --workers 2]
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +34,13 @@ const HOOKS = 3;
 const GOAL_PER_S = 1000;
 const GOAL_P99_MS = 2000;
 const PASSWORD = 'bench password 1';
+/** CPU ms (user + system) a child has used so far, from /proc (clock ticks of 10 ms). */
+const cpuMsOf = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After the command name: state is field 3, utime and stime are fields 14 and 15.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+};
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 pinSelf(1);
@@ -82,6 +90,7 @@ try {
   const pool = new Pool(`http://127.0.0.1:${receiver.address().port}`, { connections: 64 });
   const total = CHANGES * HOOKS;
   let sent = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: 64 }, async () => {
@@ -93,6 +102,9 @@ try {
     }),
   );
   const barePerS = total / ((performance.now() - t0) / 1000);
+  const bareCpu = process.cpuUsage(cpu0);
+  // The client's and the receiver's CPU per POST (both in this process): the floor of a delivery.
+  const bareCpuMs = (bareCpu.user + bareCpu.system) / 1000 / total;
   await pool.close();
   arrived.clear();
 
@@ -162,6 +174,8 @@ try {
 
   // The changes, at RATE per second in batches of 20, each committed on its own like a write.
   await db.connect();
+  const workers = children.slice(1);
+  const workerCpu0 = workers.reduce((s, c) => s + cpuMsOf(c.pid), 0);
   const at = new Map();
   const started = Date.now();
   const ids = JSON.stringify({ activityID: Number(activityID), eventID: Number(eventID) });
@@ -186,6 +200,7 @@ try {
       percentile_cont(0.99) within group (order by a.at - d."createdAt") as queue
     from "webhookDelivery" d join change c on c."changeID" = d."changeID"
     join "webhookAttempt" a on a."deliveryID" = d."deliveryID"`);
+  const workerCpuMs = (workers.reduce((s, c) => s + cpuMsOf(c.pid), 0) - workerCpu0) / arrived.size;
   const last = Math.max(...arrived.values());
   const latencies = [...arrived.entries()].map(([id, t]) => t - at.get(Number(id.split('_')[2]))).sort((a, b) => a - b);
   const perS = arrived.size / ((last - started) / 1000);
@@ -196,6 +211,9 @@ try {
   );
   console.log(
     `deliveries/s ${perS.toFixed(0)} (goal ≥ ${GOAL_PER_S}: ${perS >= GOAL_PER_S ? 'met' : 'MISSED'}); bare POST loop ${barePerS.toFixed(0)}/s, ratio ${(perS / barePerS).toFixed(3)}`,
+  );
+  console.log(
+    `workers' CPU per delivery ${workerCpuMs.toFixed(2)} ms (a bare POST: ${bareCpuMs.toFixed(3)} ms for client and receiver together)`,
   );
   console.log(
     `commit → delivery ms: p50 ${pct(latencies, 50)}, p99 ${pct(latencies, 99)}, max ${latencies.at(-1)} (goal p99 ≤ ${GOAL_P99_MS}: ${pct(latencies, 99) <= GOAL_P99_MS ? 'met' : 'MISSED'})`,

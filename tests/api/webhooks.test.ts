@@ -3,7 +3,12 @@ import { Webhook } from 'standardwebhooks';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { client, STYLES } from '../helpers/operations.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
-import { pruneDeliveries } from '../../src/platform/resources/webhook/repository.ts';
+import {
+  deliveriesByID,
+  insertDeliveries,
+  pruneDeliveries,
+  recordDelivered,
+} from '../../src/platform/resources/webhook/repository.ts';
 
 // Webhooks (issue 14) on both stores, against a receiver on loopback that verifies every signature
 // with the Standard Webhooks reference library: registration in both call styles, who may see what,
@@ -315,6 +320,42 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect((await deliveries(hook.webhookID, 'held'))[0].state).toBe('held');
     await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
     rx.received.length = 0;
+  });
+
+  // The worker writes first successes of a batch in two statements (src/platform/webhooks/deliver.ts):
+  // each delivery must keep its own body, and one whose body was made earlier keeps that one.
+  it('recordDelivered settles many deliveries at once, each with its own body', async () => {
+    const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
+    const webhookID = Number(hook.webhookID);
+    const rows = [1, 2, 3].map((n) => ({
+      webhookID,
+      changeID: 900_000 + n,
+      type: 'activity.edit',
+      payload: n === 3 ? 'made before' : '',
+      createdAt: 1,
+      nextAt: 1,
+      state: 'pending' as const,
+    }));
+    const ids = await insertDeliveries(p.db, rows);
+    const attempt = { at: 2, status: 204, latencyMs: 3, response: '' };
+    await recordDelivered(p.db, [
+      { deliveryID: ids[0], attempt, payload: '{"n":1}' },
+      { deliveryID: ids[1], attempt, payload: '{"n":2}' },
+      { deliveryID: ids[2], attempt },
+    ]);
+    const stored = await deliveriesByID(p.db, ids);
+    expect(stored.map((d) => [d.payload, d.state, Number(d.attempts), d.nextAt])).toEqual([
+      ['{"n":1}', 'delivered', 1, null],
+      ['{"n":2}', 'delivered', 1, null],
+      ['made before', 'delivered', 1, null],
+    ]);
+    const attempts = await p.db
+      .selectFrom('webhookAttempt')
+      .select('deliveryID')
+      .where('deliveryID', 'in', ids)
+      .execute();
+    expect(attempts).toHaveLength(3);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
   });
 
   it('forgets deliveries and their attempts after 30 days (the hourly prune)', async () => {

@@ -1,15 +1,18 @@
 import type { Kysely } from 'kysely';
+import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
 import type { Agent } from 'undici';
 import type { DB } from '../db/schema.ts';
 import type { JobHandler, JobQueue } from '../jobs/queue.ts';
 import {
-  deliveryByID,
+  deliveriesByID,
   feedChangesIn,
   recordAttempt,
+  recordDelivered,
   storePayload,
   updateWebhook,
-  webhookByID,
+  webhooksByID,
+  type AttemptRow,
   type DeliveryRow,
   type FeedChange,
   type WebhookRow,
@@ -51,16 +54,64 @@ export function retryDelay(schedule: readonly number[], n: number, retryAfterMs 
 
 const retryable = (o: Outcome) => o.status === 0 || o.status === 429 || o.status >= 500;
 
+/**
+ * Loads by id, one statement for all the ids asked for in the same tick: a worker takes its jobs in
+ * batches (JOBS_CONCURRENCY at a time) and starts them together, so a batch reads its deliveries, their
+ * webhooks and their changes in three statements rather than three per job. Nothing is kept between
+ * batches (cache: false): every job reads the rows as they are.
+ */
+function byID<T>(load: (ids: readonly number[]) => Promise<T[]>, idOf: (row: T) => number | null) {
+  return new DataLoader<number, T | undefined>(
+    async (ids) => {
+      const rows = new Map((await load(ids)).map((r) => [idOf(r), r]));
+      return ids.map((id) => rows.get(id));
+    },
+    { cache: false },
+  );
+}
+
+/** How long successes wait to be written together: answers do not all come back in the same tick. */
+const WRITE_WAIT_MS = 5;
+
 export function deliverHandler(d: DeliverDeps): JobHandler {
+  const deliveries = byID(
+    (ids) => deliveriesByID(d.db, ids),
+    (r) => r.deliveryID,
+  );
+  const webhooks = byID(
+    (ids) => webhooksByID(d.db, ids),
+    (r) => r.webhookID,
+  );
+  const changes = byID(
+    (ids) => feedChangesIn(d.db, ids),
+    (r) => r.changeID,
+  );
+  // The common outcome, a first success, is written for many deliveries at once (two statements);
+  // a job settles when its batch is written. (A DataLoader as a write batcher: one call per delivery.)
+  const delivered = new DataLoader<{ deliveryID: number; attempt: AttemptRow; payload?: string }, void>(
+    async (done) => {
+      await recordDelivered(d.db, done);
+      return done.map(() => undefined);
+    },
+    { cache: false, maxBatchSize: 200, batchScheduleFn: (run) => setTimeout(run, WRITE_WAIT_MS) },
+  );
   // The body of a change for a reader: a company's webhooks usually share their owner, so the object is
-  // read once for all of them (in this process) rather than once per webhook.
-  const bodies = new LRUCache<string, string>({ max: 10_000, ttl: 60_000 });
+  // read once for all of them (in this process) rather than once per webhook — the jobs of one change
+  // run together, so the cache holds the body being made, which they all wait for.
+  const bodies = new LRUCache<string, Promise<string>>({ max: 10_000, ttl: 60_000 });
   /** The body of `delivery`'s change for `webhook`: made once per change and owner in this process. */
-  async function bodyOf(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
+  function bodyOf(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
     const key = `${delivery.changeID}:${webhook.personID}`;
-    const cached = bodies.get(key);
-    if (cached !== undefined) return cached;
-    const [change] = await feedChangesIn(d.db, [delivery.changeID!]);
+    let body = bodies.get(key);
+    if (!body) {
+      body = makeBody(delivery, webhook);
+      bodies.set(key, body);
+      body.catch(() => bodies.delete(key));
+    }
+    return body;
+  }
+  async function makeBody(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
+    const change = await changes.load(delivery.changeID!);
     // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
     const facts: FeedChange = change ?? {
       changeID: delivery.changeID!,
@@ -73,14 +124,12 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
       ids: '',
       quiet: 0,
     };
-    const body = await changeBody(d.reader, webhook, facts);
-    bodies.set(key, body);
-    return body;
+    return changeBody(d.reader, webhook, facts);
   }
   return async (payload: { deliveryID: number; attempt: number }) => {
-    const delivery = await deliveryByID(d.db, payload.deliveryID);
+    const delivery = await deliveries.load(payload.deliveryID);
     if (!delivery) return;
-    const webhook = await webhookByID(d.db, delivery.webhookID);
+    const webhook = await webhooks.load(delivery.webhookID);
     if (!webhook) return;
     // Held (its webhook was off when the change came): only its payload is made, for webhook.events.
     if (delivery.state === 'held') {
@@ -120,7 +169,7 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
     if (ok && webhook.failingSince === null) {
       // The common case writes two rows and nothing else: no transaction to pay for. Should the worker die
       // between them, the job runs again and the receiver de-duplicates by webhook-id.
-      await recordAttempt(d.db, delivery.deliveryID, attempt, outcomeRow, stored);
+      await delivered.load({ deliveryID: delivery.deliveryID, attempt, payload: stored });
       return;
     }
     await d.db.transaction().execute(async (trx) => {

@@ -106,6 +106,56 @@ export async function deliveryByID(db: Kysely<DB>, deliveryID: number): Promise<
   return row && deliveryOf(row);
 }
 
+/** Deliveries by id, in one statement (the worker's batch of jobs); unknown ids are left out. */
+export async function deliveriesByID(db: Kysely<DB>, ids: readonly number[]): Promise<DeliveryRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('webhookDelivery').selectAll().where('deliveryID', 'in', ids).execute();
+  return rows.map(deliveryOf);
+}
+
+/** Webhooks by id, in one statement; unknown ids are left out. */
+export async function webhooksByID(db: Kysely<DB>, ids: readonly number[]): Promise<WebhookRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('webhook').selectAll().where('webhookID', 'in', ids).execute();
+  return rows.map(webhookOf);
+}
+
+/**
+ * Logs a first-time success of several deliveries in two statements: their attempts, and the
+ * deliveries settled as delivered (with the body each first attempt made, where it made one).
+ */
+export async function recordDelivered(
+  db: Kysely<DB>,
+  done: readonly { deliveryID: number; attempt: AttemptRow; payload?: string }[],
+): Promise<void> {
+  if (done.length === 0) return;
+  await db
+    .insertInto('webhookAttempt')
+    .values(done.map((d) => ({ deliveryID: d.deliveryID, ...d.attempt })))
+    .execute();
+  const [first, ...more] = done.filter((d) => d.payload !== undefined);
+  await db
+    .updateTable('webhookDelivery')
+    .set((eb) => {
+      if (!first) return { state: 'delivered', nextAt: null, attempts: eb('attempts', '+', 1) };
+      // Each delivery's own body: one CASE on the id, the others keep theirs.
+      let payload = eb.case().when('deliveryID', '=', first.deliveryID).then(first.payload!);
+      for (const d of more) payload = payload.when('deliveryID', '=', d.deliveryID).then(d.payload!);
+      return {
+        state: 'delivered',
+        nextAt: null,
+        attempts: eb('attempts', '+', 1),
+        payload: payload.else(eb.ref('payload')).end(),
+      };
+    })
+    .where(
+      'deliveryID',
+      'in',
+      done.map((d) => d.deliveryID),
+    )
+    .execute();
+}
+
 export type DeliverySelection = 'all' | 'failed' | 'pending' | 'held';
 
 /** A webhook's deliveries, newest first, each with its attempts (oldest first). */

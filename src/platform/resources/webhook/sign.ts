@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Webhook } from 'standardwebhooks';
 import { openSecret } from './secret.ts';
 import type { WebhookRow } from './repository.ts';
@@ -15,11 +16,22 @@ export interface Signed {
   readonly 'webhook-signature': string;
 }
 
+// Opening a sealed secret (AES-GCM) and making its signer cost more than the signature itself, and a
+// webhook signs many deliveries: the signer of each sealed secret is kept a while in this process
+// (the store and its backups still hold only sealed secrets; a rotation seals a new one, a new key).
+const signers = new LRUCache<string, Webhook>({ max: 1000, ttl: 10 * 60_000 });
+function signerOf(key: Buffer, sealed: string): Webhook {
+  const id = `${key.toString('base64')}:${sealed}`;
+  let signer = signers.get(id);
+  if (!signer) signers.set(id, (signer = new Webhook(openSecret(key, sealed))));
+  return signer;
+}
+
 /** The headers of `body` sent now (`nowMs`) as message `messageID` by webhook `w`. */
 export function signDelivery(key: Buffer, w: WebhookRow, messageID: string, body: string, nowMs: number): Signed {
   const at = new Date(Math.floor(nowMs / 1000) * 1000);
   const secrets = [w.secret, ...(w.oldSecret && w.oldSecretUntil > nowMs ? [w.oldSecret] : [])];
-  const signature = secrets.map((s) => new Webhook(openSecret(key, s)).sign(messageID, at, body)).join(' ');
+  const signature = secrets.map((s) => signerOf(key, s).sign(messageID, at, body)).join(' ');
   return {
     'webhook-id': messageID,
     'webhook-timestamp': String(Math.floor(nowMs / 1000)),
