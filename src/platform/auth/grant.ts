@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { eventAccess } from './access.ts';
-import { eventByID } from '../resources/event/repository.ts';
+import { eventGateByID } from '../resources/event/repository.ts';
 import type { Context } from '../kernel/table.ts';
 
 /** How long an unlocked private event stays unlocked for a browser (the site and widgets keep the grant). */
@@ -71,7 +71,7 @@ export const grantSchema = z.string().max(200, 'must be at most 200 characters')
  * it, else 403: its gate is public already (event.get), the content behind it is not.
  */
 export async function readableEvent(ctx: Context, eventID: number, grant: string | undefined) {
-  const row = await eventByID(ctx.db, eventID);
+  const row = await eventGateByID(ctx.db, eventID);
   if (!row) throw notFound('event');
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return { event: row, access };

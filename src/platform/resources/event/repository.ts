@@ -53,6 +53,18 @@ export function eventRecordQuery(db: Kysely<DB>) {
 
 export type EventRecordRow = NonNullable<Awaited<ReturnType<ReturnType<typeof eventRecordQuery>['executeTakeFirst']>>>;
 
+/**
+ * What a public read asks of an event before it answers (readableEvent): whether it may be seen, and
+ * when it ends. A plain row lookup, not the record: every public read of an event's content pays it.
+ */
+export function eventGateByID(db: Kysely<DB>, eventID: number) {
+  return db
+    .selectFrom('event')
+    .select(['eventID', 'visible', 'public', 'isTemplate', 'dateEnd'])
+    .where('eventID', '=', eventID)
+    .executeTakeFirst();
+}
+
 export function eventByID(db: Kysely<DB>, eventID: number) {
   return eventRecordQuery(db).where('event.eventID', '=', eventID).executeTakeFirst();
 }

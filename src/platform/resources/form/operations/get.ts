@@ -2,6 +2,7 @@ import { defineOperation, q, qOpt } from '../../../kernel/table.ts';
 import { id } from '../../../schemas.ts';
 import { grantSchema, readableEvent } from '../../../auth/grant.ts';
 import { formRecord } from '../settings.ts';
+import { eventByID } from '../../event/repository.ts';
 
 /**
  * Podium extension: the registration form of an event as a widget renders it — enrollment settings,
@@ -21,7 +22,8 @@ export default defineOperation({
   cachePublic: true,
   writes: false,
   async handler(ctx, p) {
-    const { event } = await readableEvent(ctx, p.eventID, p.grant);
-    return [await formRecord(ctx.db, event, ctx.now)];
+    await readableEvent(ctx, p.eventID, p.grant);
+    // The form counts seats from the event's record (readableEvent reads only what the gate needs).
+    return [await formRecord(ctx.db, (await eventByID(ctx.db, p.eventID))!, ctx.now)];
   },
 });
