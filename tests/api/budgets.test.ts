@@ -150,7 +150,11 @@ describe.each(STORES)('budgets on %s', (kind) => {
       ['an exponent', { price: '1e3' }, /^400 price must be a decimal number/],
       ['a huge price', { price: '1000000000000' }, /^400 price must be a decimal number/],
       ['no price', { price: '' }, '400 price cannot be empty'],
-      ['an unknown type', { type: 'totalHotel' }, /^400 type must be one of raw, totalLodging, totalFlight, totalShuttle$/],
+      [
+        'an unknown type',
+        { type: 'totalHotel' },
+        /^400 type must be one of raw, totalLodging, totalFlight, totalShuttle$/,
+      ],
       ['a blank title', { title: '  ' }, '400 title cannot be blank'],
       ['no date', { date: '' }, '400 date cannot be empty'],
       ['a date that is no timestamp', { date: 'tomorrow' }, '400 date must be a Unix timestamp in seconds'],
@@ -203,7 +207,9 @@ describe.each(STORES)('budgets on %s', (kind) => {
       await c().fail('budget.find', { token: w.attendee, query: { eventID } }, 403);
       // The event-scope admin is downgraded to a user (spec §5.3): no budgets.
       await c().fail('budget.find', { token: w.eventAdminEventScope, query: { eventID } }, 403);
-      expect((await c().ok('budget.get', { token: w.eventAdminSystem, query: { budgetID } }))[0].budgetID).toBe(budgetID);
+      expect((await c().ok('budget.get', { token: w.eventAdminSystem, query: { budgetID } }))[0].budgetID).toBe(
+        budgetID,
+      );
     });
 
     it('sandbox=1 creates nothing and logs nothing', async () => {
