@@ -157,6 +157,7 @@ describe.each(STORES)('budgets on %s', (kind) => {
       ],
       ['a blank title', { title: '  ' }, '400 title cannot be blank'],
       ['no date', { date: '' }, '400 date cannot be empty'],
+      ['no description', { description: '' }, '400 description cannot be empty'],
       ['a date that is no timestamp', { date: 'tomorrow' }, '400 date must be a Unix timestamp in seconds'],
     ] as const)('create refuses %s', async (_label, body, line) => {
       const eventID = await newEvent();
