@@ -39,6 +39,7 @@ import {
   removeBudget,
   totals,
   updateBudget,
+  type BudgetRow,
 } from '../repository.ts';
 
 // Budgets (spec §4.7, §2.6; issue 17; docs/api/budgets.md): an event's expenses, for its admins only.
@@ -161,11 +162,11 @@ const budgetFind = defineOperation({
   async handler(ctx, p) {
     const filter = { type: p.type, category: p.category, supplier: p.supplier, status: p.status, query: p.query };
     const [page, sums] = await Promise.all([budgetPage(ctx.db, p.eventID, filter, pageOf(p)), totals(ctx.db, p.eventID)]); // prettier-ignore
-    const shape = (rows: Awaited<ReturnType<typeof budgetByID>>[]) =>
+    const shape = (rows: BudgetRow[]) =>
       rows.map((r) => ({
-        ...budgetRecord(r!),
-        categoryTotal: sums.byCategory.get(r!.category) ?? '0.00',
-        typeTotal: sums.byType.get(r!.type) ?? '0.00',
+        ...budgetRecord(r),
+        categoryTotal: sums.byCategory.get(r.category) ?? '0.00',
+        typeTotal: sums.byType.get(r.type) ?? '0.00',
         total: sums.total,
       }));
     return Array.isArray(page) ? shape(page) : { rows: shape(page.rows), total: page.total };
