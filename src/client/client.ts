@@ -13,6 +13,7 @@ import { PodiumError } from './errors.ts';
 import {
   accessCodeWire,
   activityWire,
+  adFindWire,
   companyWire,
   envelopeOf,
   eventListItemWire,
@@ -27,6 +28,7 @@ import {
   tagWire,
   type AccessCodeAnswer,
   type Activity,
+  type AdShown,
   type Company,
   type EventListItem,
   type HotsiteSectionRow,
@@ -373,6 +375,11 @@ export class PodiumClient {
 
   sponsorFind(eventID: number, grant?: Grant, ctx?: CallContext): Promise<Sponsor[]> {
     return this.#all('sponsor.find', { eventID, grant }, sponsorWire, ctx);
+  }
+
+  /** ad.find (Podium extension): the event's ads of one place, heaviest first, each with its share by weight. */
+  adFind(eventID: number, placement: 'main' | 'splash', grant?: Grant, ctx?: CallContext): Promise<AdShown[]> {
+    return this.#get('ad.find', { eventID, placement, grant }, adFindWire, ctx);
   }
 
   /** tag.find kind=activity: the schedule's tracks and topics. */

@@ -15,7 +15,7 @@ import { STORES, startTestPlatform, world, type TestPlatform, type World } from 
 type Values = Record<string, string>;
 
 /** Candidates tried for parameters without an object id, first valid one wins. */
-const POOL = ['all', 'name', '1', 'Sweep', 'sweep@podium.test', '0', '[]', 'https://example.com/x.png', 'text'];
+const POOL = ['all', 'name', '1', 'Sweep', 'sweep@podium.test', '0', '[]', 'https://example.com/x.png', 'text', 'raw'];
 
 /** Operations whose rule admits every member for one form only (the own-record form): that form is used. */
 const MEMBER_FORM: Record<string, readonly string[]> = {
@@ -66,6 +66,9 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
       { eventID, email: 'sweep@podium.test', date: 0 },
       'eventBlacklistID',
     );
+    // Issue 17: an expense and an ad of event A (budget.* and ad.* find their event through them).
+    ids.budgetID = await one('budget', { eventID, title: 'Sweep', type: 'raw', price: 1, date: 1 }, 'budgetID');
+    ids.adID = await one('ad', { eventID, sponsorID: Number(ids.sponsorID) }, 'adID');
     ids.personID = String(w.attendeeID);
   });
   afterAll(() => p?.close());

@@ -119,6 +119,8 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       // Inactive: an active one would have the feeder write deliveries while the snapshots are taken.
       webhookID: await insert('webhook', { companyID: Number(w.companyA.companyID), personID: w.attendeeID, url: 'https://example.com/hook', types: '', active: 0, secret: 'sealed', createdAt: 1 }, 'webhookID'), // prettier-ignore
     };
+    ids.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');
+    ids.adID = await insert('ad', { sponsorID: Number(ids.sponsorID) }, 'adID');
     // personID: company A's external user for company.person.operate, an attendee of A1 elsewhere.
     ids.personID = String(w.attendeeID);
     ids.companyPersonID = external;

@@ -23,6 +23,8 @@ const NOUN: Record<string, string> = {
   feedbackID: 'feedback',
   eventEmailID: 'eventEmail',
   eventBlacklistID: 'eventBlacklist',
+  budgetID: 'budget',
+  adID: 'ad',
 };
 /** An id no object has (a valid id: the call reaches the lookup). */
 const UNKNOWN = '987654321';
@@ -85,6 +87,8 @@ describe.each(STORES)('defect 2, tenancy of object ids, on %s', (kind) => {
       eventBlacklistID: await insert('eventBlacklist', { email: 'gone@podium.test', date: 1 }, 'eventBlacklistID'),
       personID: String(w.attendeeID),
     };
+    objects.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');
+    objects.adID = await insert('ad', { sponsorID: Number(objects.sponsorID) }, 'adID');
     // People of company B's event: an attendee (system scope) and an admin (event scope).
     const eventB = Number(w.eventB.eventID);
     const passwordHash = await hashPassword(`${PASSWORD} b`);

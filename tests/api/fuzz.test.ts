@@ -290,6 +290,11 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     // Settled now, not by the worker in a moment: webhook.delivery.retry takes settled deliveries only.
     await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
     // A coupon of event A (issue 16), for coupon.get.
+    // An expense and an ad of event A (issue 17), for the budget and ad operations.
+    const budgetID = await one('budget', { eventID, title: 'Fuzz', type: 'raw', price: 100, date: 1 }, 'budgetID');
+    await one('budgetLog', { eventID, budgetID: Number(budgetID), personID: w.attendeeID, key: 'create', date: 1 }, 'budgetLogID'); // prettier-ignore
+    const adID = await one('ad', { eventID, sponsorID: Number(sponsorID) }, 'adID');
+    await one('caseStudy', { eventID, date: 1, active: 1 }, 'caseID'); // case.get reads it
     couponCode = (await p.ok('coupon.create', { token: w.adminA, query: { eventID: eventA.eventID }, body: { discount: 10 } }))[0].code; // prettier-ignore
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
@@ -320,6 +325,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       eventEmailID: [eventEmailID, '999999'],
       source: [eventEmailID, '999999'],
       eventBlacklistID: [eventBlacklistID, '999999'],
+      budgetID: [budgetID, '999999'],
+      adID: [adID, '999999'],
+      price: ['12.50', '-1', '1e3'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
@@ -416,6 +424,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.tag.dismiss': eventTagPairs,
       'webhook.edit': { key: 'types', value: 'activity.edit' },
       'coupon.get': { code: couponCode },
+      'budget.edit': { key: 'price', value: '9.99' },
+      'ad.edit': { key: 'weight', value: '2' },
+      'case.edit': { key: 'headline', value: 'Fuzzed' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

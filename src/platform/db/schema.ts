@@ -558,6 +558,66 @@ export interface DB {
   checkState: CheckStateTable;
   coupon: CouponTable;
   eventTicket: { eventID: number; price: number; currency: D<string> };
+  budget: BudgetTable;
+  budgetLog: BudgetLogTable;
+  ad: AdTable;
+  caseStudy: CaseStudyTable;
+}
+
+/** An expense of an event (migration 0016, docs/api/budgets.md). */
+export interface BudgetTable {
+  budgetID: D<number>;
+  eventID: number;
+  title: D<string>;
+  description: D<string>;
+  type: 'raw' | 'totalLodging' | 'totalFlight' | 'totalShuttle';
+  category: D<string>;
+  supplier: D<string>;
+  status: D<string>;
+  /** Minor units (cents). */
+  price: number;
+  date: number;
+}
+
+/** One change of an expense (migration 0016); budgetID is not a foreign key: the history outlives the expense. */
+export interface BudgetLogTable {
+  budgetLogID: D<number>;
+  eventID: number;
+  budgetID: number;
+  personID: number;
+  key: string;
+  oldValue: D<string>;
+  newValue: D<string>;
+  date: number;
+}
+
+/** An ad of a sponsor of the event (migration 0016, docs/api/ads.md). */
+export interface AdTable {
+  adID: D<number>;
+  eventID: number;
+  sponsorID: number;
+  image: D<string>;
+  link: D<string>;
+  weight: D<number>;
+  main: D<number>;
+  splash: D<number>;
+}
+
+/** An event's case study, at most one (migration 0016, docs/api/cases.md). */
+export interface CaseStudyTable {
+  caseID: D<number>;
+  eventID: number;
+  attendees: D<number>;
+  downloads: D<number>;
+  impressions: D<number>;
+  headline: D<string>;
+  challenges: D<string>;
+  solution: D<string>;
+  results: D<string>;
+  videoKey: D<string>;
+  slideKey: D<string>;
+  date: number;
+  active: D<number>;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

@@ -76,6 +76,8 @@ export const OWNERS = {
   feedbackID: 'feedback',
   eventEmailID: 'eventEmail',
   eventBlacklistID: 'eventBlacklist',
+  budgetID: 'budget',
+  adID: 'ad',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 
