@@ -34,3 +34,5 @@ export * from './webpush.ts';
 export * from './webhook.ts';
 export * from './checklog.ts';
 export * from './coupon.ts';
+export * from './applicant.ts';
+export * from './guest.ts';
