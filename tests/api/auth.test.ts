@@ -67,6 +67,8 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
       'eventBlacklistID',
     );
     ids.personID = String(w.attendeeID);
+    // Event A takes guests (event.guest.bind refuses every caller of an event that does not: 403).
+    await p.db.updateTable('event').set({ guestsForMember: 1 }).where('eventID', '=', eventID).execute();
   });
   afterAll(() => p?.close());
 

@@ -12,6 +12,9 @@ const OBJECT_PARAMS = [
   'eventID', 'companyID',
 ] as const; // prettier-ignore
 
+/** Modules whose object's id is not named after the module: a guest is its eventGuestID, an applicant a person. */
+const OWN_ID: Readonly<Record<string, string>> = { 'event.guest': 'eventGuestID', 'event.applicant': 'personID' };
+
 const firstRow = (result: Result): Record<string, unknown> | undefined =>
   (Array.isArray(result) ? result : result.rows)[0];
 
@@ -22,7 +25,7 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   const row = firstRow(result);
   // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID;
   // a speaker, sponsor or tag of an activity is a change of the activity (ACTIVITY_PARTS).
-  const own = ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
+  const own = OWN_ID[kind] ?? (ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`);
   // A copy's object is the new one its answer names (push.subscribe tells of it on activity/create),
   // not the source its parameter names.
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;

@@ -79,7 +79,6 @@ const guestOperate = defineOperation({
   writes: true,
   answer: guestWire,
   async handler(ctx, p) {
-    const guest = await guestFor(ctx.db, p.eventID, p.personID, actorOf(ctx), p.hostID);
     let pairs: [string, string | undefined][];
     if (p.key !== undefined) pairs = [[p.key, p.value]];
     else {
@@ -99,6 +98,8 @@ const guestOperate = defineOperation({
       const { column, value: v } = parseEdit(KEYS, key, value);
       edits[column] = v as string;
     }
+    // The edit is checked first (an unknown key names the valid ones), then the guest is found.
+    const guest = await guestFor(ctx.db, p.eventID, p.personID, actorOf(ctx), p.hostID);
     await updateGuest(ctx.db, guest.eventGuestID, edits);
     return [guestRecord({ ...guest, ...edits })];
   },
