@@ -96,7 +96,9 @@ describe.each(STORES)('applicants on %s', (kind) => {
       const again = await register(eventID, 'ana@apply.test', { role: 'Other' });
       expect(again.data[0]).toMatchObject({ approved: '-1', duplicate: '1', personID, role: 'Other' });
       expect((await c.ok('event.applicant.get', { token: w.adminA, query: { eventID, personID } }))[0].role).toBe('Chef'); // prettier-ignore
-      expect(await changes('form.respondRegistration', eventID)).toHaveLength(2);
+      // Its change (and webhook type) is an applicant bound, not an attendee registered.
+      expect(await changes('event.applicant.bind', eventID)).toEqual([Number(personID), Number(personID)]);
+      expect(await changes('form.respondRegistration', eventID)).toEqual([]);
     });
 
     it('without approval required, the form registers as before', async () => {
