@@ -71,6 +71,7 @@ describe.each(STORES)('applicants on %s', (kind) => {
           .select(['objectID'])
           .where('operation', '=', operation)
           .where('eventID', '=', Number(eventID))
+          .orderBy('changeID')
           .execute()
       ).map((r) => Number(r.objectID));
 

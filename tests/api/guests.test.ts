@@ -57,6 +57,7 @@ describe.each(STORES)('guests on %s', (kind) => {
           .select('objectID')
           .where('operation', '=', operation)
           .where('eventID', '=', Number(eventID))
+          .orderBy('changeID')
           .execute()
       ).map((r) => String(r.objectID));
 
