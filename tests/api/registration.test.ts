@@ -15,6 +15,7 @@ import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.t
 const FORM_FIELDS = [
   'eventID', 'name', 'enrollmentOpen', 'acceptsRegistrations', 'reason', 'inviteRequired', 'capacity', 'remaining',
   'waitingList', 'enrollmentBegin', 'enrollmentEnd', 'consent', 'timezone', 'language', 'fields', 'tags',
+  'approvalRequired', 'guestsForMember',
 ]; // prettier-ignore
 const FIELD_FIELDS = [
   'feedbackID',
@@ -135,6 +136,8 @@ describe.each(STORES)('registration on %s', (kind) => {
           capacity: '0',
           remaining: '',
           waitingList: '0',
+          approvalRequired: '0',
+          guestsForMember: '0',
           enrollmentBegin: '0',
           enrollmentEnd: '0',
           consent: '',

@@ -34,6 +34,8 @@ import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { webhookOperations } from '../resources/webhook/operations/index.ts';
 import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
+import { applicantOperations } from '../resources/applicant/operations/index.ts';
+import { guestOperations } from '../resources/guest/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 import { backofficeOperations } from './backoffice.ts';
@@ -53,6 +55,8 @@ export const contentOperations: readonly AnyOperation[] = [
   ...emailOperations,
   ...checklogOperations,
   ...couponOperations,
+  ...applicantOperations,
+  ...guestOperations,
   ...webhookOperations,
   ...backofficeOperations,
 ];

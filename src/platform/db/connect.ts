@@ -17,6 +17,7 @@ import * as webhooks from './migrations/0009_webhooks.ts';
 import * as email from './migrations/0010_email.ts';
 import * as checkin from './migrations/0012_checkin.ts';
 import * as coupons from './migrations/0013_coupons.ts';
+import * as applicants from './migrations/0014_applicants.ts';
 import * as backoffice from './migrations/0016_backoffice.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0010_email': email,
   '0012_checkin': checkin,
   '0013_coupons': coupons,
+  '0014_applicants': applicants,
   '0016_backoffice': backoffice,
 };
 

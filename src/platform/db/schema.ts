@@ -131,6 +131,7 @@ export const EVENT_NUMBER_COLUMNS = [
   'creatorID', 'capacity', 'invites', 'guestsForMember', 'placeID', 'archived', 'published', 'presential',
   'automaticEnrollment', 'sandbox', 'vlJoinBeforeStarts', 'vlJoinAfterEnds', 'templateID', 'isTemplate',
   'siblingID', 'visible', 'public', 'budget', 'enrollmentOpen', 'inviteRequired', 'waitingList', 'printLimit',
+  'approvalRequired',
 ] as const; // prettier-ignore
 
 export type EventTable = { eventID: D<number>; companyID: number } & {
@@ -562,6 +563,8 @@ export interface DB {
   budgetLog: BudgetLogTable;
   ad: AdTable;
   caseStudy: CaseStudyTable;
+  eventApplicant: EventApplicantTable;
+  eventGuest: EventGuestTable;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -618,6 +621,38 @@ export interface CaseStudyTable {
   slideKey: D<string>;
   date: number;
   active: D<number>;
+}
+
+/** An application to an event that needs approval (migration 0014, docs/api/applicants.md). */
+export type EventApplicantTable = {
+  eventID: number;
+  personID: number;
+  passwordHash: D<string>;
+  /** JSON list of [feedbackID, value]. */
+  answers: D<string>;
+  /** JSON list of attendee tagIDs. */
+  tagIDs: D<string>;
+  rsvp: D<number>;
+  private: D<number>;
+  origin: D<string>;
+  /** 0: waiting for a decision; 1: approved. */
+  approved: D<number>;
+  dateCreated: number;
+  approvedDate: D<number>;
+} & {
+  [
+    K in 'username' | 'email' | 'firstName' | 'lastName' | 'name' | 'image' | 'role' | 'company' | 'telephone'
+  ]: D<string>;
+};
+
+/** A guest an attendee brings to an event (migration 0014, docs/api/guests.md). */
+export interface EventGuestTable {
+  eventGuestID: D<number>;
+  eventID: number;
+  hostID: number;
+  name: string;
+  email: D<string>;
+  dateCreated: number;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

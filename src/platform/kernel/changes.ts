@@ -12,17 +12,24 @@ const OBJECT_PARAMS = [
   'eventID', 'companyID',
 ] as const; // prettier-ignore
 
+/** Modules whose object's id is not named after the module: a guest is its eventGuestID, an applicant a person. */
+const OWN_ID: Readonly<Record<string, string>> = { 'event.guest': 'eventGuestID', 'event.applicant': 'personID' };
+
 const firstRow = (result: Result): Record<string, unknown> | undefined =>
   (Array.isArray(result) ? result : result.rows)[0];
 
 const asID = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
 
 export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, unknown>, result: Result): Change {
-  const kind = kindOf(op.name);
   const row = firstRow(result);
+  // An application through the registration form (approved -1: docs/api/applicants.md) is an applicant
+  // bound, not an attendee: its change (and webhook type) says so.
+  const operation =
+    op.name === 'form.respondRegistration' && Number(row?.approved) === -1 ? 'event.applicant.bind' : op.name;
+  const kind = kindOf(operation);
   // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID;
   // a speaker, sponsor or tag of an activity is a change of the activity (ACTIVITY_PARTS).
-  const own = ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`;
+  const own = OWN_ID[kind] ?? (ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`);
   // A copy's object is the new one its answer names (push.subscribe tells of it on activity/create),
   // not the source its parameter names.
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;
@@ -38,7 +45,7 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   return {
     ids,
     quiet: params.bypassWebhook === 1,
-    operation: op.name,
+    operation,
     kind,
     companyID: ctx.access?.companyID ?? asID(row?.companyID) ?? asID(params.companyID),
     eventID: ctx.access?.eventID ?? asID(row?.eventID) ?? asID(params.eventID),

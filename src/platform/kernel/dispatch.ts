@@ -291,8 +291,10 @@ export function createDispatcher(deps: Deps) {
     for (const [name, p] of plan.params) {
       const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
       // An edit without a value at all is a mistake, not a request to clear the field: only an explicit
-      // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field.
-      if (raw === undefined && edit && name === 'value') throw badRequest('value cannot be empty');
+      // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field. (An edit
+      // whose key is optional has another form without key and value: event.guest.operate B content.)
+      if (raw === undefined && edit && name === 'value' && call.query.key !== undefined)
+        throw badRequest('value cannot be empty');
       if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
       // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
       if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);

@@ -17,6 +17,10 @@ export const formWire = z.object({
   capacity: s,
   /** Places left ('' when the event has no capacity). */
   remaining: s,
+  /** 1: the form records an application, which an admin approves (docs/api/applicants.md). */
+  approvalRequired: s,
+  /** Guests each attendee may bring (0: none; docs/api/guests.md). */
+  guestsForMember: s,
   ...strings('waitingList', 'enrollmentBegin', 'enrollmentEnd', 'consent', 'timezone', 'language'),
   /** The custom fields, in form order. */
   fields: z.array(feedbackWire.omit({ answers: true })).default([]),

@@ -37,3 +37,5 @@ export * from './coupon.ts';
 export * from './budget.ts';
 export * from './ad.ts';
 export * from './case.ts';
+export * from './applicant.ts';
+export * from './guest.ts';

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { eventTagsOfKind } from '../tag/repository.ts';
 import { eventPersonOf } from '../rows.ts';
+import { deleteGuestsOf } from '../guest/repository.ts';
 
 // An attendee's place in an event beyond the profile: label prints, and leaving the event.
 
@@ -28,7 +29,7 @@ export async function countPrint(db: Kysely<DB>, eventID: number, personID: numb
 
 /**
  * Removes what an attendee has in the event itself: attendee tags, form answers, event-scope tokens
- * (their event password stops working) and the registration. Activities and lists are the callers'
+ * (their event password stops working), the guests they bring and the registration. Activities and lists are the callers'
  * (dismissFromEvent, removeFromEventLists), which hold their own locks.
  */
 export async function removeRegistration(db: Kysely<DB>, eventID: number, personID: number): Promise<void> {
@@ -40,6 +41,7 @@ export async function removeRegistration(db: Kysely<DB>, eventID: number, person
     .where('scope', '=', 'event')
     .where('targetID', '=', eventID)
     .execute();
+  await deleteGuestsOf(db, eventID, personID);
   await db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();
 }
 

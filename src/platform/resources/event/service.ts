@@ -60,8 +60,8 @@ function calendarOf(row: EventRecordRow) {
 /** The full event record of spec §2.2: stored columns plus the computed ones. */
 export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
   // The registration form's settings are read with form.get, not repeated in every event record.
-  const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, ...stored } = row;
-  void [enrollmentOpen, inviteRequired, waitingList, consent];
+  const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, approvalRequired, ...stored } = row;
+  void [enrollmentOpen, inviteRequired, waitingList, consent, approvalRequired];
   const out: EventRecord = fullRecord({
     ...stored,
     email: emailAddress,

@@ -8,6 +8,10 @@ import type { EventRecordRow } from '../event/repository.ts';
 import { fieldQuery, fieldRecord } from './fields.ts';
 import { recordOf } from '../records.ts';
 import { formWire } from '../../../shared/wire/form.ts';
+import { guestCount } from '../guest/repository.ts';
+
+/** Most guests one attendee may bring (guestsForMember). */
+export const MAX_GUESTS = 100;
 
 export const MAX_CAPACITY = 10_000_000;
 
@@ -27,6 +31,17 @@ export const SETTING_KEYS: Record<string, EditKey> = {
   enrollmentBegin: editKey(timestamp, { clear: 0 }),
   enrollmentEnd: editKey(timestamp, { clear: 0 }),
   consent: editKey(text(5000).transform(sanitizeOrganizerHtml), { clear: '' }),
+  // 1: the form records applications that an admin approves (docs/api/applicants.md).
+  approvalRequired: editKey(bit),
+  // Guests each attendee may bring (spec §2.2 guestsForMember; 0: none; docs/api/guests.md).
+  guestsForMember: editKey(
+    z
+      .string()
+      .regex(/^\d{1,3}$/, `must be an integer from 0 to ${MAX_GUESTS}`)
+      .transform(Number)
+      .refine((n) => n <= MAX_GUESTS, `must be an integer from 0 to ${MAX_GUESTS}`),
+    { clear: 0 },
+  ),
 };
 
 /** The event's enrollment settings (columns of `event`) that decide whether the form takes registrations. */
@@ -83,7 +98,9 @@ export async function formRecord(db: Kysely<DB>, event: EventRecordRow, now: num
     .orderBy('name')
     .orderBy('tagID')
     .execute();
-  const state = formState(event, now, Number(event.peopleCount ?? 0));
+  // Guests take places too (docs/api/guests.md).
+  const taken = Number(event.peopleCount ?? 0) + (event.capacity > 0 ? await guestCount(db, event.eventID) : 0);
+  const state = formState(event, now, taken);
   return formRecordOf({
     eventID: event.eventID,
     name: event.name,
@@ -94,6 +111,8 @@ export async function formRecord(db: Kysely<DB>, event: EventRecordRow, now: num
     capacity: event.capacity,
     remaining: state.remaining ?? '',
     waitingList: event.waitingList,
+    approvalRequired: event.approvalRequired,
+    guestsForMember: event.guestsForMember,
     enrollmentBegin: event.enrollmentBegin,
     enrollmentEnd: event.enrollmentEnd,
     consent: event.consent,

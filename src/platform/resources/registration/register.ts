@@ -16,6 +16,8 @@ import { recordOf, type RecordOf } from '../records.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
+import { placesTaken } from '../guest/repository.ts';
+import { applicationOf, deleteApplication, insertApplication } from '../applicant/repository.ts';
 
 /** What form.respondRegistration receives (spec §4.4), after parameter validation. */
 export interface RegistrationInput {
@@ -38,6 +40,13 @@ export interface RegistrationInput {
   readonly private?: number;
   readonly consent?: number;
   readonly grant?: string;
+  /**
+   * Record an application rather than an attendee whatever the event's approvalRequired says
+   * (event.applicant.bind); the event's setting decides for the form.
+   */
+  readonly apply?: boolean;
+  /** Where the registration came from (eventPerson.origin; default `form`). */
+  readonly origin?: string;
 }
 
 /**
@@ -56,6 +65,7 @@ const formQuery = compiledOnce(1, (db, eventID: number) =>
       'event.enrollmentOpen',
       'event.inviteRequired',
       'event.waitingList',
+      'event.approvalRequired',
       'event.capacity',
       'event.enrollmentBegin',
       'event.enrollmentEnd',
@@ -106,23 +116,6 @@ async function checkReadable(
     throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
 }
 
-/** Approved attendees of the event, counted only up to `cap` (all a capacity check needs). */
-async function approvedUpTo(db: Kysely<DB>, eventID: number, cap: number): Promise<number> {
-  const row = await db
-    .selectFrom((s) =>
-      s
-        .selectFrom('eventPerson')
-        .select('personID')
-        .where('eventID', '=', eventID)
-        .where('approved', '=', 1)
-        .limit(cap)
-        .as('approvedRows'),
-    )
-    .select((s) => s.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * The answer of form.respondRegistration: the attendee record of spec §2.3 plus `tokenID` and
  * `duplicate` (docs/api/registration.md "The answer").
@@ -169,6 +162,40 @@ function eventProfile(p: RegistrationInput, username: string) {
     role: p.role ?? '',
     company: p.company ?? '',
   };
+}
+
+/** Every key of the answer blank ('' / []), for an answer about someone who is not an attendee. */
+const BLANK = Object.fromEntries(
+  Object.keys(registrationWire.shape)
+    .filter((k) => k !== 'feedbacks')
+    .map((k) => [k, k === 'tags' ? [] : '']),
+) as unknown as RegistrationAnswer;
+
+/**
+ * The answer about an application (docs/api/applicants.md): what the form sent, the ids, and approved
+ * -1 (spec §3: not registered, until an admin approves it). No token: an applicant is no attendee yet.
+ */
+function applicationAnswer(
+  p: RegistrationInput,
+  username: string,
+  language: string,
+  personID: number,
+  duplicate: 0 | 1,
+): RegistrationAnswer {
+  const profile = eventProfile(p, username);
+  const headline = [profile.role, profile.company].filter((x) => x !== '').join(', ');
+  return answer({
+    ...BLANK,
+    ...profile,
+    personName: profile.name,
+    headline,
+    personLanguage: language,
+    eventID: p.eventID,
+    personID,
+    approved: -1,
+    tokenID: '',
+    duplicate,
+  });
 }
 
 /** The person with the e-mail (or with it as username), locked on PostgreSQL so two submits for one
@@ -319,8 +346,32 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
     }
   }
 
+  // An event that needs approval (or event.applicant.bind) records an application: no attendee, no
+  // capacity check yet (event.applicant.approve makes both), answered with approved -1 (spec §3: not
+  // registered). The same person applying again is answered their pending application (duplicate 1).
+  const applied = await applicationOf(db, p.eventID, person.personID);
+  if (applied?.approved === 0) return applicationAnswer(p, username, e.language, person.personID, 1);
+  if (e.approvalRequired === 1 || p.apply === true) {
+    // An application approved once, whose attendee was removed since, gives way to the new one.
+    if (applied) await deleteApplication(db, p.eventID, person.personID);
+    await insertApplication(db, {
+      eventID: p.eventID,
+      personID: person.personID,
+      ...eventProfile(p, username),
+      passwordHash: isNew ? passwordHash : '',
+      answers: JSON.stringify([...answers]),
+      tagIDs: JSON.stringify(tagIDs),
+      rsvp: p.rsvp ?? 0,
+      private: p.private ?? 0,
+      origin: p.origin ?? 'form',
+      dateCreated: ctx.now,
+    });
+    return applicationAnswer(p, username, e.language, person.personID, 0);
+  }
+
   let approved = 1;
-  if (e.capacity > 0 && (await approvedUpTo(db, p.eventID, e.capacity)) >= e.capacity) {
+  // Guests count against capacity (docs/api/guests.md).
+  if (e.capacity > 0 && (await placesTaken(db, p.eventID, e.capacity)) >= e.capacity) {
     if (e.waitingList !== 1) throw conflict(CLOSED_MESSAGES.full);
     approved = 0;
   }
@@ -337,7 +388,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       private: isPrivate,
       // The event password only for a person this call created: an existing person's is theirs.
       passwordHash: isNew ? passwordHash : '',
-      origin: 'form',
+      origin: p.origin ?? 'form',
       ...eventProfile(p, username),
     },
     ctx.now,
