@@ -36,6 +36,7 @@ import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
+import { senderOperations } from '../resources/sender/operations/index.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -50,6 +51,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...registrationOperations,
   ...webPushOperations,
   ...emailOperations,
+  ...senderOperations,
   ...checklogOperations,
   ...couponOperations,
   ...webhookOperations,

@@ -9,6 +9,8 @@ import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/conf
 import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '../resources/email/bulk.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
+import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts';
+import { dnsOf } from '../mail/dns.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
@@ -68,6 +70,11 @@ export function platformHandlers(
       mailFrom: config.MAIL_FROM,
       domain: mailDomain(config.MAIL_FROM),
       logger,
+    }),
+    [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dnsOf(config), {
+      spfInclude: config.SPF_INCLUDE ?? `include:${mailDomain(config.MAIL_FROM)}`,
+      dkimSelector: config.DKIM_SELECTOR,
+      dkimPublicKey: config.DKIM_PUBLIC_KEY,
     }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     [SEND_JOB]: sendHandler(store.db, {

@@ -8,6 +8,7 @@ import { deliver, type DeliverOptions } from './deliver.ts';
 import { merge } from './merge.ts';
 import { emailByID, recipientOf, recipientsAfter } from './repository.ts';
 import { unsubscribeLink } from './unsubscribe.ts';
+import { eventSenders } from '../sender/repository.ts';
 
 // event.email.dispatch as durable jobs (issue 15, outcome 3):
 //
@@ -115,7 +116,7 @@ export function sendMailHandler(db: Kysely<DB>, outbox: Outbox, o: BulkOptions):
       const body = merge(e.text, values, true);
       return {
         to: who.email,
-        from: senderOf(event, o.mailFrom),
+        ...senderOf(event, o.mailFrom, await eventSenders(db, e.eventID, event.emailAddress)),
         subject: oneLine(merge(e.subject, values, false)),
         html: `<!doctype html><html><body>${body}<p style="font-size:.85em;color:#555"><a href="${unsubscribe.replace(/&/g, '&amp;')}">Unsubscribe</a></p></body></html>`,
         text: `${htmlToText(body)}\n\n--\nUnsubscribe: ${unsubscribe}`,

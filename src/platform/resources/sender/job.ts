@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import type { JobHandler } from '../../jobs/queue.ts';
+import type { Dns } from '../../mail/dns.ts';
+import { allOk, checkDomain, type CheckOptions } from './check.ts';
+import { senderByID, storeCheck } from './repository.ts';
+
+// event.sender.refresh adds this job in its transaction: the DNS questions (slow, external) are asked
+// here, never inside a request, and the result is stored on the sender when it still has the address
+// that was checked (an edit meanwhile wins).
+
+export const SENDER_CHECK_JOB = 'sender.check';
+
+export interface SenderCheckPayload {
+  readonly senderID: number;
+  readonly email: string;
+}
+
+export function senderCheckHandler(db: Kysely<DB>, dns: Dns, options: CheckOptions): JobHandler {
+  return async ({ senderID, email }: SenderCheckPayload) => {
+    const sender = await senderByID(db, senderID);
+    if (!sender || sender.senderEmail !== email) return;
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const checks = await checkDomain(dns, domain, options);
+    await storeCheck(
+      db,
+      senderID,
+      email,
+      { senderDNS: JSON.stringify(checks), verified: allOk(checks) },
+      Math.floor(Date.now() / 1000),
+    );
+  };
+}
