@@ -16,6 +16,9 @@ export interface Zone {
 
 export async function dnsServer(): Promise<Zone> {
   const { Packet } = dns2;
+  // dns2's types lack RCODE and want a toBuffer on answers that its encoder does not need.
+  const RCODE = (Packet as unknown as { RCODE: { SERVFAIL: number; NXDOMAIN: number } }).RCODE;
+  type Answer = Parameters<InstanceType<typeof Packet>['answers']['push']>[0];
   const txt = new Map<string, string[]>();
   const mx = new Map<string, string[]>();
   const failing = new Set<string>();
@@ -28,19 +31,25 @@ export async function dnsServer(): Promise<Zone> {
       const name = question.name.toLowerCase();
       asked.push(`${question.type === Packet.TYPE.MX ? 'MX' : 'TXT'} ${name}`);
       if (failing.has(name)) {
-        response.header.rcode = Packet.RCODE.SERVFAIL;
+        response.header.rcode = RCODE.SERVFAIL;
         return send(response);
       }
       if (!txt.has(name) && !mx.has(name)) {
-        response.header.rcode = Packet.RCODE.NXDOMAIN;
+        response.header.rcode = RCODE.NXDOMAIN;
         return send(response);
       }
       if (question.type === Packet.TYPE.TXT)
         for (const data of txt.get(name) ?? [])
-          response.answers.push({ name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data });
+          response.answers.push({
+            name,
+            type: Packet.TYPE.TXT,
+            class: Packet.CLASS.IN,
+            ttl: 60,
+            data,
+          } as unknown as Answer);
       if (question.type === Packet.TYPE.MX)
         for (const [i, exchange] of (mx.get(name) ?? []).entries())
-          response.answers.push({ name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, exchange, priority: 10 + i }); // prettier-ignore
+          response.answers.push({ name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 60, exchange, priority: 10 + i } as unknown as Answer); // prettier-ignore
       send(response);
     },
   });

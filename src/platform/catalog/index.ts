@@ -37,6 +37,7 @@ import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 import { senderOperations } from '../resources/sender/operations/index.ts';
+import eventSendSMS from '../resources/sms/operations/send.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -52,6 +53,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...webPushOperations,
   ...emailOperations,
   ...senderOperations,
+  eventSendSMS,
   ...checklogOperations,
   ...couponOperations,
   ...webhookOperations,

@@ -11,6 +11,8 @@ import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recove
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts';
 import { dnsOf } from '../mail/dns.ts';
+import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
+import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
@@ -46,6 +48,7 @@ export function platformHandlers(
   logger: JobLogger,
   queue: Pick<JobQueue, 'add'>,
   outbox: Outbox,
+  sms: SmsProvider = smsProviderOf(config, (path) => logger.info({ path }, 'sms written')),
 ): Record<string, JobHandler> {
   const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
   const bulk = {
@@ -56,6 +59,7 @@ export function platformHandlers(
     mailFrom: config.MAIL_FROM,
     domain: mailDomain(config.MAIL_FROM),
     logger,
+    emailAllowance: config.EMAIL_ALLOWANCE,
   };
   return {
     [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS),
@@ -70,12 +74,14 @@ export function platformHandlers(
       mailFrom: config.MAIL_FROM,
       domain: mailDomain(config.MAIL_FROM),
       logger,
+      emailAllowance: config.EMAIL_ALLOWANCE,
     }),
     [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dnsOf(config), {
       spfInclude: config.SPF_INCLUDE ?? `include:${mailDomain(config.MAIL_FROM)}`,
       dkimSelector: config.DKIM_SELECTOR,
       dkimPublicKey: config.DKIM_PUBLIC_KEY,
     }),
+    [SMS_JOB]: smsHandler(store.db, sms, { logger, allowance: config.SMS_ALLOWANCE }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,
