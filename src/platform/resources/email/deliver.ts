@@ -36,7 +36,8 @@ export async function deliver(
   db: Kysely<DB>,
   outbox: Outbox,
   start: LogStart,
-  compose: () => Promise<Message>,
+  /** Makes the message; gets its log row's id (the tracking pixel's link names it). */
+  compose: (emailLogID: number) => Promise<Message>,
   options: DeliverOptions,
 ): Promise<EmailStatus> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -54,7 +55,7 @@ export async function deliver(
     options.logger.info({ emailLogID: id, eventID: start.eventID }, 'mail skipped: suppressed address');
     return 'skipped';
   }
-  const message = await compose();
+  const message = await compose(id);
   const messageID = `<log-${id}@${options.domain}>`;
   const set = { from: fromText(message, ''), subject: message.subject, to: message.to, attempts: row.attempts + 1 };
   if (!(await moveLog(db, id, ['queued'], 'sending', { ...set, messageID }, now()))) return 'sending';
