@@ -38,6 +38,7 @@ import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 import { senderOperations } from '../resources/sender/operations/index.ts';
 import eventSendSMS from '../resources/sms/operations/send.ts';
+import { sanityOperations } from '../resources/sanity/operations/index.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -54,6 +55,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...emailOperations,
   ...senderOperations,
   eventSendSMS,
+  ...sanityOperations,
   ...checklogOperations,
   ...couponOperations,
   ...webhookOperations,

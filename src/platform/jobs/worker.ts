@@ -13,6 +13,7 @@ import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts
 import { dnsOf } from '../mail/dns.ts';
 import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
 import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
+import { SANITY_JOB, sanityHandler } from '../resources/sanity/job.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
@@ -51,6 +52,7 @@ export function platformHandlers(
   sms: SmsProvider = smsProviderOf(config, (path) => logger.info({ path }, 'sms written')),
 ): Record<string, JobHandler> {
   const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
+  const dns = dnsOf(config);
   const bulk = {
     batch: config.MAIL_BATCH,
     rate: config.MAIL_EVENT_RATE,
@@ -76,7 +78,8 @@ export function platformHandlers(
       logger,
       emailAllowance: config.EMAIL_ALLOWANCE,
     }),
-    [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dnsOf(config), {
+    [SANITY_JOB]: sanityHandler(store.db, queue, dns),
+    [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dns, {
       spfInclude: config.SPF_INCLUDE ?? `include:${mailDomain(config.MAIL_FROM)}`,
       dkimSelector: config.DKIM_SELECTOR,
       dkimPublicKey: config.DKIM_PUBLIC_KEY,

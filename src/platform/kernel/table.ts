@@ -76,6 +76,7 @@ export const OWNERS = {
   feedbackID: 'feedback',
   eventEmailID: 'eventEmail',
   eventBlacklistID: 'eventBlacklist',
+  eventSanityID: 'eventSanity',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 
