@@ -66,6 +66,7 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
       { eventID, email: 'sweep@podium.test', date: 0 },
       'eventBlacklistID',
     );
+    ids.eventSanityID = await one('eventSanity', { eventID, email: 'sweep@podium.test', date: 0 }, 'eventSanityID');
     ids.personID = String(w.attendeeID);
   });
   afterAll(() => p?.close());

@@ -14,7 +14,7 @@ const KEYS = { text: editKey(body), subject: editKey(subject), tracking: editKey
 export default defineOperation({
   name: 'event.email.edit',
   summary:
-    'Edits a custom e-mail that has not been dispatched. Keys: text, subject, tracking (1: count opens with a pixel; off by default).',
+    'Edits a custom e-mail that has not been dispatched. Keys: text, subject, tracking. tracking 1 counts opens with a pixel (off by default).',
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
