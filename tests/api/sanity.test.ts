@@ -60,6 +60,8 @@ describe.each(STORES)('address checks on %s', (kind) => {
     for (const [email, reason] of ADDRESSES)
       expect(got[email.toLowerCase()], email).toEqual([reason, reason === '' || reason === 'dns-error' ? '1' : '0']);
     expect(zone.asked.filter((q) => q === 'MX good.test')).toHaveLength(1);
+    const logged = await p.db.selectFrom('change').select('eventID').where('operation', '=', 'sanity.scan').execute(); // prettier-ignore
+    expect(logged.map((r) => Number(r.eventID))).toContain(Number(eventID));
   });
 
   it.each([

@@ -99,6 +99,9 @@ describe.each(STORES)('event senders on %s', (kind) => {
     expect(dns.dkim.name).toBe('pod._domainkey.good.test');
     expect(zone.asked).toEqual(expect.arrayContaining(['TXT good.test', 'TXT pod._domainkey.good.test', 'TXT _dmarc.good.test'])); // prettier-ignore
     expect(Number(done.checkedDate)).toBeGreaterThan(0);
+    // The job's write records its change, as an API write does.
+    const logged = await p.db.selectFrom('change').select(['eventID', 'objectID']).where('operation', '=', 'sender.check').execute(); // prettier-ignore
+    expect(logged.map((r) => [Number(r.eventID), Number(r.objectID)])).toContainEqual([Number(eventID), organizer]);
     const found = await c.ok('event.sender.find', { token: admin, query: { eventID, selection: 'all' } });
     expect(found.map((r) => r.senderEmail)).toEqual(['team@good.test']);
     expect(await c.ok('event.sender.find', { token: admin, query: { eventID, selection: 'all', query: 'nothing' } })).toEqual([]); // prettier-ignore

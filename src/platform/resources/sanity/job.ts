@@ -4,6 +4,7 @@ import type { JobHandler, JobQueue } from '../../jobs/queue.ts';
 import type { Dns } from '../../mail/dns.ts';
 import { disposableDomains, sanityChecker } from './check.ts';
 import { addressesAfter, storeSanity } from './repository.ts';
+import { recordChange } from '../change/log.ts';
 
 // event.sanity.refresh adds this job: it checks the event's attendee addresses in batches after a
 // cursor (personID), each batch's results written and the next batch's job added in one transaction,
@@ -21,6 +22,8 @@ export function sanityHandler(db: Kysely<DB>, queue: Pick<JobQueue, 'add'>, dns:
     const now = Math.floor(Date.now() / 1000);
     await db.transaction().execute(async (trx) => {
       for (const r of results) await storeSanity(trx, eventID, r.email, r.reason, now);
+      if (results.length > 0)
+        await recordChange(trx, { operation: SANITY_JOB, kind: 'event.sanity', eventID, objectID: eventID, ids: { eventID } }); // prettier-ignore
       if (rows.length === BATCH)
         await queue.add(trx, SANITY_JOB, { eventID, after: rows.at(-1)!.personID }, { key: `${eventID}:${rows.at(-1)!.personID}` }); // prettier-ignore
     });

@@ -108,12 +108,13 @@ export async function storeCheck(
   result: { senderDNS: string; verified: boolean },
   now: number,
 ) {
-  await db
+  const r = await db
     .updateTable('eventSender')
     .set({ senderDNS: result.senderDNS, state: result.verified ? 'verified' : 'unverified', checkedDate: now })
     .where('senderID', '=', senderID)
     .where('senderEmail', '=', email)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export const senderByID = (db: Kysely<DB>, senderID: number) =>
