@@ -194,6 +194,19 @@ describe.each(STORES)('SMS and balances on %s', (kind) => {
     expect([mail.product, mail.sent, mail.remaining]).toEqual(['email', '3', '0']);
   });
 
+  it('many first messages at once make one allowance row, and every one is paid from it', async () => {
+    const other = (await p.ok('company.create', { token: operator, body: { shortName: 'Busy Co' } }))[0].companyID;
+    const event = await newEvent(other, 'busy');
+    const [e] = await p.ok('event.email.create', { token: operator, query: { eventID: event }, body: { subject: 'Rush', text: 'T' } }); // prettier-ignore
+    await Promise.all(Array.from({ length: 12 }, () => p.ok('event.email.try', { token: operator, query: { eventID: event, source: e.eventEmailID } }))); // prettier-ignore
+    await untilAsync(async () => {
+      const rows = await p.ok('event.email.log', { token: operator, query: { eventID: event, limit: 100 } });
+      return rows.length === 12 && rows.every((r) => r.status === 'sent') ? rows : undefined;
+    }, 20_000);
+    const rows = await p.db.selectFrom('billing').select(['amount', 'sent']).where('companyID', '=', Number(other)).where('product', '=', 'email').execute(); // prettier-ignore
+    expect(rows).toEqual([{ amount: 10000, sent: 12 }]);
+  });
+
   it('without SMS_URL writes each SMS as a .sms.json file under MAIL_DIR/sms', async () => {
     const q = await startTestPlatform(kind, { JOBS_POLL_MS: '50', SITE_URL: 'https://s.test' });
     try {

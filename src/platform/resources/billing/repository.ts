@@ -52,27 +52,45 @@ export async function addBalance(
 async function drawable(db: Kysely<DB>, eventID: number, product: BillingProduct, allowance: number) {
   const event = await db.selectFrom('event').select('companyID').where('eventID', '=', eventID).executeTakeFirst();
   if (!event) return [];
-  const rows = await db
-    .selectFrom('billing')
-    .select(['billingID', 'eventID', 'amount', 'sent'])
-    .where('companyID', '=', event.companyID)
-    .where('product', '=', product)
-    .where((e) => e.or([e('eventID', '=', eventID), e('eventID', 'is', null)]))
-    .orderBy('eventID', 'asc')
-    .orderBy('billingID')
-    .execute();
-  const anyOfCompany = await db
-    .selectFrom('billing')
-    .select('billingID')
-    .where('companyID', '=', event.companyID)
-    .where('product', '=', product)
-    .executeTakeFirst();
-  if (!anyOfCompany && allowance > 0) {
-    const billingID = await addBalance(db, { companyID: event.companyID }, product, allowance);
-    return [{ billingID, eventID: null, amount: allowance, sent: 0 }];
+  const read = () =>
+    db
+      .selectFrom('billing')
+      .select(['billingID', 'eventID', 'amount', 'sent'])
+      .where('companyID', '=', event.companyID)
+      .where('product', '=', product)
+      .where((e) => e.or([e('eventID', '=', eventID), e('eventID', 'is', null)]))
+      .orderBy('billingID')
+      .execute();
+  let rows = await read();
+  if (rows.length === 0 && allowance > 0) {
+    await ensureAllowance(db, event.companyID, product, allowance);
+    rows = await read();
   }
   // Event rows first (eventID not null), then the company's.
   return [...rows.filter((r) => r.eventID !== null), ...rows.filter((r) => r.eventID === null)];
+}
+
+/**
+ * Makes a company's default-allowance row of a product once, when it has no row of that product at
+ * all. Many first messages run at once: a setting row claimed in the same transaction makes exactly
+ * one of them insert (on PostgreSQL the others wait for its commit, then see its row).
+ */
+async function ensureAllowance(db: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
+  await db.transaction().execute(async (trx) => {
+    const claim = await trx
+      .insertInto('setting')
+      .values({ key: `billingAllowance:${companyID}:${product}`, value: String(allowance) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .executeTakeFirst();
+    if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return;
+    const any = await trx
+      .selectFrom('billing')
+      .select('billingID')
+      .where('companyID', '=', companyID)
+      .where('product', '=', product)
+      .executeTakeFirst();
+    if (!any) await addBalance(trx, { companyID }, product, allowance);
+  });
 }
 
 /** Whether a message of the event could be paid for now (nothing is taken). */
