@@ -84,6 +84,57 @@ const schema = z.object({
   MAIL_EVENT_RATE: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Recipients one dispatch job takes at a time (the rest follow in later jobs). */
   MAIL_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /**
+   * DNS servers that sender and address checks ask (event.sender.refresh, event.sanity.*), as
+   * `ip` or `ip:port`, comma-separated. Unset: the system's resolvers. Tests point it at a local server.
+   */
+  DNS_SERVERS: z
+    .string()
+    .regex(/^[0-9a-f.:[\]]+(,[0-9a-f.:[\]]+){0,9}$/i, 'must be addresses (ip or ip:port) separated by commas')
+    .transform((v) => v.split(','))
+    .optional(),
+  /** Milliseconds one DNS question waits for its answer (each is tried twice). */
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  /** The DKIM selector a sender's domain publishes the platform's key under (<selector>._domainkey.<domain>). */
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/i, 'must be one DNS label')
+    .default('podium'),
+  /** The platform's DKIM public key (base64, the p= of the record); unset: any non-empty key is taken as ok. */
+  DKIM_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=]{16,4096}$/, 'must be base64')
+    .optional(),
+  /** The SPF mechanism a sender's SPF record must hold (default: include:<MAIL_FROM's domain>). */
+  SPF_INCLUDE: z
+    .string()
+    .regex(/^(include|ip4|ip6|a|mx):[^\s]{1,253}$/, 'must be one SPF mechanism such as include:_spf.example.com')
+    .optional(),
+  /**
+   * The secret an MTA or mail provider sends (Q secret) to report bounces (event.email.bounce). Unset:
+   * the endpoint answers 404 to everyone.
+   */
+  BOUNCE_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** E-mails a company may send when it has no e-mail balance of its own (billing.find; 0: none). */
+  EMAIL_ALLOWANCE: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
+  /** SMS a company may send when it has no SMS balance of its own. */
+  SMS_ALLOWANCE: z.coerce.number().int().min(0).max(1_000_000_000).default(100),
+  /**
+   * The SMS provider: an http(s) address that takes a JSON POST {to, text, eventID, id} (docs/messaging.md
+   * "SMS"). Unset: every SMS is written as a .sms.json file under MAIL_DIR/sms.
+   */
+  SMS_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, 'must be http://… or https://…')
+    .optional(),
+  /** Sent as `Authorization: Bearer <SMS_TOKEN>` to SMS_URL. */
+  SMS_TOKEN: z.string().min(1).optional(),
+  /** Most SMS one telephone number receives per hour (event.sendSMS). */
+  SMS_PER_NUMBER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(3),
+  /** Most SMS one event sends per hour. */
+  SMS_PER_EVENT_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(500),
+  /** Most SMS one network address may ask for per hour (the operation is public). */
+  SMS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
   /** Folder that bulk operations (B path) may read files from. */
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */

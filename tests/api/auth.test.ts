@@ -69,6 +69,7 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
     // Issue 17: an expense and an ad of event A (budget.* and ad.* find their event through them).
     ids.budgetID = await one('budget', { eventID, title: 'Sweep', type: 'raw', price: 1, date: 1 }, 'budgetID');
     ids.adID = await one('ad', { eventID, sponsorID: Number(ids.sponsorID) }, 'adID');
+    ids.eventSanityID = await one('eventSanity', { eventID, email: 'sweep@podium.test', date: 0 }, 'eventSanityID');
     ids.personID = String(w.attendeeID);
     // Event A takes guests (event.guest.bind refuses every caller of an event that does not: 403).
     await p.db.updateTable('event').set({ guestsForMember: 1 }).where('eventID', '=', eventID).execute();

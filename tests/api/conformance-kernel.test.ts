@@ -44,6 +44,8 @@ const PRESET: Record<string, { key: string; value: string; clears: boolean }> = 
   'feedback.edit': { key: 'description', value: 'Tell us', clears: true },
   // An empty types list means every type: value= clears it.
   'webhook.edit': { key: 'types', value: 'event.edit', clears: true },
+  'event.sender.edit': { key: 'senderName', value: 'Org Team', clears: true },
+  'event.sanity.operate': { key: 'clean', value: '0', clears: false },
 };
 
 /** The edit keys an operation lists in its summary ("Keys: a, b." / "Admin keys: a, b. …"), first list. */
@@ -116,6 +118,7 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       feedbackID: await insert('feedback', { name: 'A field', type: 'text', options: '[]' }, 'feedbackID'),
       // event.email.edit names its custom e-mail `source` (spec §4.9).
       source: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
+      eventSanityID: await insert('eventSanity', { email: 'checked@podium.test', date: 1 }, 'eventSanityID'),
       // Inactive: an active one would have the feeder write deliveries while the snapshots are taken.
       webhookID: await insert('webhook', { companyID: Number(w.companyA.companyID), personID: w.attendeeID, url: 'https://example.com/hook', types: '', active: 0, secret: 'sealed', createdAt: 1 }, 'webhookID'), // prettier-ignore
     };

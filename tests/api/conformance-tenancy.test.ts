@@ -25,6 +25,7 @@ const NOUN: Record<string, string> = {
   eventBlacklistID: 'eventBlacklist',
   budgetID: 'budget',
   adID: 'ad',
+  eventSanityID: 'eventSanity',
 };
 /** An id no object has (a valid id: the call reaches the lookup). */
 const UNKNOWN = '987654321';
@@ -85,6 +86,7 @@ describe.each(STORES)('defect 2, tenancy of object ids, on %s', (kind) => {
       feedbackID: await insert('feedback', { name: 'A field', type: 'text', options: '[]' }, 'feedbackID'),
       eventEmailID: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
       eventBlacklistID: await insert('eventBlacklist', { email: 'gone@podium.test', date: 1 }, 'eventBlacklistID'),
+      eventSanityID: await insert('eventSanity', { email: 'checked@podium.test', date: 1 }, 'eventSanityID'),
       personID: String(w.attendeeID),
     };
     objects.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');

@@ -4,7 +4,7 @@ import { operations } from '../../src/platform/catalog/index.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { paramJsonSchema } from '../../src/platform/kernel/describe.ts';
 import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
-import { unsubscribeLink } from '../../src/platform/resources/email/unsubscribe.ts';
+import { openLink, unsubscribeLink } from '../../src/platform/resources/email/unsubscribe.ts';
 import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
@@ -13,6 +13,7 @@ import {
   isStream,
   checkAnswer,
   startTestPlatform,
+  TEST_BOUNCE_SECRET,
   world,
   type TestPlatform,
   type World,
@@ -234,6 +235,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let guestID: string;
   /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
   let unsubscribeSig = '';
+  /** A sent message of an e-mail with tracking on: its pixel's signature (event.email.open), its Message-ID (event.email.bounce). */
+  let openSig = '';
+  let emailLogID = '';
 
   beforeAll(async () => {
     p = await startTestPlatform(kind);
@@ -271,6 +275,13 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const eventBlacklistID = await one('eventBlacklist', { eventID, email: 'gone@podium.test', date: 1 }, 'eventBlacklistID'); // prettier-ignore
     const link = await unsubscribeLink(p.db, 'http://x', eventID, 'fuzz@podium.test');
     unsubscribeSig = new URL(link).searchParams.get('sig')!;
+    // Messaging (issue 15): a tracked message, a sender with an address, a checked address.
+    const trackedID = await one('eventEmail', { eventID, subject: 'Tracked', text: 'Hi', tracking: 1, date: 1 }, 'eventEmailID'); // prettier-ignore
+    emailLogID = await one('emailLog', { eventID, eventEmailID: Number(trackedID), kind: 'custom', idem: 'fuzz', to: 'fuzz@podium.test', status: 'sent', date: 1, updatedDate: 1 }, 'emailLogID'); // prettier-ignore
+    await p.db.updateTable('emailLog').set({ messageID: `<log-${emailLogID}@podium.test>` }).where('emailLogID', '=', Number(emailLogID)).execute(); // prettier-ignore
+    openSig = new URL(await openLink(p.db, 'http://x', Number(emailLogID))).searchParams.get('sig')!;
+    await one('eventSender', { eventID, personID: w.attendeeID, senderEmail: 'fuzz@podium.test', date: 1 }, 'senderID');
+    const eventSanityID = await one('eventSanity', { eventID, email: 'fuzz@podium.test', date: 1 }, 'eventSanityID');
     // A live person.recover code: writes run with sandbox=1, so spending it is rolled back every time.
     const code = await createConfirmation(p.db, w.attendeeID, 'password', Math.floor(Date.now() / 1000));
     await p.db.insertInto('activityPerson').values({ activityID: Number(activityID), eventID, personID: w.attendeeID, approved: 1 }).execute(); // prettier-ignore
@@ -337,6 +348,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       budgetID: [budgetID, '999999'],
       adID: [adID, '999999'],
       price: ['12.50', '-1', '1e3'],
+      eventSanityID: [eventSanityID, '999999'],
+      emailLogID: [emailLogID, '999999'],
+      telephone: ['+351912345678', '912345678'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
@@ -426,6 +440,10 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.invite.dismiss': { email: 'fuzz@podium.test' },
       'event.email.edit': { key: 'text', value: 'Fuzzed' },
       'event.email.unsubscribe': { email: 'fuzz@podium.test', sig: unsubscribeSig },
+      'event.email.open': { emailLogID, sig: openSig },
+      'event.email.bounce': { secret: TEST_BOUNCE_SECRET, messageID: `<log-${emailLogID}@podium.test>` },
+      'event.sender.edit': { key: 'senderName', value: 'Fuzzed', personID: attendeeID },
+      'event.sanity.operate': { key: 'clean', value: '1' },
       'event.person.bind': { username: 'nobody@podium.test' },
       'person.edit': { key: 'name', value: 'Fuzzed' },
       'company.tag.remove': eventTagPairs,

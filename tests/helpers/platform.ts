@@ -269,6 +269,8 @@ export async function startTestPlatform(
     SEED_DEMO: '0',
     // A fixed test key, so webhook.create works in every suite (docs/webhooks.md "Secrets").
     WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    // A fixed bounce secret, so event.email.bounce answers in the sweeps (docs/messaging.md).
+    BOUNCE_SECRET: TEST_BOUNCE_SECRET,
     ...env,
   });
   const logs: string[] = [];
@@ -283,6 +285,9 @@ export async function startTestPlatform(
 }
 
 export const PASSWORD = 'correct horse battery';
+
+/** The BOUNCE_SECRET every test platform has (event.email.bounce), unless the test sets another. */
+export const TEST_BOUNCE_SECRET = 'test-bounce-secret-0123456789';
 
 /** A platform operator's token and a company it created: the set-up of suites that need only these. */
 export async function operatorWithCompany(p: TestPlatform, shortName: string) {

@@ -39,6 +39,9 @@ import { guestOperations } from '../resources/guest/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 import { backofficeOperations } from './backoffice.ts';
+import { senderOperations } from '../resources/sender/operations/index.ts';
+import eventSendSMS from '../resources/sms/operations/send.ts';
+import { sanityOperations } from '../resources/sanity/operations/index.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -53,6 +56,9 @@ export const contentOperations: readonly AnyOperation[] = [
   ...registrationOperations,
   ...webPushOperations,
   ...emailOperations,
+  ...senderOperations,
+  eventSendSMS,
+  ...sanityOperations,
   ...checklogOperations,
   ...couponOperations,
   ...applicantOperations,

@@ -19,6 +19,7 @@ import * as checkin from './migrations/0012_checkin.ts';
 import * as coupons from './migrations/0013_coupons.ts';
 import * as applicants from './migrations/0014_applicants.ts';
 import * as backoffice from './migrations/0016_backoffice.ts';
+import * as senders from './migrations/0018_senders.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0013_coupons': coupons,
   '0014_applicants': applicants,
   '0016_backoffice': backoffice,
+  '0018_senders': senders,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -565,6 +565,9 @@ export interface DB {
   caseStudy: CaseStudyTable;
   eventApplicant: EventApplicantTable;
   eventGuest: EventGuestTable;
+  eventSender: EventSenderTable;
+  eventSanity: EventSanityTable;
+  smsLog: SmsLogTable;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -694,6 +697,43 @@ export interface EventBlacklistTable {
   email: string;
   reason: D<string>;
   date: number;
+}
+
+/** Migration 0018: an event's own sender and its domain's DNS checks. */
+export interface EventSenderTable {
+  senderID: D<number>;
+  eventID: number;
+  personID: number;
+  senderName: D<string>;
+  senderEmail: D<string>;
+  senderDNS: D<string>;
+  state: D<'' | 'checking' | 'verified' | 'unverified'>;
+  checkedDate: D<number>;
+  date: number;
+}
+
+/** Migration 0018: the check of one attendee address of an event. */
+export interface EventSanityTable {
+  eventSanityID: D<number>;
+  eventID: number;
+  email: string;
+  clean: D<number>;
+  reason: D<string>;
+  manual: D<number>;
+  date: number;
+}
+
+/** Migration 0018: one text message asked for through event.sendSMS. */
+export interface SmsLogTable {
+  smsLogID: D<number>;
+  eventID: number;
+  telephone: string;
+  text: string;
+  address: D<string>;
+  status: D<'queued' | 'sending' | 'sent' | 'failed' | 'skipped' | 'unknown'>;
+  reason: D<string>;
+  date: number;
+  updatedDate: number;
 }
 
 export type Person = Selectable<PersonTable>;

@@ -9,6 +9,11 @@ import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/conf
 import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '../resources/email/bulk.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
+import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts';
+import { dnsOf } from '../mail/dns.ts';
+import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
+import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
+import { SANITY_JOB, sanityHandler } from '../resources/sanity/job.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
@@ -44,8 +49,10 @@ export function platformHandlers(
   logger: JobLogger,
   queue: Pick<JobQueue, 'add'>,
   outbox: Outbox,
+  sms: SmsProvider = smsProviderOf(config, (path) => logger.info({ path }, 'sms written')),
 ): Record<string, JobHandler> {
   const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
+  const dns = dnsOf(config);
   const bulk = {
     batch: config.MAIL_BATCH,
     rate: config.MAIL_EVENT_RATE,
@@ -54,6 +61,7 @@ export function platformHandlers(
     mailFrom: config.MAIL_FROM,
     domain: mailDomain(config.MAIL_FROM),
     logger,
+    emailAllowance: config.EMAIL_ALLOWANCE,
   };
   return {
     [PRUNE_JOB]: pruneHandler(store.db, config.CHANGE_LOG_DAYS),
@@ -68,7 +76,15 @@ export function platformHandlers(
       mailFrom: config.MAIL_FROM,
       domain: mailDomain(config.MAIL_FROM),
       logger,
+      emailAllowance: config.EMAIL_ALLOWANCE,
     }),
+    [SANITY_JOB]: sanityHandler(store.db, queue, dns),
+    [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dns, {
+      spfInclude: config.SPF_INCLUDE ?? `include:${mailDomain(config.MAIL_FROM)}`,
+      dkimSelector: config.DKIM_SELECTOR,
+      dkimPublicKey: config.DKIM_PUBLIC_KEY,
+    }),
+    [SMS_JOB]: smsHandler(store.db, sms, { logger, allowance: config.SMS_ALLOWANCE }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,

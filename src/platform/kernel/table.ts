@@ -78,6 +78,7 @@ export const OWNERS = {
   eventBlacklistID: 'eventBlacklist',
   budgetID: 'budget',
   adID: 'ad',
+  eventSanityID: 'eventSanity',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 

@@ -24,6 +24,8 @@ export interface Message {
   readonly html?: string;
   /** The sender (default: MAIL_FROM); as name and address, nodemailer quotes the name. */
   readonly from?: string | { readonly name: string; readonly address: string };
+  /** Where replies go (the organizer's address while From is the platform's). */
+  readonly replyTo?: string;
   readonly attachments?: readonly Attachment[];
   /** Extra headers (List-Unsubscribe, …). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -49,6 +51,7 @@ function mailOptions(m: Message, defaultFrom: string) {
     ['to', m.to],
     ['subject', m.subject],
     ['from', fromText],
+    ['reply-to', m.replyTo ?? ''],
     ...Object.entries(m.headers ?? {}),
   ])
     // prettier-ignore
@@ -60,6 +63,7 @@ function mailOptions(m: Message, defaultFrom: string) {
     text: m.text,
     ...(m.html !== undefined ? { html: m.html } : {}),
     ...(m.messageId ? { messageId: m.messageId } : {}),
+    ...(m.replyTo ? { replyTo: m.replyTo } : {}),
     headers: { ...m.headers },
     attachments: (m.attachments ?? []).map((a) => ({
       filename: a.filename,

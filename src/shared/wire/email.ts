@@ -20,6 +20,8 @@ export const eventEmailWire = z.object({
   sent: s,
   /** '' (a draft), 'dispatching' or 'dispatched'. */
   state: s,
+  /** 1: each message carries an open-tracking pixel and opens are counted (off by default). */
+  tracking: s,
 });
 export type EventEmail = z.infer<typeof eventEmailWire>;
 

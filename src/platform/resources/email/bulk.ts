@@ -7,7 +7,8 @@ import { eventLink, oneLine, senderOf } from './compose.ts';
 import { deliver, type DeliverOptions } from './deliver.ts';
 import { merge } from './merge.ts';
 import { emailByID, recipientOf, recipientsAfter } from './repository.ts';
-import { unsubscribeLink } from './unsubscribe.ts';
+import { openLink, unsubscribeLink } from './unsubscribe.ts';
+import { eventSenders } from '../sender/repository.ts';
 
 // event.email.dispatch as durable jobs (issue 15, outcome 3):
 //
@@ -100,7 +101,7 @@ export function sendMailHandler(db: Kysely<DB>, outbox: Outbox, o: BulkOptions):
       idem: test ? `test:${eventEmailID}:${personID}:${test}` : `email:${eventEmailID}:${personID}`,
       to: who.email,
     };
-    const compose = async (): Promise<Message> => {
+    const compose = async (emailLogID: number): Promise<Message> => {
       const unsubscribe = await unsubscribeLink(db, o.apiUrl, e.eventID, who.email);
       const values = {
         firstName: who.firstName,
@@ -112,12 +113,17 @@ export function sendMailHandler(db: Kysely<DB>, outbox: Outbox, o: BulkOptions):
         qrCode: who.qrCode,
         unsubscribeLink: unsubscribe,
       };
+      // The open-tracking pixel, only when the organizer turned it on for this e-mail (off by default).
+      const pixel =
+        e.tracking === 1
+          ? `<img src="${(await openLink(db, o.apiUrl, emailLogID)).replace(/&/g, '&amp;')}" width="1" height="1" alt="" style="display:block;border:0">`
+          : '';
       const body = merge(e.text, values, true);
       return {
         to: who.email,
-        from: senderOf(event, o.mailFrom),
+        ...senderOf(event, o.mailFrom, await eventSenders(db, e.eventID, event.emailAddress)),
         subject: oneLine(merge(e.subject, values, false)),
-        html: `<!doctype html><html><body>${body}<p style="font-size:.85em;color:#555"><a href="${unsubscribe.replace(/&/g, '&amp;')}">Unsubscribe</a></p></body></html>`,
+        html: `<!doctype html><html><body>${body}<p style="font-size:.85em;color:#555"><a href="${unsubscribe.replace(/&/g, '&amp;')}">Unsubscribe</a></p>${pixel}</body></html>`,
         text: `${htmlToText(body)}\n\n--\nUnsubscribe: ${unsubscribe}`,
         // RFC 8058 one-click: a mail client POSTs List-Unsubscribe=One-Click to the link.
         headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },

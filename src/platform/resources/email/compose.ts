@@ -36,12 +36,26 @@ export function eventLink(d: Pick<ConfirmationData, 'cname' | 'namespace' | 'nic
   return `${siteUrl.replace(/\/+$/, '')}/${encodeURIComponent(d.namespace)}/${encodeURIComponent(d.nickname)}`;
 }
 
-/** The sender: the event's own address and name when it has them, else MAIL_FROM's address with the event's name. */
-export function senderOf(d: Pick<ConfirmationData, 'emailAddress' | 'emailName' | 'eventName'>, mailFrom: string) {
-  return {
-    name: oneLine(d.emailName || d.eventName).slice(0, 200),
-    address: oneLine(d.emailAddress) || addressOf(mailFrom),
-  };
+/** Who an event's mail comes from (resources/sender eventSenders): a verified sender, else where replies go. */
+export interface Senders {
+  readonly verified?: { readonly name: string; readonly address: string };
+  readonly replyTo: string;
+}
+
+/**
+ * From and Reply-To of an event's mail: a verified sender of the event (its SPF, DKIM and DMARC ok) as
+ * From; else MAIL_FROM's address with the event's name, and the event's own address as Reply-To (an
+ * unverified domain as From would fail DMARC at the receiver and be junked or refused).
+ */
+export function senderOf(
+  d: Pick<ConfirmationData, 'emailName' | 'eventName'>,
+  mailFrom: string,
+  senders: Senders,
+): { from: { name: string; address: string }; replyTo?: string } {
+  const name = oneLine(d.emailName || senders.verified?.name || d.eventName).slice(0, 200);
+  if (senders.verified) return { from: { name, address: oneLine(senders.verified.address) } };
+  const replyTo = oneLine(senders.replyTo);
+  return { from: { name, address: addressOf(mailFrom) }, ...(replyTo ? { replyTo } : {}) };
 }
 
 /** The event's dates for people, in its zone: "21 December 2030, 09:00–17:00 (Europe/Lisbon)". */
@@ -54,7 +68,7 @@ export function datesOf(begin: number, end: number, zone: string, locale: Locale
   return `${days} (${zone})`;
 }
 
-export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions): Promise<Message> {
+export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions, senders: Senders): Promise<Message> {
   const locale = pickLocale([d.personLanguage, d.language]);
   const zone = safeTimeZone(d.timezone);
   const begin = Number(d.dateBegin ?? 0);
@@ -143,7 +157,7 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
   }
   return {
     to: d.email,
-    from: senderOf(d, o.mailFrom),
+    ...senderOf(d, o.mailFrom, senders),
     subject: t(locale, 'mail.confirm.subject', { event }),
     text,
     html,

@@ -5,6 +5,7 @@ import type { Outbox } from '../../mail/outbox.ts';
 import { addressOf, confirmationMessage } from './compose.ts';
 import { deliver, type DeliverOptions } from './deliver.ts';
 import { confirmationData, confirmationOn } from './repository.ts';
+import { eventSenders } from '../sender/repository.ts';
 
 // The registration confirmation (issue 15, outcome 2) is a durable job added in the registration's
 // transaction: it exists if and only if the registration committed, and the registration never waits
@@ -57,7 +58,12 @@ export function confirmHandler(db: Kysely<DB>, outbox: Outbox, options: ConfirmO
         idem: `confirmation:${payload.eventID}:${payload.personID}`,
         to: data.email,
       },
-      () => confirmationMessage(data, { siteUrl: options.siteUrl, mailFrom: options.mailFrom, now: now() }),
+      async () =>
+        confirmationMessage(
+          data,
+          { siteUrl: options.siteUrl, mailFrom: options.mailFrom, now: now() },
+          await eventSenders(db, payload.eventID, data.emailAddress),
+        ),
       options,
     );
   };

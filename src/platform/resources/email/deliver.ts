@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.ts';
 import type { JobLogger } from '../../jobs/queue.ts';
 import { plainLine } from '../../jobs/retry.ts';
 import { isPermanent, type Message, type Outbox } from '../../mail/outbox.ts';
+import { refund, reserve } from '../billing/repository.ts';
 import { isSuppressed, logRowOf, moveLog, suppress, type EmailStatus, type LogStart } from './repository.ts';
 
 // One message, sent at most once whatever happens to the job that sends it (issue 15, "never sent twice
@@ -19,6 +20,11 @@ export interface DeliverOptions {
   readonly domain: string;
   /** Unix seconds. */
   readonly now?: () => number;
+  /**
+   * EMAIL_ALLOWANCE: each message that leaves takes one unit of the event's e-mail balance (billing),
+   * none left skips it. Undefined: not metered (jobs run by hand in tests).
+   */
+  readonly emailAllowance?: number;
 }
 
 const DONE: ReadonlySet<EmailStatus> = new Set(['sent', 'failed', 'skipped', 'unknown']);
@@ -30,7 +36,8 @@ export async function deliver(
   db: Kysely<DB>,
   outbox: Outbox,
   start: LogStart,
-  compose: () => Promise<Message>,
+  /** Makes the message; gets its log row's id (the tracking pixel's link names it). */
+  compose: (emailLogID: number) => Promise<Message>,
   options: DeliverOptions,
 ): Promise<EmailStatus> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
@@ -48,14 +55,25 @@ export async function deliver(
     options.logger.info({ emailLogID: id, eventID: start.eventID }, 'mail skipped: suppressed address');
     return 'skipped';
   }
-  const message = await compose();
+  const message = await compose(id);
   const messageID = `<log-${id}@${options.domain}>`;
   const set = { from: fromText(message, ''), subject: message.subject, to: message.to, attempts: row.attempts + 1 };
   if (!(await moveLog(db, id, ['queued'], 'sending', { ...set, messageID }, now()))) return 'sending';
+  // One unit of the balance, taken just before the message leaves and given back if it does not.
+  const billingID =
+    options.emailAllowance === undefined
+      ? undefined
+      : await reserve(db, start.eventID, 'email', options.emailAllowance);
+  if (options.emailAllowance !== undefined && billingID === undefined) {
+    await moveLog(db, id, ['sending'], 'skipped', { reason: 'no e-mail balance left' }, now());
+    options.logger.warn({ emailLogID: id, eventID: start.eventID }, 'mail skipped: no e-mail balance left');
+    return 'skipped';
+  }
   try {
     await outbox.send({ ...message, messageId: messageID });
   } catch (err) {
     const reason = plainLine(err);
+    if (billingID !== undefined) await refund(db, billingID);
     if (isPermanent(err)) {
       await moveLog(db, id, ['sending'], 'failed', { reason }, now());
       await suppress(db, start.eventID, start.to, `bounce: ${reason}`, now());

@@ -143,6 +143,7 @@ export async function emailRecords(db: Kysely<DB>, where: { eventID: number } | 
     date: r.date,
     sent: Number(r.sentCount ?? 0),
     state: r.state,
+    tracking: r.tracking,
   }));
 }
 
@@ -242,7 +243,12 @@ export async function createEmail(
 }
 
 /** Sets the subject or text of a custom e-mail. */
-export async function setEmailField(db: Kysely<DB>, eventEmailID: number, column: 'subject' | 'text', value: string) {
+export async function setEmailField(
+  db: Kysely<DB>,
+  eventEmailID: number,
+  column: 'subject' | 'text' | 'tracking',
+  value: string | number,
+) {
   await db
     .updateTable('eventEmail')
     .set({ [column]: value })
@@ -257,6 +263,39 @@ export async function startDispatch(db: Kysely<DB>, eventEmailID: number): Promi
     .set({ state: 'dispatching' })
     .where('eventEmailID', '=', eventEmailID)
     .where('state', '=', '')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The log row a bounce report names by its Message-ID (<log-<emailLogID>@domain>). */
+export async function logRowByMessageID(db: Kysely<DB>, messageID: string) {
+  const m = /^<?log-(\d{1,15})@[^<>\s]+?>?$/.exec(messageID.trim());
+  if (!m) return undefined;
+  const wanted = messageID.trim().replace(/^<?/, '<').replace(/>?$/, '>');
+  return db
+    .selectFrom('emailLog')
+    .selectAll()
+    .where('emailLogID', '=', Number(m[1]))
+    .where('messageID', '=', wanted)
+    .executeTakeFirst();
+}
+
+/** A bounce reported after the message left: the row says failed (hard) or keeps its status (soft), with why. */
+export async function markBounced(db: Kysely<DB>, emailLogID: number, hard: boolean, reason: string, now: number) {
+  await db
+    .updateTable('emailLog')
+    .set({ ...(hard ? { status: 'failed' as const } : {}), reason: reason.slice(0, 500), updatedDate: now })
+    .where('emailLogID', '=', emailLogID)
+    .execute();
+}
+
+/** Counts one open of a message whose custom e-mail has tracking on; false when it has not (or no such row). */
+export async function countOpen(db: Kysely<DB>, emailLogID: number): Promise<boolean> {
+  const r = await db
+    .updateTable('emailLog')
+    .set((e) => ({ opens: e('opens', '+', 1) }))
+    .where('emailLogID', '=', emailLogID)
+    .where('eventEmailID', 'in', (s) => s.selectFrom('eventEmail').select('eventEmailID').where('tracking', '=', 1))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

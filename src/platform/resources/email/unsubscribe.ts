@@ -39,6 +39,23 @@ export async function unsubscribeLink(db: Kysely<DB>, apiUrl: string, eventID: n
   return `${apiUrl.replace(/\/+$/, '')}/?${q}`;
 }
 
+const openMac = (key: Buffer, emailLogID: number) =>
+  createHmac('sha256', key).update(`open:${emailLogID}`).digest('base64url');
+
+/** The open-tracking pixel's address of one message (event.email.open). */
+export async function openLink(db: Kysely<DB>, apiUrl: string, emailLogID: number) {
+  const sig = openMac(await keyOf(db), emailLogID);
+  const q = new URLSearchParams({ action: 'event.email.open', emailLogID: String(emailLogID), sig });
+  return `${apiUrl.replace(/\/+$/, '')}/?${q}`;
+}
+
+/** Whether `sig` is the pixel's signature of the message. */
+export async function validOpenSignature(db: Kysely<DB>, emailLogID: number, sig: string) {
+  const want = Buffer.from(openMac(await keyOf(db), emailLogID));
+  const got = Buffer.from(sig);
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
 /** Whether `sig` is the link's signature of the address in the event. */
 export async function validSignature(db: Kysely<DB>, eventID: number, email: string, sig: string) {
   const want = Buffer.from(mac(await keyOf(db), eventID, email));

@@ -9,6 +9,8 @@ import log from './log.ts';
 import unsubscribe from './unsubscribe.ts';
 import blacklistFind from './blacklist-find.ts';
 import blacklistRemove from './blacklist-remove.ts';
+import open from './open.ts';
+import bounce from './bounce.ts';
 
 /** Custom e-mails of an event (issue 15): spec §4.9 event.email.* and event.blacklist.*, the log and the one-click unsubscribe. */
 export const emailOperations: readonly AnyOperation[] = [
@@ -22,4 +24,6 @@ export const emailOperations: readonly AnyOperation[] = [
   unsubscribe,
   blacklistFind,
   blacklistRemove,
+  open,
+  bounce,
 ];
