@@ -34,6 +34,7 @@ import { webPushOperations } from '../resources/webpush/operations/index.ts';
 import { webhookOperations } from '../resources/webhook/operations/index.ts';
 import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
+import { socialOperations } from './social.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 
@@ -53,6 +54,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...checklogOperations,
   ...couponOperations,
   ...webhookOperations,
+  ...socialOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

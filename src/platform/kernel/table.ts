@@ -76,6 +76,8 @@ export const OWNERS = {
   feedbackID: 'feedback',
   eventEmailID: 'eventEmail',
   eventBlacklistID: 'eventBlacklist',
+  chatID: 'chat',
+  commentID: 'comment',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 

@@ -20,8 +20,12 @@ export function typeOf(operation: string): string {
   return operation === 'form.respondRegistration' ? 'event.person.bind' : operation;
 }
 
-/** Writes that are no one's news: a webhook's own set-up. */
-export const isDelivered = (operation: string): boolean => !operation.startsWith('webhook.');
+/**
+ * Writes that are no one's news: a webhook's own set-up, and private messages between people (chat.*:
+ * the company is not told who wrote to whom; the receiver hears chat/send, docs/api/chat.md).
+ */
+export const isDelivered = (operation: string): boolean =>
+  !operation.startsWith('webhook.') && !operation.startsWith('chat.');
 
 /** What a payload says of its change: the feeder's row less whether the call asked for quiet. */
 export type ChangeFacts = Omit<FeedChange, 'quiet'>;

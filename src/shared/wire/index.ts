@@ -34,3 +34,7 @@ export * from './webpush.ts';
 export * from './webhook.ts';
 export * from './checklog.ts';
 export * from './coupon.ts';
+export * from './chat.ts';
+export * from './comment.ts';
+export * from './error.ts';
+export * from './search.ts';
