@@ -291,6 +291,12 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
     // A coupon of event A (issue 16), for coupon.get.
     couponCode = (await p.ok('coupon.create', { token: w.adminA, query: { eventID: eventA.eventID }, body: { discount: 10 } }))[0].code; // prettier-ignore
+    // A chat message the operator sent, a comment and an error report of event A (issue 16): chat.get
+    // answers only the message's sender and receiver.
+    const operatorID = (await p.db.selectFrom('person').select('personID').where('username', '=', 'operator@podium.test').executeTakeFirstOrThrow()).personID; // prettier-ignore
+    const chatID = await one('chat', { eventID, senderID: operatorID, receiverID: w.attendeeID, message: 'Fuzz', date: 1 }, 'chatID'); // prettier-ignore
+    const commentID = await one('comment', { eventID, activityID: Number(activityID), personID: w.attendeeID, text: 'Fuzz #tag', date: 1 }, 'commentID'); // prettier-ignore
+    const errorID = await one('errorReport', { platform: 'fuzz', message: 'Fuzz', date: 1, eventID, companyID: Number(companyA.companyID) }, 'errorID'); // prettier-ignore
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
     browserKey.generateKeys();
@@ -305,6 +311,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       p256dh: [subscription.p256dh],
       auth: [subscription.auth],
       webhookID: [hook.webhookID, '999999'],
+      chatID: [chatID, '999999'],
+      commentID: [commentID, '999999'],
+      errorID: [errorID, '999999'],
       deliveryID: [ping.deliveryID, '999999'],
       url: ['https://example.com/hook', 'http://example.com/hook'],
       types: ['activity.edit,event.person.bind', ''],
@@ -416,6 +425,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.tag.dismiss': eventTagPairs,
       'webhook.edit': { key: 'types', value: 'activity.edit' },
       'coupon.get': { code: couponCode },
+      'comment.edit': { key: 'approved', value: '1' },
+      'error.edit': { key: 'solved', value: '1' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';
