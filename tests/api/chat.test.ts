@@ -10,10 +10,34 @@ import { openStream, type OpenStream } from '../helpers/sse.ts';
 import { hashPassword } from '../../src/platform/auth/secrets.ts';
 import { pushMessageWire } from '../../src/shared/wire/push.ts';
 import { chatWire } from '../../src/shared/wire/chat.ts';
+import { sanitizeUserText } from '../../src/platform/resources/html.ts';
+import { isDelivered } from '../../src/platform/webhooks/payload.ts';
 
 const PER_MINUTE = 6;
 const EVENT_PASSWORD = `${PASSWORD} event`;
 const UNKNOWN = '987654321';
+
+describe('what people write to each other', () => {
+  it.each([
+    ['<script>alert(1)</script>hi', 'hi'],
+    ['<img src=x onerror=alert(1)>', ''],
+    ['<svg><script>alert(1)</script></svg>ok', 'ok'],
+    ['<a href="javascript:alert(1)">link</a>', 'link'],
+    ['<<script>script>alert(1)<</script>/script>', '&lt;/script&gt;'],
+    ['<!--<script>-->x', 'x'],
+    ['<style>*{}</style><b onclick=x>bold</b>', 'bold'],
+    ['1 < 2 && 3 > 2', '1 &lt; 2 &amp;&amp; 3 &gt; 2'],
+    ['&lt;b&gt; typed as text', '&lt;b&gt; typed as text'],
+  ])('sanitizeUserText(%j) is %j: no element survives', (text, out) => {
+    expect(sanitizeUserText(text)).toBe(out);
+    expect(sanitizeUserText(text)).not.toMatch(/</);
+  });
+
+  it('chat writes are delivered to no webhook: the company is not told who writes to whom', () => {
+    for (const op of ['chat.create', 'chat.view']) expect(isDelivered(op)).toBe(false);
+    expect(isDelivered('comment.create')).toBe(true);
+  });
+});
 
 describe.each(STORES)('chat on %s', (kind) => {
   let p: TestPlatform;
