@@ -31,14 +31,28 @@ export async function companyOfEvent(db: Kysely<DB>, eventID: number): Promise<n
   return row?.companyID;
 }
 
-/** Reports newest first: all of the platform (companyID undefined) or one company's; by state and text. */
+/** The companies a person is an admin of (company level 4). */
+export async function adminCompanies(db: Kysely<DB>, personID: number, adminLevel: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('companyPerson')
+    .select('companyID')
+    .where('personID', '=', personID)
+    .where('level', '=', adminLevel)
+    .execute();
+  return rows.map((r) => r.companyID);
+}
+
+/** Reports newest first: all of the platform (companyIDs undefined) or those companies'; by state and text. */
 export async function findReports(
   db: Kysely<DB>,
-  filter: { companyID?: number; solved?: number; query?: string },
+  filter: { companyIDs?: readonly number[]; solved?: number; query?: string },
   page: Page,
 ): Promise<Paged<ErrorReportRow>> {
   let query = db.selectFrom('errorReport').selectAll();
-  if (filter.companyID !== undefined) query = query.where('companyID', '=', filter.companyID);
+  if (filter.companyIDs !== undefined) {
+    if (filter.companyIDs.length === 0) return page.paginated ? { rows: [], total: 0 } : [];
+    query = query.where('companyID', 'in', filter.companyIDs);
+  }
   if (filter.solved !== undefined) query = query.where('solved', '=', filter.solved);
   if (filter.query !== undefined) {
     const text = filter.query;

@@ -20,6 +20,7 @@ import { maskAddress } from '../../event/access-code-failures.ts';
 import { redactJson, redactText } from '../redact.ts';
 import { ERROR_EDIT_KEYS, errorRecord } from '../fields.ts';
 import {
+  adminCompanies,
   companyOfEvent,
   findReports,
   insertReport,
@@ -133,8 +134,6 @@ const errorCreate = defineOperation({
   },
 });
 
-const OPERATOR_ONLY = 'platform operator access required (operators are made with npx podium admin create)';
-
 /** A report the caller may read: any for operators, their company's for its admins; else the 404 of a missing one. */
 async function readableReport(ctx: Context, errorID: number): Promise<ErrorReportRow> {
   const caller = requireCaller(ctx);
@@ -148,10 +147,13 @@ const SELECTIONS = ['all', 'solved', 'unsolved'] as const;
 const errorFind = defineOperation({
   name: 'error.find',
   summary:
-    "Lists error reports, newest first (Podium extension): every report for platform operators, or with companyID those filed under the company's events for its admins.",
+    "Lists the error reports the caller may read, newest first (Podium extension): every report for platform operators, those filed under their companies' events for company admins; companyID: one company's (its admins).",
   methods: ['GET'],
   params: {
-    companyID: qOpt(id, "the company whose events' reports to list (its admins); left out: every report (operators)"),
+    companyID: qOpt(
+      id,
+      "the company whose events' reports to list (its admins); left out: every report the caller may read",
+    ),
     selection: qOpt(z.enum(SELECTIONS, `must be one of ${SELECTIONS.join(', ')}`), `${SELECTIONS.join(', ')} (default all)`), // prettier-ignore
     query: qOpt(text(100), 'part of the platform or the message (any case)'),
     ...pageParams,
@@ -161,10 +163,17 @@ const errorFind = defineOperation({
   writes: false,
   answer: errorReportWire,
   async handler(ctx, p) {
-    if (p.companyID !== undefined) await requireCompany(ctx, p.companyID, 'admin');
-    else if (!requireCaller(ctx).operator) throw new ApiError(403, OPERATOR_ONLY);
+    const caller = requireCaller(ctx);
+    let companyIDs: number[] | undefined;
+    if (p.companyID !== undefined) {
+      await requireCompany(ctx, p.companyID, 'admin');
+      companyIDs = [p.companyID];
+    } else if (!caller.operator) {
+      // Company rights come with system-scope tokens only (spec §5.3).
+      companyIDs = caller.scope === 'system' ? await adminCompanies(ctx.db, caller.personID, COMPANY_LEVEL.ADMIN) : [];
+    }
     const solved = p.selection === 'solved' ? 1 : p.selection === 'unsolved' ? 0 : undefined;
-    const page = await findReports(ctx.db, { companyID: p.companyID, solved, query: p.query }, pageOf(p));
+    const page = await findReports(ctx.db, { companyIDs, solved, query: p.query }, pageOf(p));
     const shape = (r: ErrorReportRow) => errorRecord(r, false);
     return Array.isArray(page) ? page.map(shape) : { rows: page.rows.map(shape), total: page.total };
   },
