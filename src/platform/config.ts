@@ -47,6 +47,10 @@ const schema = z.object({
    * 429 until the minute is over: guessing codes at a door is slowed to a crawl (docs/api/checkin.md).
    */
   CHECKIN_UNKNOWN_PER_MINUTE: perSecond.default(30),
+  /** Chat messages one person may send in one event per minute; more are 429 (docs/api/chat.md). */
+  CHAT_PER_MINUTE: perSecond.default(20),
+  /** Error reports (error.create) one client address may send per hour; more are 429 (docs/api/errors.md). */
+  ERROR_REPORTS_PER_HOUR: perSecond.default(60),
   /** Calls per second allowed from one client address (spec §8). */
   RATE_LIMIT_CLIENT: perSecond.default(100),
   /** Days a token from person.signIn stays valid. */

@@ -46,6 +46,8 @@ const PRESET: Record<string, { key: string; value: string; clears: boolean }> = 
   'webhook.edit': { key: 'types', value: 'event.edit', clears: true },
   'event.sender.edit': { key: 'senderName', value: 'Org Team', clears: true },
   'event.sanity.operate': { key: 'clean', value: '0', clears: false },
+  'comment.edit': { key: 'approved', value: '1', clears: false },
+  'error.edit': { key: 'solved', value: '1', clears: false },
 };
 
 /** The edit keys an operation lists in its summary ("Keys: a, b." / "Admin keys: a, b. …"), first list. */
@@ -126,6 +128,9 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
     ids.adID = await insert('ad', { sponsorID: Number(ids.sponsorID) }, 'adID');
     // personID: company A's external user for company.person.operate, an attendee of A1 elsewhere.
     ids.personID = String(w.attendeeID);
+    // A comment on A1's session and an error report filed under A1 (issue 16), for comment.edit and error.edit.
+    ids.commentID = await insert('comment', { activityID: Number(ids.activityID), personID: w.attendeeID, text: 'A comment', date: 1 }, 'commentID'); // prettier-ignore
+    ids.errorID = await p.insertRow('errorReport', { eventID, companyID: Number(w.companyA.companyID), platform: 'web', message: 'A failure', date: 1 }, 'errorID'); // prettier-ignore
     ids.companyPersonID = external;
     await p.ok('activity.person.bind', { token: w.operator, query: { activityID: ids.activityID, personID: ids.personID } }); // prettier-ignore
     // A real token, expired: issued by signIn, then dated in the past in the store.

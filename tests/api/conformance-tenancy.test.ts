@@ -26,6 +26,8 @@ const NOUN: Record<string, string> = {
   budgetID: 'budget',
   adID: 'ad',
   eventSanityID: 'eventSanity',
+  chatID: 'chat',
+  commentID: 'comment',
 };
 /** An id no object has (a valid id: the call reaches the lookup). */
 const UNKNOWN = '987654321';
@@ -91,6 +93,10 @@ describe.each(STORES)('defect 2, tenancy of object ids, on %s', (kind) => {
     };
     objects.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');
     objects.adID = await insert('ad', { sponsorID: Number(objects.sponsorID) }, 'adID');
+    // A message company A's admin sent (chat.get answers its parties only) and a comment on A's session (issue 16).
+    const adminA = (await p.db.selectFrom('person').select('personID').where('username', '=', 'admin-a@podium.test').executeTakeFirstOrThrow()).personID; // prettier-ignore
+    objects.chatID = await insert('chat', { senderID: adminA, receiverID: w.attendeeID, message: 'Hi', date: 1 }, 'chatID'); // prettier-ignore
+    objects.commentID = await insert('comment', { activityID: Number(objects.activityID), personID: w.attendeeID, text: 'Hi', date: 1 }, 'commentID'); // prettier-ignore
     // People of company B's event: an attendee (system scope) and an admin (event scope).
     const eventB = Number(w.eventB.eventID);
     const passwordHash = await hashPassword(`${PASSWORD} b`);

@@ -316,6 +316,12 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     await p.db.insertInto('eventApplicant').values({ eventID, personID: Number(applicantID), username: 'applicant@podium.test', email: 'applicant@podium.test', name: 'Applicant', dateCreated: 1 }).execute(); // prettier-ignore
     await p.db.updateTable('event').set({ guestsForMember: 5 }).where('eventID', '=', eventID).execute();
     guestID = await one('eventGuest', { eventID, hostID: w.attendeeID, name: 'Fuzz guest', dateCreated: 1 }, 'eventGuestID'); // prettier-ignore
+    // A chat message the operator sent, a comment and an error report of event A (issue 16): chat.get
+    // answers only the message's sender and receiver.
+    const operatorID = (await p.db.selectFrom('person').select('personID').where('username', '=', 'operator@podium.test').executeTakeFirstOrThrow()).personID; // prettier-ignore
+    const chatID = await one('chat', { eventID, senderID: operatorID, receiverID: w.attendeeID, message: 'Fuzz', date: 1 }, 'chatID'); // prettier-ignore
+    const commentID = await one('comment', { eventID, activityID: Number(activityID), personID: w.attendeeID, text: 'Fuzz #tag', date: 1 }, 'commentID'); // prettier-ignore
+    const errorID = await one('errorReport', { platform: 'fuzz', message: 'Fuzz', date: 1, eventID, companyID: Number(companyA.companyID) }, 'errorID'); // prettier-ignore
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
     browserKey.generateKeys();
@@ -330,6 +336,9 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       p256dh: [subscription.p256dh],
       auth: [subscription.auth],
       webhookID: [hook.webhookID, '999999'],
+      chatID: [chatID, '999999'],
+      commentID: [commentID, '999999'],
+      errorID: [errorID, '999999'],
       deliveryID: [ping.deliveryID, '999999'],
       url: ['https://example.com/hook', 'http://example.com/hook'],
       types: ['activity.edit,event.person.bind', ''],
@@ -463,6 +472,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.guest.operate': { personID: guestID, key: 'name', value: 'Fuzzed' },
       'event.guest.get': { personID: guestID },
       'event.guest.dismiss': { personID: guestID },
+      'comment.edit': { key: 'approved', value: '1' },
+      'error.edit': { key: 'solved', value: '1' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

@@ -177,7 +177,7 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
     await closeAll();
   });
 
-  it('sends chat/send only to a token holder (and nothing yet: chat.create is issue 16)', async () => {
+  it('sends chat/send only to a token holder, and nothing of a session there (chat.test.ts hears chat.create)', async () => {
     const anon = await open(`eventID=${eventID}&channels=chat/send`);
     expect(anon.status).toBe(403);
     expect(anon.text).toBe('403 chat/send is heard only with the token of the person it is for');

@@ -122,6 +122,8 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     endpoint: 'https://fcm.googleapis.com/fcm/send/caller',
     p256dh: BROWSER.p256dh,
     auth: BROWSER.auth,
+    // error.create's raw form (issue 16): a JSON object.
+    json: '{"platform":"web","message":"Caller crash"}',
   };
   return own[name];
 }

@@ -36,6 +36,7 @@ import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { applicantOperations } from '../resources/applicant/operations/index.ts';
 import { guestOperations } from '../resources/guest/operations/index.ts';
+import { socialOperations } from './social.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
 import { backofficeOperations } from './backoffice.ts';
@@ -65,6 +66,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...guestOperations,
   ...webhookOperations,
   ...backofficeOperations,
+  ...socialOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

@@ -18,6 +18,7 @@ import * as email from './migrations/0010_email.ts';
 import * as checkin from './migrations/0012_checkin.ts';
 import * as coupons from './migrations/0013_coupons.ts';
 import * as applicants from './migrations/0014_applicants.ts';
+import * as social from './migrations/0015_social.ts';
 import * as backoffice from './migrations/0016_backoffice.ts';
 import * as senders from './migrations/0018_senders.ts';
 
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0012_checkin': checkin,
   '0013_coupons': coupons,
   '0014_applicants': applicants,
+  '0015_social': social,
   '0016_backoffice': backoffice,
   '0018_senders': senders,
 };

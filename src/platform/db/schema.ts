@@ -558,6 +558,10 @@ export interface DB {
   checklog: ChecklogTable;
   checkState: CheckStateTable;
   coupon: CouponTable;
+  chat: ChatTable;
+  comment: CommentTable;
+  commentTag: CommentTagTable;
+  errorReport: ErrorReportTable;
   eventTicket: { eventID: number; price: number; currency: D<string> };
   budget: BudgetTable;
   budgetLog: BudgetLogTable;
@@ -741,3 +745,56 @@ export type Company = Selectable<CompanyTable>;
 export type Event = Selectable<EventTable>;
 export type NewEvent = Insertable<EventTable>;
 export type EventUpdate = Updateable<EventTable>;
+
+/** A chat message between two people of one event (migration 0015, docs/api/chat.md). */
+export interface ChatTable {
+  chatID: D<number>;
+  eventID: number;
+  senderID: number;
+  receiverID: number;
+  /** Sanitized plain text. */
+  message: string;
+  /** Unix seconds. */
+  date: number;
+  viewed: D<number>;
+}
+
+/** A comment on a session (migration 0015, docs/api/comments.md). */
+export interface CommentTable {
+  commentID: D<number>;
+  eventID: number;
+  activityID: number;
+  personID: number;
+  /** Sanitized plain text. */
+  text: string;
+  date: number;
+  /** Unix seconds of the last edit of the text; 0: never edited. */
+  updatedDate: D<number>;
+  approved: D<number>;
+}
+
+/** One #hashtag of a comment (lower case, no '#'). */
+export interface CommentTagTable {
+  commentID: number;
+  activityID: number;
+  tag: string;
+}
+
+/** A client's error report (migration 0015, docs/api/errors.md); secrets redacted before storing. */
+export interface ErrorReportTable {
+  errorID: D<number>;
+  /** 0: reported without a token. */
+  personID: D<number>;
+  eventID: number | null;
+  companyID: number | null;
+  platform: string;
+  message: string;
+  stackTrace: D<string>;
+  initialConfiguration: D<string>;
+  build: D<string>;
+  json: D<string>;
+  /** The reporter's network (/24, /48). */
+  address: D<string>;
+  date: number;
+  solved: D<number>;
+}

@@ -79,6 +79,8 @@ export const OWNERS = {
   budgetID: 'budget',
   adID: 'ad',
   eventSanityID: 'eventSanity',
+  chatID: 'chat',
+  commentID: 'comment',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 

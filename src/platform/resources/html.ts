@@ -8,3 +8,14 @@ import { ORGANIZER_HTML_RULES } from '../../shared/organizer-html.ts';
 export function sanitizeOrganizerHtml(html: string): string {
   return sanitizeHtml(html, ORGANIZER_HTML_RULES);
 }
+
+/**
+ * What people write to each other (chat messages, comments on sessions): plain text, no markup at all.
+ * Every tag is dropped (script, style and the other raw-text elements with their content, as for
+ * organizer HTML); the text that is left has `&`, `<` and `>` as character references, so the stored
+ * value is safe as the content of an element (not inside an attribute value: quotes stay as typed) and
+ * shows as the text the person typed.
+ */
+export function sanitizeUserText(text: string): string {
+  return sanitizeHtml(text, { ...ORGANIZER_HTML_RULES, allowedTags: [], allowedAttributes: {} }).trim();
+}

@@ -39,3 +39,7 @@ export * from './ad.ts';
 export * from './case.ts';
 export * from './applicant.ts';
 export * from './guest.ts';
+export * from './chat.ts';
+export * from './comment.ts';
+export * from './error.ts';
+export * from './search.ts';

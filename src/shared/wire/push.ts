@@ -14,12 +14,13 @@ export type PushChannel = (typeof PUSH_CHANNELS)[number];
 
 /**
  * A message of push.subscribe (docs/push.md): the event, and the integer the spec's channel carries —
- * activityID on activity/*, personID on chat/send; event/* carry the eventID alone. Strings, as every
- * answer of the API.
+ * activityID on activity/*, personID on chat/send (who sent the message, with its chatID); event/* carry
+ * the eventID alone. Strings, as every answer of the API.
  */
 export const pushMessageWire = z.object({
   eventID: id,
   activityID: id.optional(),
   personID: id.optional(),
+  chatID: id.optional(),
 });
 export type PushMessage = z.infer<typeof pushMessageWire>;

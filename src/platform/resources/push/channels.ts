@@ -7,7 +7,8 @@ import type { PushChannel, PushMessage } from '../../../shared/wire/push.ts';
 // current; `activity.edit push=1` is then one more edit on it. A speaker, sponsor or tag bound to an
 // activity or taken off it edits the activity (ACTIVITY_PARTS: their change's object is the activity).
 // Writes of people in an activity (activity.person.*) are nobody else's business and are heard on no channel.
-// chat/send waits for chat.create (issue 16): the channel is accepted and carries nothing yet.
+// chat/send is a person's own channel: chat.create is heard there by the message's receiver alone,
+// which takes a read of the message (pushView, chatSendOf), not only the change.
 
 const ACTIVITY: Readonly<Record<string, PushChannel>> = {
   'activity.create': 'activity/create',

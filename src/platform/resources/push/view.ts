@@ -5,6 +5,7 @@ import { CLOSE, type StreamView, type ViewAnswer } from '../../stream/hub.ts';
 import type { PushChannel } from '../../../shared/wire/push.ts';
 import { pushMessageWire } from '../../../shared/wire/push.ts';
 import { channelOf } from './channels.ts';
+import { chatParties } from '../chat/repository.ts';
 
 // What the subscribers of one event hear (push.subscribe): one view per event, audience and set of
 // channels, shared by every stream that asks the same (the hub computes it once per change). An
@@ -43,13 +44,22 @@ export function pushView(
   eventID: number,
   audience: Audience,
   channels: ReadonlySet<PushChannel>,
-  /** The subscriber's own person when they hear chat/send (issue 16 sends it; nothing yet). */
+  /** The subscriber's own person when they hear chat/send: the messages sent to them. */
   person?: number,
 ): StreamView {
   return {
     name: viewName(eventID, audience, channels, person),
     async message(change: ChangeRow): Promise<ViewAnswer> {
       if (change.eventID !== eventID) return undefined;
+      if (change.operation === 'chat.create') {
+        if (person === undefined || !channels.has('chat/send')) return undefined;
+        const chat = await chatSendOf(db, change);
+        if (!chat || chat.receiverID !== person || chat.eventID !== eventID) return undefined;
+        return message(change, {
+          channel: 'chat/send',
+          data: { eventID: String(eventID), personID: String(chat.senderID), chatID: String(change.objectID) },
+        });
+      }
       const m = channelOf(change);
       if (EVENT_KINDS.has(change.kind) && !(await mayHear(db, eventID, audience))) {
         // The removal of an event they could hear is theirs to know; then the stream ends.
@@ -66,3 +76,22 @@ const message = (change: ChangeRow, m: NonNullable<ReturnType<typeof channelOf>>
   event: m.channel,
   data: pushMessageWire.parse(m.data),
 });
+
+type Parties = Awaited<ReturnType<typeof chatParties>>;
+/** The parties of the newest chat.create changes, per store: every listener's view of one change reads the message once. */
+const recentChats = new WeakMap<Kysely<DB>, Map<number, Promise<Parties>>>();
+const RECENT_CHATS = 256;
+
+/** Who sent a chat.create change's message and to whom (its object is the new message). */
+function chatSendOf(db: Kysely<DB>, change: ChangeRow): Promise<Parties> {
+  if (change.objectID === null) return Promise.resolve(undefined);
+  let recent = recentChats.get(db);
+  if (!recent) recentChats.set(db, (recent = new Map()));
+  let read = recent.get(change.changeID);
+  if (!read) {
+    read = chatParties(db, change.objectID).catch(() => undefined);
+    recent.set(change.changeID, read);
+    if (recent.size > RECENT_CHATS) recent.delete(recent.keys().next().value!);
+  }
+  return read;
+}

@@ -66,8 +66,12 @@ export function typeOf(operation: string): string {
   return operation === 'form.respondRegistration' ? 'event.person.bind' : operation;
 }
 
-/** Writes that are no one's news: a webhook's own set-up. */
-export const isDelivered = (operation: string): boolean => !operation.startsWith('webhook.');
+/**
+ * Writes that are no one's news: a webhook's own set-up, and private messages between people (chat.*:
+ * the company is not told who wrote to whom; the receiver hears chat/send, docs/api/chat.md).
+ */
+export const isDelivered = (operation: string): boolean =>
+  !operation.startsWith('webhook.') && !operation.startsWith('chat.');
 
 /**
  * The types a webhook can hear, from the operation table's writes: every write records a change named

@@ -4,11 +4,14 @@ import { editKey, keyList, parseEdit, type EditKey } from '../../../../edit.ts';
 import { toolRow } from './get.ts';
 import { updateRow } from '../../../rows.ts';
 
-/** Tool switches a company admin may edit (spec §2.6 Company tool edit keys). */
+/**
+ * Tool switches a company admin may edit (spec §2.6 Company tool edit keys), and autoApproveComment
+ * (Podium extension: whether new comments show at once, docs/api/comments.md).
+ */
 export const TOOL_EDIT_KEYS = [
   'feedback', 'presence', 'material', 'question', 'comment', 'quiz', 'meeting', 'aboutUs', 'speaker', 'networking',
   'shareOnlyEventDay', 'searchBar', 'socialALogin', 'socialBLogin', 'confirmationEmail', 'photo', 'quickMenu',
-  'multipleEvents',
+  'multipleEvents', 'autoApproveComment',
 ] as const; // prettier-ignore
 const KEYS: Record<string, EditKey> = Object.fromEntries(TOOL_EDIT_KEYS.map((k) => [k, editKey(bit)]));
 
