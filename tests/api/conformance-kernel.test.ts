@@ -72,6 +72,7 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
   let expired: string;
 
   /** Every row of every table of this store, to show a refused call changed nothing. */
+  const ASYNC_TABLES = new Set(['webhookDelivery', 'webhookAttempt', 'webhookFeed']);
   async function snapshot(): Promise<string> {
     // This store's tables only: on PostgreSQL Kysely's introspection scans every schema of the database,
     // and another test file dropping its schema meanwhile makes that scan fail.
@@ -85,7 +86,9 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
             )
           ).rows.map((r) => r.name)
         : (await p.db.introspection.getTables()).map((t) => t.name);
-    const tables = names.filter((n) => !n.startsWith('kysely_')).sort();
+    // The webhook tables are written by the feeder and the workers after a call, at their own pace (even
+    // a webhook that is off gets held deliveries, whose payloads a worker makes): not the call's doing.
+    const tables = names.filter((n) => !n.startsWith('kysely_') && !ASYNC_TABLES.has(n)).sort();
     const out: Record<string, unknown> = {};
     for (const t of tables)
       out[t] = await p.db
@@ -121,7 +124,7 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       // event.email.edit names its custom e-mail `source` (spec §4.9).
       source: await insert('eventEmail', { subject: 'A mail', text: 'Hi', date: 1 }, 'eventEmailID'),
       eventSanityID: await insert('eventSanity', { email: 'checked@podium.test', date: 1 }, 'eventSanityID'),
-      // Inactive: an active one would have the feeder write deliveries while the snapshots are taken.
+      // Inactive: an active one would send deliveries to example.com (the snapshots leave the webhook tables out).
       webhookID: await insert('webhook', { companyID: Number(w.companyA.companyID), personID: w.attendeeID, url: 'https://example.com/hook', types: '', active: 0, secret: 'sealed', createdAt: 1 }, 'webhookID'), // prettier-ignore
     };
     ids.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');
