@@ -1,11 +1,12 @@
 /**
- * Minimal OOXML spreadsheet (.xlsx) writer: one sheet, every cell an inline string.
+ * Minimal OOXML spreadsheet (.xlsx) writer: one sheet, every cell an inline string; whole in memory
+ * (toXlsx, `format=excel`) or streamed (XlsxStream, `format=excel-daemon` reports).
  *
  * Written by hand on top of fflate rather than pulling in a spreadsheet library: exports only
  * need a flat table of text, and the five XML parts below are all Excel and LibreOffice require
  * (no styles, no shared-string table — `t="inlineStr"` keeps each value in its own cell).
  */
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -98,46 +99,61 @@ export function sanitizeSheetName(name: string | undefined): string {
   return short === '' || short.toLowerCase() === 'history' ? 'Sheet1' : short;
 }
 
-function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
-  // Columns: union of keys in first-seen order, so sparse rows still line up under one header.
-  const columns: string[] = [];
-  const seen = new Set<string>();
+/** Columns of a set of rows: the union of their keys in first-seen order (`into` grows in place). */
+export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>, into: string[] = []): string[] {
+  const seen = new Set(into);
   for (const row of rows) {
     for (const key of Object.keys(row)) {
       if (!seen.has(key)) {
         seen.add(key);
-        columns.push(key);
+        into.push(key);
       }
     }
   }
+  return into;
+}
+
+function headerXml(columns: readonly string[], letters: readonly string[]): string {
+  return columns.length > 0
+    ? `<row r="1">${columns.map((key, i) => cellXml(`${letters[i]}1`, key)).join('')}</row>`
+    : '';
+}
+
+/** Row `rowNum` (2 for the first row under the header): one cell per column the row has a value for. */
+function rowXml(
+  columns: readonly string[],
+  letters: readonly string[],
+  row: Record<string, unknown>,
+  rowNum: number,
+): string {
+  let cells = '';
+  for (let i = 0; i < columns.length; i++) {
+    const key = columns[i];
+    const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
+    if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
+  }
+  return `<row r="${rowNum}">${cells}</row>`;
+}
+
+const SHEET_HEAD = `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>`;
+const SHEET_TAIL = '</sheetData></worksheet>';
+
+function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
+  // Columns: union of keys in first-seen order, so sparse rows still line up under one header.
+  const columns = columnsOf(rows);
   if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
   if (rows.length + 1 > MAX_ROWS) throw new RangeError(`xlsx: ${rows.length} rows exceed ${MAX_ROWS - 1}`);
 
   const letters = columns.map((_, i) => columnName(i));
-  const out: string[] = [];
-  if (columns.length > 0) {
-    out.push(`<row r="1">${columns.map((key, i) => cellXml(`${letters[i]}1`, key)).join('')}</row>`);
-  }
-  rows.forEach((row, r) => {
-    const rowNum = r + 2;
-    let cells = '';
-    columns.forEach((key, i) => {
-      const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
-      if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
-    });
-    out.push(`<row r="${rowNum}">${cells}</row>`);
-  });
-  return `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>${out.join('')}</sheetData></worksheet>`;
+  const out: string[] = [headerXml(columns, letters)];
+  rows.forEach((row, r) => out.push(rowXml(columns, letters, row, r + 2)));
+  return `${SHEET_HEAD}${out.join('')}${SHEET_TAIL}`;
 }
 
-/**
- * Builds a one-sheet workbook: a header row of column names, then one row per input row.
- * Every cell is a string cell; nested arrays/objects become compact JSON text.
- */
-export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?: string): Uint8Array {
+/** The four package parts around the sheet, [Content_Types].xml first (some readers sniff the first entry). */
+function packageParts(sheetName: string | undefined): Record<string, string> {
   const name = escapeXml(sanitizeSheetName(sheetName));
-  const parts: Record<string, string> = {
-    // [Content_Types].xml first: some readers sniff the package by its first entry.
+  return {
     '[Content_Types].xml':
       `${XML_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
@@ -156,9 +172,71 @@ export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?:
       `${XML_DECL}<Relationships xmlns="${NS_PKG_REL}">` +
       `<Relationship Id="rId1" Type="${NS_REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
       '</Relationships>',
-    'xl/worksheets/sheet1.xml': sheetXml(rows),
   };
+}
+
+/**
+ * Builds a one-sheet workbook: a header row of column names, then one row per input row.
+ * Every cell is a string cell; nested arrays/objects become compact JSON text.
+ */
+export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?: string): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  for (const [path, xml] of Object.entries(parts)) files[path] = strToU8(xml);
+  for (const [path, xml] of Object.entries(packageParts(sheetName))) files[path] = strToU8(xml);
+  files['xl/worksheets/sheet1.xml'] = strToU8(sheetXml(rows));
   return zipSync(files);
+}
+
+/**
+ * The same workbook as toXlsx, written as it goes (asynchronous reports, src/platform/reports): the
+ * columns are known before the first row, rows come in batches, and the zip comes out in pieces
+ * through `onData` (fflate's streaming Zip, the sheet deflated as it is pushed), so memory holds one
+ * batch and the compressor's window, never the whole file. Cells are made by the same code as
+ * toXlsx's: the same neutralization of `= + - @`, the same escaping and limits.
+ */
+export class XlsxStream {
+  private readonly zip: Zip;
+  private readonly sheet: ZipDeflate;
+  private readonly letters: string[];
+  private next = 2;
+
+  private readonly columns: readonly string[];
+
+  constructor(columns: readonly string[], onData: (chunk: Uint8Array) => void, sheetName?: string) {
+    this.columns = columns;
+    if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
+    this.letters = columns.map((_, i) => columnName(i));
+    this.zip = new Zip((err, chunk) => {
+      if (err) throw err;
+      onData(chunk);
+    });
+    for (const [path, xml] of Object.entries(packageParts(sheetName))) {
+      const part = new ZipDeflate(path, { level: 6 });
+      this.zip.add(part);
+      part.push(strToU8(xml), true);
+    }
+    // Level 3: most of level 6's ratio on repetitive XML, at about twice its speed.
+    this.sheet = new ZipDeflate('xl/worksheets/sheet1.xml', { level: 3 });
+    this.zip.add(this.sheet);
+    this.sheet.push(strToU8(SHEET_HEAD + headerXml(columns, this.letters)));
+  }
+
+  /** Rows written so far (not counting the header). */
+  get rows(): number {
+    return this.next - 2;
+  }
+
+  /** Adds rows under those already written; only the stream's columns are written. */
+  write(rows: ReadonlyArray<Record<string, unknown>>): void {
+    if (this.next - 1 + rows.length > MAX_ROWS - 1)
+      throw new RangeError(`xlsx: ${this.next - 2 + rows.length} rows exceed ${MAX_ROWS - 1}`);
+    let xml = '';
+    for (const row of rows) xml += rowXml(this.columns, this.letters, row, this.next++);
+    this.sheet.push(strToU8(xml));
+  }
+
+  /** Closes the sheet and the zip; the last pieces go out through onData before it returns. */
+  end(): void {
+    this.sheet.push(strToU8(SHEET_TAIL), true);
+    this.zip.end();
+  }
 }

@@ -36,6 +36,7 @@ import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
+import { downloadOperations } from '../resources/download/operations/index.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -53,6 +54,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...checklogOperations,
   ...couponOperations,
   ...webhookOperations,
+  ...downloadOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

@@ -17,6 +17,7 @@ import * as webhooks from './migrations/0009_webhooks.ts';
 import * as email from './migrations/0010_email.ts';
 import * as checkin from './migrations/0012_checkin.ts';
 import * as coupons from './migrations/0013_coupons.ts';
+import * as reports from './migrations/0017_reports.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0010_email': email,
   '0012_checkin': checkin,
   '0013_coupons': coupons,
+  '0017_reports': reports,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

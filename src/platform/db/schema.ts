@@ -557,6 +557,56 @@ export interface DB {
   checkState: CheckStateTable;
   coupon: CouponTable;
   eventTicket: { eventID: number; price: number; currency: D<string> };
+  download: DownloadTable;
+  downloadChunk: { downloadID: number; attempt: number; seq: number; data: Uint8Array };
+  daemon: DaemonTable;
+}
+
+/** Migration 0017: an asynchronous spreadsheet report (the download center). */
+export interface DownloadTable {
+  downloadID: D<number>;
+  companyID: number;
+  /** 0: a company report. */
+  eventID: D<number>;
+  personID: number;
+  scope: 'system' | 'event';
+  targetID: D<number>;
+  title: string;
+  type: string;
+  /** The operation's parameters, JSON. */
+  params: string;
+  secret: string;
+  state: 'queued' | 'running' | 'ready' | 'failed';
+  rows: D<number>;
+  size: D<number>;
+  attempt: D<number>;
+  error: D<string>;
+  date: number;
+  finished: D<number>;
+  expires: D<number>;
+}
+
+/** Migration 0017: a bulk operation run as a job (daemon.bulk). */
+export interface DaemonTable {
+  daemonID: D<number>;
+  companyID: number;
+  eventID: number;
+  personID: number;
+  scope: 'system' | 'event';
+  targetID: D<number>;
+  operation: string;
+  target: string;
+  resourceType: string;
+  objectID: D<number>;
+  resources: string;
+  extra: D<string>;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  done: D<number>;
+  failed: D<number>;
+  errors: D<string>;
+  date: number;
+  finished: D<number>;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

@@ -10,6 +10,7 @@ import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '.
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
+import { reportHandlers } from '../reports/build.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -70,6 +71,7 @@ export function platformHandlers(
       logger,
     }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
+    ...reportHandlers({ db: store.db, config, queue, logger }),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,
       rule: { hosts: config.WEBPUSH_HOSTS, allowHttp: config.WEBPUSH_ALLOW_HTTP === '1' },

@@ -34,3 +34,4 @@ export * from './webpush.ts';
 export * from './webhook.ts';
 export * from './checklog.ts';
 export * from './coupon.ts';
+export * from './download.ts';
