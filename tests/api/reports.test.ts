@@ -216,12 +216,12 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
     });
 
     it.each([
-      ['a wrong key', () => w.adminA, 'AAAAAAAAAAAAAAAAAAAAAA', 404],
-      ['a malformed key', () => w.adminA, 'short', 400],
-      ['no token', () => undefined, undefined, 401],
-      ["another company's admin", () => w.adminB, undefined, 404],
-      ['an attendee of the event', () => w.attendee, undefined, 404],
-      ['an external user of the company (not the asker)', () => w.externalA, undefined, 404],
+      ['a wrong key', (): string => w.adminA, 'AAAAAAAAAAAAAAAAAAAAAA', 404],
+      ['a malformed key', (): string => w.adminA, 'short', 400],
+      ['no token', (): string | undefined => undefined, undefined, 401],
+      ["another company's admin", (): string => w.adminB, undefined, 404],
+      ['an attendee of the event', (): string => w.attendee, undefined, 404],
+      ['an external user of the company (not the asker)', (): string => w.externalA, undefined, 404],
     ] as const)('refuses %s', async (_who, token, key, status) => {
       const r = await fetchFile(p, url, token(), key);
       expect(r.text).toMatch(new RegExp(`^${status} `));

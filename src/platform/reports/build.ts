@@ -149,13 +149,13 @@ export function reportHandlers(d: ReportDeps): Record<string, JobHandler> {
         columnsOf(rows, columns);
         grew ||= columns.length > before;
       }
-      writer.write(rows);
+      await writer.write(rows);
       offset += rows.length;
       await pieces.flush(false);
       if (!(await setProgress(d.db, row.downloadID, attempt, offset))) return 'superseded';
       if (rows.length < pageRows) break;
     }
-    writer.end();
+    await writer.end();
     await pieces.flush(true);
     return grew ? { columns } : { rows: writer.rows, size: pieces.size };
   }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: this file must never import application code, and must never change once landed.
 //
@@ -57,6 +57,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('downloadChunk_pk', ['downloadID', 'attempt', 'seq'])
     .execute();
 
+  // The attendee list's default order (event.person.find: lower(name), personID): a report reads the
+  // list page by page, and without it each page sorted the whole event again (100,000 attendees: 1,000
+  // rows/s; with it, each page is a walk along the index).
+  await sql`create index "eventPerson_event_name" on "eventPerson" ("eventID", lower("name"), "personID")`.execute(db);
+
   const m = db.schema.createTable('daemon');
   await (
     pg
@@ -89,6 +94,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('eventPerson_event_name').execute();
   await db.schema.dropTable('daemon').execute();
   await db.schema.dropTable('downloadChunk').execute();
   await db.schema.dropTable('download').execute();

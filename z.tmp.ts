@@ -1,0 +1,23 @@
+import { Zip, ZipDeflate, strToU8, Deflate } from 'fflate';
+import { deflateRawSync, createDeflateRaw } from 'node:zlib';
+const row = '<row r="2">' + Array.from({ length: 80 }, (_, i) => `<c r="A${i}" t="inlineStr"><is><t xml:space="preserve">value ${i} ${Math.random()}</t></is></c>`).join('') + '</row>';
+const chunk = row.repeat(2000); // one page
+console.log('page MB', (chunk.length / 1e6).toFixed(1));
+let t = performance.now();
+for (let i = 0; i < 5; i++) strToU8(chunk);
+console.log('strToU8 ms/page', ((performance.now() - t) / 5).toFixed(0));
+const u8 = strToU8(chunk);
+t = performance.now();
+const d = new Deflate({ level: 3 }, () => {});
+for (let i = 0; i < 5; i++) d.push(u8);
+console.log('fflate L3 ms/page', ((performance.now() - t) / 5).toFixed(0));
+t = performance.now();
+const d1 = new Deflate({ level: 1 }, () => {});
+for (let i = 0; i < 5; i++) d1.push(u8);
+console.log('fflate L1 ms/page', ((performance.now() - t) / 5).toFixed(0));
+t = performance.now();
+for (let i = 0; i < 5; i++) deflateRawSync(u8, { level: 3 });
+console.log('zlib L3 ms/page', ((performance.now() - t) / 5).toFixed(0));
+t = performance.now();
+for (let i = 0; i < 5; i++) deflateRawSync(u8, { level: 1 });
+console.log('zlib L1 ms/page', ((performance.now() - t) / 5).toFixed(0));
