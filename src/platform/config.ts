@@ -233,8 +233,6 @@ const schema = z.object({
   REPORT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
   /** Rows a report job reads from the store at a time (its memory holds one such page). */
   REPORT_PAGE_ROWS: z.coerce.number().int().min(10).max(20_000).default(500),
-  /** Most items one daemon.bulk call may carry in `resources`. */
-  DAEMON_MAX_RESOURCES: z.coerce.number().int().min(1).max(100_000).default(5000),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

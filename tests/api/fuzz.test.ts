@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { paramJsonSchema } from '../../src/platform/kernel/describe.ts';
 import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
 import { unsubscribeLink } from '../../src/platform/resources/email/unsubscribe.ts';
+import { toXlsx } from '../../src/platform/excel.ts';
 import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
@@ -229,6 +230,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let eventTagPairs: Values;
   /** A coupon of event A (coupon.get reads it). */
   let couponCode: string;
+  /** The url key of a ready report of company A (download.file). */
+  const downloadKey = 'fuzzReportKey_0123456-';
   /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
   let unsubscribeSig = '';
 
@@ -291,6 +294,28 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     await p.db.updateTable('webhookDelivery').set({ state: 'failed', nextAt: null }).execute();
     // A coupon of event A (issue 16), for coupon.get.
     couponCode = (await p.ok('coupon.create', { token: w.adminA, query: { eventID: eventA.eventID }, body: { discount: 10 } }))[0].code; // prettier-ignore
+    // A ready report of company A (issue 17), for download.remove and download.file.
+    const downloadID = await one(
+      'download',
+      {
+        companyID: Number(companyA.companyID),
+        eventID,
+        personID: w.attendeeID,
+        scope: 'system',
+        title: 'Fuzz report',
+        type: 'event.person.find',
+        params: JSON.stringify({ eventID: String(eventID), selection: 'all' }),
+        secret: downloadKey,
+        state: 'ready',
+        date: 1,
+        expires: 4_102_444_800,
+      },
+      'downloadID',
+    );
+    await p.db
+      .insertInto('downloadChunk')
+      .values({ downloadID: Number(downloadID), attempt: 0, seq: 0, data: toXlsx([{ fuzz: '=1' }]) })
+      .execute();
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
     browserKey.generateKeys();
@@ -320,6 +345,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       eventEmailID: [eventEmailID, '999999'],
       source: [eventEmailID, '999999'],
       eventBlacklistID: [eventBlacklistID, '999999'],
+      downloadID: [downloadID, '999999'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
@@ -416,6 +442,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.tag.dismiss': eventTagPairs,
       'webhook.edit': { key: 'types', value: 'activity.edit' },
       'coupon.get': { code: couponCode },
+      'download.file': { key: downloadKey },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

@@ -559,7 +559,6 @@ export interface DB {
   eventTicket: { eventID: number; price: number; currency: D<string> };
   download: DownloadTable;
   downloadChunk: { downloadID: number; attempt: number; seq: number; data: Uint8Array };
-  daemon: DaemonTable;
 }
 
 /** Migration 0017: an asynchronous spreadsheet report (the download center). */
@@ -584,29 +583,6 @@ export interface DownloadTable {
   date: number;
   finished: D<number>;
   expires: D<number>;
-}
-
-/** Migration 0017: a bulk operation run as a job (daemon.bulk). */
-export interface DaemonTable {
-  daemonID: D<number>;
-  companyID: number;
-  eventID: number;
-  personID: number;
-  scope: 'system' | 'event';
-  targetID: D<number>;
-  operation: string;
-  target: string;
-  resourceType: string;
-  objectID: D<number>;
-  resources: string;
-  extra: D<string>;
-  state: 'queued' | 'running' | 'done' | 'failed';
-  total: number;
-  done: D<number>;
-  failed: D<number>;
-  errors: D<string>;
-  date: number;
-  finished: D<number>;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

@@ -35,25 +35,3 @@ export const downloadWire = z.object({
   error: s,
 });
 export type Download = z.infer<typeof downloadWire>;
-
-/** A bulk operation (daemon.bulk, daemon.find; docs/api/daemons.md). */
-export const daemonWire = z.object({
-  daemonID: id,
-  eventID: id,
-  memberID: id,
-  operation: z.string(),
-  target: z.string(),
-  resourceType: z.string(),
-  /** queued, running, done (every item tried) or failed (all-or-nothing targets: nothing applied). */
-  state: z.enum(['queued', 'running', 'done', 'failed']),
-  total: z.string(),
-  /** Items tried so far. */
-  done: z.string(),
-  /** Items that failed. */
-  failed: z.string(),
-  /** JSON array of {item, error}: each failed item and why (the first 1000). */
-  errors: z.string(),
-  date: z.string(),
-  finished: z.string(),
-});
-export type Daemon = z.infer<typeof daemonWire>;

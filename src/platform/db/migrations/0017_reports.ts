@@ -2,13 +2,12 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: this file must never import application code, and must never change once landed.
 //
-// Reports and bulk daemons (issue 17). `download`: an asynchronous spreadsheet report (spec §2.6
+// Reports (issue 17). `download`: an asynchronous spreadsheet report (spec §2.6
 // downloadID, companyID, eventID, memberID, title, event, type, url, date), with what its job needs to
 // build it again (the operation, its parameters, who asked and with which scope) and where it is
 // (queued / running / ready / failed; expired is read from `expires`). `downloadChunk`: the file, in
 // pieces of about 1 MB, kept in the store so every process can reach it; `attempt` tells the pieces of
-// a build from those of an earlier one a restart left behind. `daemon`: a bulk operation run as a job,
-// with its items, its progress and the errors of the items that failed.
+// a build from those of an earlier one a restart left behind.
 
 function isPostgres(db: Kysely<any>): boolean {
   return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
@@ -61,41 +60,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   // list page by page, and without it each page sorted the whole event again (100,000 attendees: 1,000
   // rows/s; with it, each page is a walk along the index).
   await sql`create index "eventPerson_event_name" on "eventPerson" ("eventID", lower("name"), "personID")`.execute(db);
-
-  const m = db.schema.createTable('daemon');
-  await (
-    pg
-      ? m.addColumn('daemonID', 'serial', (c) => c.primaryKey())
-      : m.addColumn('daemonID', 'integer', (c) => c.primaryKey().autoIncrement())
-  )
-    .addColumn('companyID', 'integer', (c) => c.notNull().references('company.companyID').onDelete('cascade'))
-    .addColumn('eventID', 'integer', (c) => c.notNull().references('event.eventID').onDelete('cascade'))
-    .addColumn('personID', 'integer', (c) => c.notNull())
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('targetID', 'integer', (c) => c.notNull().defaultTo(0))
-    // What it does: the spec's operation/target/resourceType, and the call's ids.
-    .addColumn('operation', 'text', (c) => c.notNull())
-    .addColumn('target', 'text', (c) => c.notNull())
-    .addColumn('resourceType', 'text', (c) => c.notNull())
-    .addColumn('objectID', 'integer', (c) => c.notNull().defaultTo(0))
-    // The items (JSON array) and extra (JSON object) as validated.
-    .addColumn('resources', 'text', (c) => c.notNull())
-    .addColumn('extra', 'text', (c) => c.notNull().defaultTo('{}'))
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('total', 'integer', (c) => c.notNull())
-    .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
-    // JSON array of {item, error}: the items that failed and why (at most 1000 kept).
-    .addColumn('errors', 'text', (c) => c.notNull().defaultTo('[]'))
-    .addColumn('date', 'bigint', (c) => c.notNull())
-    .addColumn('finished', 'bigint', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.createIndex('daemon_event').on('daemon').columns(['eventID', 'daemonID']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('eventPerson_event_name').execute();
-  await db.schema.dropTable('daemon').execute();
   await db.schema.dropTable('downloadChunk').execute();
   await db.schema.dropTable('download').execute();
 }
