@@ -315,6 +315,13 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
       expect(await listed(w.adminA, queued.downloadID)).toBeDefined();
       const [gone] = await c.ok('download.remove', { token: w.adminA, query: { downloadID: queued.downloadID } });
       expect(gone).toEqual({ downloadID: queued.downloadID, companyID });
+      const removed = await p.db
+        .selectFrom('change')
+        .select(['companyID'])
+        .where('operation', '=', 'download.remove')
+        .where('objectID', '=', Number(queued.downloadID))
+        .execute();
+      expect(removed).toEqual([{ companyID: Number(companyID) }]);
       expect(await listed(w.adminA, queued.downloadID)).toBeUndefined();
       expect((await fetchFile(p, done.url, w.adminA)).status).toBe(404);
       const pieces = await p.db

@@ -63,6 +63,8 @@ const downloadRemove = defineOperation({
   async handler(ctx, p) {
     const row = await ownReport(ctx, p.downloadID);
     await removeDownload(ctx.db, row.downloadID);
+    // The change the dispatcher records names the report's company (a `token` rule found none).
+    (p as Record<string, unknown>).companyID = row.companyID;
     return [{ downloadID: String(row.downloadID), companyID: String(row.companyID) }];
   },
 });

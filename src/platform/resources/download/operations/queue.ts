@@ -29,8 +29,8 @@ function titleOf(op: AnyOperation, query: Record<string, string>): string {
 
 /**
  * Queues the report of a call to `op` (the caller authorized, its parameters valid): a download row
- * and its job, in the transaction `ctx.db`. Sets `params.downloadID` so the change the dispatcher
- * records names the new report.
+ * and its job, in the transaction `ctx.db`. Sets `params.downloadID` (and `companyID`) so the change
+ * the dispatcher records names the new report and its company.
  */
 export async function queueReport(
   ctx: Context,
@@ -63,6 +63,8 @@ export async function queueReport(
     date: ctx.now,
   });
   await ctx.jobs.add(ctx.db, REPORT_JOB, { downloadID: row.downloadID });
+  // What the change names: the new report, and its company where the call's rule did not find it.
   params.downloadID = row.downloadID;
+  params.companyID ??= companyID;
   return [downloadRecord(await namesOf(ctx.db, row), ctx.now, apiUrlOf(ctx.config))];
 }
