@@ -1,11 +1,13 @@
 /**
- * Minimal OOXML spreadsheet (.xlsx) writer: one sheet, every cell an inline string.
+ * Minimal OOXML spreadsheet (.xlsx) writer: one sheet, every cell an inline string; whole in memory
+ * (toXlsx, `format=excel`) or streamed (XlsxStream, `format=excel-daemon` reports).
  *
  * Written by hand on top of fflate rather than pulling in a spreadsheet library: exports only
  * need a flat table of text, and the five XML parts below are all Excel and LibreOffice require
  * (no styles, no shared-string table — `t="inlineStr"` keeps each value in its own cell).
  */
-import { strToU8, zipSync } from 'fflate';
+import { createDeflateRaw, crc32 } from 'node:zlib';
+import { strToU8, Zip, ZipDeflate, zipSync, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -28,6 +30,10 @@ const NS_PKG_REL = 'http://schemas.openxmlformats.org/package/2006/relationships
 const INVALID_XML_CHARS =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /* eslint-enable no-control-regex */
+
+/** Any character that the full path of safeCellText would change, drop or escape. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_WORK = /[\u0000-\u001F&<>"'\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Leading characters that make Excel/LibreOffice/Sheets treat text typed or pasted back as a formula. */
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
@@ -74,6 +80,9 @@ function cellText(value: unknown): string | undefined {
 
 /** Makes text safe as cell content: valid XML, no formula evaluation, within the cell-size limit. */
 function safeCellText(text: string): string {
+  // Most cells (ids, names, dates) need nothing: one scan tells, and they are written as they are
+  // (a report writes millions of cells; the full path below costs several times more).
+  if (text.length <= MAX_CELL_CHARS && !NEEDS_WORK.test(text) && !FORMULA_TRIGGER.test(text)) return text;
   // Strip first, so an invisible control char cannot hide a leading `=` from the check below.
   let s = text.replace(INVALID_XML_CHARS, '');
   // A leading quote is the spreadsheet convention for "literal text"; OWASP CSV-injection advice.
@@ -98,46 +107,61 @@ export function sanitizeSheetName(name: string | undefined): string {
   return short === '' || short.toLowerCase() === 'history' ? 'Sheet1' : short;
 }
 
-function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
-  // Columns: union of keys in first-seen order, so sparse rows still line up under one header.
-  const columns: string[] = [];
-  const seen = new Set<string>();
+/** Columns of a set of rows: the union of their keys in first-seen order (`into` grows in place). */
+export function columnsOf(rows: ReadonlyArray<Record<string, unknown>>, into: string[] = []): string[] {
+  const seen = new Set(into);
   for (const row of rows) {
     for (const key of Object.keys(row)) {
       if (!seen.has(key)) {
         seen.add(key);
-        columns.push(key);
+        into.push(key);
       }
     }
   }
+  return into;
+}
+
+function headerXml(columns: readonly string[], letters: readonly string[]): string {
+  return columns.length > 0
+    ? `<row r="1">${columns.map((key, i) => cellXml(`${letters[i]}1`, key)).join('')}</row>`
+    : '';
+}
+
+/** Row `rowNum` (2 for the first row under the header): one cell per column the row has a value for. */
+function rowXml(
+  columns: readonly string[],
+  letters: readonly string[],
+  row: Record<string, unknown>,
+  rowNum: number,
+): string {
+  let cells = '';
+  for (let i = 0; i < columns.length; i++) {
+    const key = columns[i];
+    const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
+    if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
+  }
+  return `<row r="${rowNum}">${cells}</row>`;
+}
+
+const SHEET_HEAD = `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>`;
+const SHEET_TAIL = '</sheetData></worksheet>';
+
+function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
+  // Columns: union of keys in first-seen order, so sparse rows still line up under one header.
+  const columns = columnsOf(rows);
   if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
   if (rows.length + 1 > MAX_ROWS) throw new RangeError(`xlsx: ${rows.length} rows exceed ${MAX_ROWS - 1}`);
 
   const letters = columns.map((_, i) => columnName(i));
-  const out: string[] = [];
-  if (columns.length > 0) {
-    out.push(`<row r="1">${columns.map((key, i) => cellXml(`${letters[i]}1`, key)).join('')}</row>`);
-  }
-  rows.forEach((row, r) => {
-    const rowNum = r + 2;
-    let cells = '';
-    columns.forEach((key, i) => {
-      const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
-      if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
-    });
-    out.push(`<row r="${rowNum}">${cells}</row>`);
-  });
-  return `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>${out.join('')}</sheetData></worksheet>`;
+  const out: string[] = [headerXml(columns, letters)];
+  rows.forEach((row, r) => out.push(rowXml(columns, letters, row, r + 2)));
+  return `${SHEET_HEAD}${out.join('')}${SHEET_TAIL}`;
 }
 
-/**
- * Builds a one-sheet workbook: a header row of column names, then one row per input row.
- * Every cell is a string cell; nested arrays/objects become compact JSON text.
- */
-export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?: string): Uint8Array {
+/** The four package parts around the sheet, [Content_Types].xml first (some readers sniff the first entry). */
+function packageParts(sheetName: string | undefined): Record<string, string> {
   const name = escapeXml(sanitizeSheetName(sheetName));
-  const parts: Record<string, string> = {
-    // [Content_Types].xml first: some readers sniff the package by its first entry.
+  return {
     '[Content_Types].xml':
       `${XML_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
@@ -156,9 +180,132 @@ export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?:
       `${XML_DECL}<Relationships xmlns="${NS_PKG_REL}">` +
       `<Relationship Id="rId1" Type="${NS_REL}/worksheet" Target="worksheets/sheet1.xml"/>` +
       '</Relationships>',
-    'xl/worksheets/sheet1.xml': sheetXml(rows),
   };
+}
+
+/**
+ * Builds a one-sheet workbook: a header row of column names, then one row per input row.
+ * Every cell is a string cell; nested arrays/objects become compact JSON text.
+ */
+export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?: string): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  for (const [path, xml] of Object.entries(parts)) files[path] = strToU8(xml);
+  for (const [path, xml] of Object.entries(packageParts(sheetName))) files[path] = strToU8(xml);
+  files['xl/worksheets/sheet1.xml'] = strToU8(sheetXml(rows));
   return zipSync(files);
+}
+
+/**
+ * A zip entry deflated by Node's zlib (fflate's own streaming deflate runs about 17 MB/s on sheet XML,
+ * zlib's level 1 over 300 MB/s), given to fflate's Zip through its ZipInputFile interface: the entry's
+ * crc and size are known at its end, written in the data descriptor that follows it.
+ */
+class ZlibEntry implements ZipInputFile {
+  readonly filename: string;
+  readonly compression = 8;
+  size = 0;
+  crc = 0;
+  ondata?: AsyncFlateStreamHandler;
+  private readonly z = createDeflateRaw({ level: 1 });
+  private readonly ended: Promise<void>;
+
+  constructor(filename: string) {
+    this.filename = filename;
+    this.z.on('data', (d: Buffer) => this.ondata?.(null, d as Uint8Array<ArrayBuffer>, false));
+    this.ended = new Promise((resolve, reject) => {
+      this.z.once('end', () => {
+        this.ondata?.(null, new Uint8Array(0), true);
+        resolve();
+      });
+      this.z.once('error', reject);
+    });
+  }
+
+  /** Deflates `text`; resolves once zlib has taken it (its output has gone to ondata or soon will). */
+  write(text: string): Promise<void> {
+    const bytes = Buffer.from(text, 'utf8');
+    // The zip has no ZIP64 here: an entry over 4 GB would be unreadable.
+    if (this.size + bytes.length > 0xffff_ffff) return Promise.reject(new RangeError('xlsx: the sheet exceeds 4 GB'));
+    this.size += bytes.length;
+    this.crc = crc32(bytes as Uint8Array<ArrayBuffer>, this.crc);
+    return new Promise((resolve, reject) => this.z.write(bytes, (err) => (err ? reject(err) : resolve())));
+  }
+
+  end(): Promise<void> {
+    this.z.end();
+    return this.ended;
+  }
+
+  terminate(): void {
+    this.z.destroy();
+  }
+}
+
+/**
+ * The same workbook as toXlsx, written as it goes (asynchronous reports, src/platform/reports): the
+ * columns are known before the first row, rows come in batches, and the zip comes out in pieces
+ * through `onData` (fflate's streaming Zip, the sheet deflated by zlib as it is written), so memory
+ * holds one batch and the compressor's window, never the whole file. Cells are made by the same code
+ * as toXlsx's: the same neutralization of `= + - @`, the same escaping and limits.
+ */
+/** Rows encoded and handed to zlib at a time. */
+const SLICE = 64;
+
+export class XlsxStream {
+  private readonly zip: Zip;
+  private readonly sheet: ZlibEntry;
+  private readonly letters: string[];
+  private readonly columns: readonly string[];
+  private next = 2;
+  /** The batch zlib is deflating (the header first). */
+  private pending: Promise<void>;
+
+  constructor(columns: readonly string[], onData: (chunk: Uint8Array) => void, sheetName?: string) {
+    this.columns = columns;
+    if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
+    this.letters = columns.map((_, i) => columnName(i));
+    this.zip = new Zip((err, chunk) => {
+      if (err) throw err;
+      onData(chunk);
+    });
+    for (const [path, xml] of Object.entries(packageParts(sheetName))) {
+      const part = new ZipDeflate(path, { level: 6 });
+      this.zip.add(part);
+      part.push(strToU8(xml), true);
+    }
+    this.sheet = new ZlibEntry('xl/worksheets/sheet1.xml');
+    this.zip.add(this.sheet);
+    this.pending = this.sheet.write(SHEET_HEAD + headerXml(columns, this.letters));
+  }
+
+  /** Rows written so far (not counting the header). */
+  get rows(): number {
+    return this.next - 2;
+  }
+
+  /**
+   * Adds rows under those already written (only the stream's columns). Resolves once the batch before
+   * has been deflated: zlib works on one batch (in its thread) while the caller reads the next.
+   */
+  async write(rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+    if (this.next - 1 + rows.length > MAX_ROWS - 1)
+      throw new RangeError(`xlsx: ${this.next - 2 + rows.length} rows exceed ${MAX_ROWS - 1}`);
+    await this.pending;
+    // In slices: a page's XML as one string is a rope of ~15 MB that is flattened to encode it, and
+    // slices that die young cost the collector far less.
+    const slices: Promise<void>[] = [];
+    for (let at = 0; at < rows.length; at += SLICE) {
+      let xml = '';
+      for (const row of rows.slice(at, at + SLICE)) xml += rowXml(this.columns, this.letters, row, this.next++);
+      slices.push(this.sheet.write(xml));
+    }
+    this.pending = Promise.all(slices).then(() => undefined);
+  }
+
+  /** Closes the sheet and the zip; the last pieces have gone out through onData when it resolves. */
+  async end(): Promise<void> {
+    await this.pending;
+    await this.sheet.write(SHEET_TAIL);
+    await this.sheet.end();
+    this.zip.end();
+  }
 }

@@ -85,7 +85,7 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
       undefined,
       undefined,
       400,
-      /^400 format excel-daemon is not supported/,
+      /^400 format excel-daemon is for the lists \(\.find operations that page\), not event\.get$/,
     ],
     ['GET', '/api/describe', undefined, undefined, 401, /^401 tokenID cannot be empty$/],
     ['GET', '/api/describe?tokenID=nope', undefined, undefined, 401, /^401 tokenID is not valid/],

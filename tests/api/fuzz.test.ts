@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/platform/config.ts';
 import { paramJsonSchema } from '../../src/platform/kernel/describe.ts';
 import { createConfirmation } from '../../src/platform/resources/person/identity.ts';
 import { openLink, unsubscribeLink } from '../../src/platform/resources/email/unsubscribe.ts';
+import { toXlsx } from '../../src/platform/excel.ts';
 import type { AnyOperation, Param } from '../../src/platform/kernel/table.ts';
 import {
   PASSWORD,
@@ -233,6 +234,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   /** A pending applicant of event A, and a guest of its attendee (issue 16). */
   let applicantID: string;
   let guestID: string;
+  /** The url key of a ready report of company A (download.file). */
+  const downloadKey = 'fuzzReportKey_0123456-';
   /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
   let unsubscribeSig = '';
   /** A sent message of an e-mail with tracking on: its pixel's signature (event.email.open), its Message-ID (event.email.bounce). */
@@ -322,6 +325,28 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const chatID = await one('chat', { eventID, senderID: operatorID, receiverID: w.attendeeID, message: 'Fuzz', date: 1 }, 'chatID'); // prettier-ignore
     const commentID = await one('comment', { eventID, activityID: Number(activityID), personID: w.attendeeID, text: 'Fuzz #tag', date: 1 }, 'commentID'); // prettier-ignore
     const errorID = await one('errorReport', { platform: 'fuzz', message: 'Fuzz', date: 1, eventID, companyID: Number(companyA.companyID) }, 'errorID'); // prettier-ignore
+    // A ready report of company A (issue 17), for download.remove and download.file.
+    const downloadID = await one(
+      'download',
+      {
+        companyID: Number(companyA.companyID),
+        eventID,
+        personID: w.attendeeID,
+        scope: 'system',
+        title: 'Fuzz report',
+        type: 'event.person.find',
+        params: JSON.stringify({ eventID: String(eventID), selection: 'all' }),
+        secret: downloadKey,
+        state: 'ready',
+        date: 1,
+        expires: 4_102_444_800,
+      },
+      'downloadID',
+    );
+    await p.db
+      .insertInto('downloadChunk')
+      .values({ downloadID: Number(downloadID), attempt: 0, seq: 0, data: toXlsx([{ fuzz: '=1' }]) })
+      .execute();
     // A browser's Web Push subscription bound to the event (issue 13), for push.bind and push.dismiss.
     const browserKey = createECDH('prime256v1');
     browserKey.generateKeys();
@@ -360,6 +385,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       eventSanityID: [eventSanityID, '999999'],
       emailLogID: [emailLogID, '999999'],
       telephone: ['+351912345678', '912345678'],
+      downloadID: [downloadID, '999999'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],
@@ -474,6 +500,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.guest.dismiss': { personID: guestID },
       'comment.edit': { key: 'approved', value: '1' },
       'error.edit': { key: 'solved', value: '1' },
+      'download.file': { key: downloadKey },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';

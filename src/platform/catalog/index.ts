@@ -43,6 +43,7 @@ import { backofficeOperations } from './backoffice.ts';
 import { senderOperations } from '../resources/sender/operations/index.ts';
 import eventSendSMS from '../resources/sms/operations/send.ts';
 import { sanityOperations } from '../resources/sanity/operations/index.ts';
+import { downloadOperations } from '../resources/download/operations/index.ts';
 
 /**
  * Event content and registration (issue 3) and the modules after it, one group per area: their auth rules
@@ -67,6 +68,7 @@ export const contentOperations: readonly AnyOperation[] = [
   ...webhookOperations,
   ...backofficeOperations,
   ...socialOperations,
+  ...downloadOperations,
 ];
 
 /** The operation table: the single source of the routes, api.describe, OpenAPI and the tests. */

@@ -572,6 +572,8 @@ export interface DB {
   eventSender: EventSenderTable;
   eventSanity: EventSanityTable;
   smsLog: SmsLogTable;
+  download: DownloadTable;
+  downloadChunk: { downloadID: number; attempt: number; seq: number; data: Uint8Array };
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -660,6 +662,30 @@ export interface EventGuestTable {
   name: string;
   email: D<string>;
   dateCreated: number;
+}
+
+/** Migration 0017: an asynchronous spreadsheet report (the download center). */
+export interface DownloadTable {
+  downloadID: D<number>;
+  companyID: number;
+  /** 0: a company report. */
+  eventID: D<number>;
+  personID: number;
+  scope: 'system' | 'event';
+  targetID: D<number>;
+  title: string;
+  type: string;
+  /** The operation's parameters, JSON. */
+  params: string;
+  secret: string;
+  state: 'queued' | 'running' | 'ready' | 'failed';
+  rows: D<number>;
+  size: D<number>;
+  attempt: D<number>;
+  error: D<string>;
+  date: number;
+  finished: D<number>;
+  expires: D<number>;
 }
 
 /** Migration 0010: one message the platform means to send, keyed by what it is for (idem). */

@@ -4,12 +4,14 @@ import type { Config } from '../config.ts';
 import type { Counter, Hit } from '../limits/counter.ts';
 import {
   OWNERS,
+  isReportOperation,
   type AnyOperation,
   type Context,
   type Method,
   type OwnerParam,
   type Param,
   type Result,
+  type Row,
 } from './table.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { resolveCaller, type Caller } from '../auth/caller.ts';
@@ -24,6 +26,7 @@ import { recordChange, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
 import { watchProgram } from '../resources/program/watch.ts';
 import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
+import { queueReport } from '../resources/download/operations/queue.ts';
 
 /** A call as both styles deliver it: the operation name, the method, the two parameter places. */
 export interface Call {
@@ -376,6 +379,65 @@ export function createDispatcher(deps: Deps) {
     return { eventID: row.eventID, object };
   }
 
+  /** Company and event rules name their target by the companyID / eventID parameter (or an object's id). */
+  async function authorize(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Context> {
+    if (op.auth.kind === 'company') {
+      const companyID = params.companyID as number;
+      return { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
+    }
+    if (op.auth.kind === 'event') {
+      const target = await eventOf(op.auth.via ?? ['eventID'], params);
+      const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
+      return { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
+    }
+    return ctx;
+  }
+
+  /**
+   * The write of a format=excel-daemon call: the report queued (resources/download/report.ts), recorded
+   * as a change of kind `download` (download.create) like any write.
+   */
+  function reportQueue(op: AnyOperation, query: Call['query']): AnyOperation {
+    return {
+      name: 'download.create',
+      summary: '',
+      methods: ['GET'],
+      params: {},
+      auth: op.auth,
+      writes: true,
+      handler: (ctx: Context, params: Record<string, unknown>) => queueReport(ctx, op, params, query),
+    };
+  }
+
+  /**
+   * One page of a list, for a report job (src/platform/reports): the call `call` (run `as` its person)
+   * validated and authorized as dispatch would, then the handler with `limit` rows from `offset` — more
+   * than a caller's page may hold (ctx.report). Rows as the handler made them (format=excel's too).
+   */
+  async function reportRows(call: Call & { as: Caller }, limit: number, offset: number): Promise<Row[]> {
+    const plan = call.name === undefined ? undefined : plans.get(call.name);
+    if (!plan || !isReportOperation(plan.op)) throw new ApiError(404, `operation ${call.name} does not exist`);
+    const { op } = plan;
+    const params = readParams(plan, call);
+    let ctx: Context = {
+      db,
+      caller: call.as,
+      access: undefined,
+      now: Math.floor(Date.now() / 1000),
+      clientIp: call.clientIp,
+      sandbox: false,
+      prepared: {},
+      extra: readPatternParams(op, call),
+      config,
+      counter,
+      jobs: deps.jobs,
+      report: true,
+    };
+    ctx = await authorize(op, ctx, params);
+    const result = await op.handler!(ctx, { ...params, limit, offset, paginated: undefined });
+    return Array.isArray(result) ? result : result.rows;
+  }
+
   /**
    * A write: in a transaction, rolled back for sandbox=1, which also records its change in the change
    * log (so a change is logged if and only if its write committed); a commit clears the cache and is told.
@@ -484,8 +546,11 @@ export function createDispatcher(deps: Deps) {
       const caller = call.as ?? (token === undefined ? anonymous(op) : await authenticate(op, token, now));
 
       const format = call.query.format ?? 'json';
-      if (format === 'excel-daemon') throw badRequest('format excel-daemon is not supported yet');
-      if (format !== 'json' && format !== 'excel') throw badRequest('format must be json, excel or excel-daemon');
+      if (format !== 'json' && format !== 'excel' && format !== 'excel-daemon')
+        throw badRequest('format must be json, excel or excel-daemon');
+      if (format === 'excel-daemon' && !isReportOperation(op))
+        throw badRequest(`format excel-daemon is for the lists (.find operations that page), not ${op.name}`);
+      if (format === 'excel-daemon' && !caller) throw new ApiError(401, 'tokenID cannot be empty');
       const sandbox = call.query.sandbox === '1';
       if (call.query.sandbox !== undefined && call.query.sandbox !== '0' && !sandbox)
         throw badRequest('sandbox must be 0 or 1');
@@ -507,21 +572,31 @@ export function createDispatcher(deps: Deps) {
         config,
         counter,
         jobs: deps.jobs,
+        mayList: async (name, query) => {
+          if (caller) await reportRows({ ...call, name, query, body: undefined, as: caller }, 1, 0);
+        },
       };
-      // Company and event rules name their target by the companyID / eventID parameter.
-      if (op.auth.kind === 'company') {
-        const companyID = params.companyID as number;
-        ctx = { ...ctx, access: { companyID, level: await requireCompany(ctx, companyID, op.auth.role) } };
-      } else if (op.auth.kind === 'event') {
-        const target = await eventOf(op.auth.via ?? ['eventID'], params);
-        const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
-        ctx = { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
-      }
+      ctx = await authorize(op, ctx, params);
       if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
       if (op.stream)
         return streamAnswer(await op.stream(ctx, params), params.lastEventID as number | undefined, ctx.clientIp);
+      if (format === 'excel-daemon') {
+        // The list's own refusals (a filter the caller may not use) come now, not as a failed report.
+        await op.handler!(ctx, { ...params, limit: 1, offset: 0, paginated: undefined });
+        const queued = await write(reportQueue(op, call.query), ctx, { ...params });
+        return { status: 200, type: JSON_TYPE, body: encodedBody(envelope(queued as Row[])) };
+      }
       const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
       const rows = Array.isArray(result) ? result : result.rows;
+      if (op.file) {
+        const file = rows[0] as { body: Uint8Array; type: string; filename: string };
+        return {
+          status: 200,
+          type: file.type,
+          body: file.body,
+          headers: { 'Content-Disposition': `attachment; filename="${file.filename}"`, 'Cache-Control': 'no-store' },
+        };
+      }
       if (format === 'excel') {
         const disposition = `attachment; filename="${op.name.replaceAll('.', '-')}.xlsx"`;
         return {
@@ -550,6 +625,7 @@ export function createDispatcher(deps: Deps) {
 
   return {
     table,
+    reportRows,
     invalidate: () => cache.clear(),
     /** A change committed by another process (the bus): the answers it touches are not served again. */
     applyChange: (change: ChangeRow) => cache.apply(change),

@@ -117,6 +117,16 @@ export interface Context {
    * transaction (e-mails are jobs: src/platform/jobs).
    */
   readonly jobs: Pick<JobQueue, 'add'>;
+  /**
+   * True when a report job (format=excel-daemon, src/platform/reports) reads a page of a list: its
+   * pages may be longer than PAGE_LIMIT_MAX (the job reads REPORT_PAGE_ROWS at a time).
+   */
+  readonly report?: boolean;
+  /**
+   * Whether the caller may read the list `name` with `query` now: its rule and its handler's own checks,
+   * run for one row; throws the refusal (download.file checks again before it hands a report over).
+   */
+  readonly mayList?: (name: string, query: Readonly<Record<string, string>>) => Promise<void>;
 }
 
 interface OperationBase<P extends Params> {
@@ -145,6 +155,11 @@ interface OperationBase<P extends Params> {
    * from it. Left out, the document says only that `data` holds objects.
    */
   readonly answer?: z.ZodObject;
+  /**
+   * The handler answers one row `{ body: Uint8Array, type, filename }`, sent as the answer's bytes
+   * rather than an envelope (download.file: a report's spreadsheet).
+   */
+  readonly file?: true;
   /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
   readonly extension?: boolean;
   /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */
@@ -188,6 +203,16 @@ export function defineOperation<P extends Params>(op: RowsOperation<P>): RowsOpe
 export function defineOperation<P extends Params>(op: StreamOperation<P>): StreamOperation<P>;
 export function defineOperation<P extends Params>(op: Operation<P>): Operation<P> {
   return op;
+}
+
+/**
+ * The lists that take format=excel-daemon (an asynchronous spreadsheet report, spec §1.4): the `.find`
+ * reads that page (limit and offset). A report job reads them page by page (docs/api/reports.md).
+ */
+export function isReportOperation(op: AnyOperation): boolean {
+  return (
+    op.name.endsWith('.find') && !op.writes && !op.stream && !op.file && 'limit' in op.params && 'offset' in op.params
+  );
 }
 
 import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, type Page } from '../db/page.ts';

@@ -43,3 +43,4 @@ export * from './chat.ts';
 export * from './comment.ts';
 export * from './error.ts';
 export * from './search.ts';
+export * from './download.ts';

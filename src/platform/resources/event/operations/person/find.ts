@@ -104,7 +104,7 @@ export default defineOperation({
     const level = ctx.access!.level;
     const viewer = viewerOf(ctx);
     const limit = p.limit ?? PAGE_LIMIT_DEFAULT;
-    if (limit > PAGE_LIMIT_MAX && (level & LEVEL.COLLECTOR) === 0)
+    if (limit > PAGE_LIMIT_MAX && (level & LEVEL.COLLECTOR) === 0 && !ctx.report)
       throw badRequest(`limit must be at most ${PAGE_LIMIT_MAX} (up to ${COLLECTOR_LIMIT_MAX} for Data Collectors)`);
 
     // Filters: the named parameters, feedback_<id> parameters, and the query + queryKey form.
