@@ -74,12 +74,19 @@ export const isDelivered = (operation: string): boolean =>
   !operation.startsWith('webhook.') && !operation.startsWith('chat.');
 
 /**
+ * Changes recorded by jobs rather than operations, that a company's webhooks hear: a report became
+ * ready or failed (src/platform/reports/build.ts).
+ */
+export const JOB_CHANGES = ['download.ready', 'download.fail'] as const;
+
+/**
  * The types a webhook can hear, from the operation table's writes: every write records a change named
- * after its operation (src/platform/kernel/changes.ts), delivered as `typeOf` it. `ping` is webhook.test's.
+ * after its operation (src/platform/kernel/changes.ts), delivered as `typeOf` it; and the jobs'
+ * changes. `ping` is webhook.test's.
  */
 export function deliveredTypes(operations: readonly { name: string; writes: boolean }[]): ReadonlySet<string> {
   const types = operations.filter((op) => op.writes && isDelivered(op.name)).map((op) => typeOf(op.name));
-  return new Set([...types, 'ping']);
+  return new Set([...types, ...JOB_CHANGES, 'ping']);
 }
 
 /** The names of `types` (a stored comma list) that no change is ever delivered as, in order. */
