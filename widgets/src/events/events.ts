@@ -6,8 +6,13 @@ export interface RegisteredDetail {
   eventID: number;
   personID: number;
   email: string;
-  /** false: the person is on the waiting list. */
+  /** true: the person is an attendee; false: on the waiting list, or an application (`applied`). */
   approved: boolean;
+  /**
+   * true: the event needs approval and this is an application (the platform's `approved` `-1`): the
+   * person is not an attendee until the organizer approves them; `approved` is false.
+   */
+  applied: boolean;
   /** true: the e-mail was already registered (nothing changed). */
   duplicate: boolean;
 }
@@ -41,7 +46,7 @@ class PodiumEvent<T> extends CustomEvent<T> {
   }
 }
 
-/** An attendee was registered (or found already registered). */
+/** An attendee was registered (or found already registered), or a person applied (`applied`). */
 export class PodiumRegisteredEvent extends PodiumEvent<RegisteredDetail> {
   constructor(detail: RegisteredDetail) {
     super('podium-registered', detail);
