@@ -166,9 +166,7 @@ export class PodiumAccessGate extends PodiumElement {
   }
 
   protected override content(): TemplateResult {
-    if (this._resolveError)
-      return html`<div class="panel" part="status" role="status">${this._errorText(this._resolveError)}</div>`;
-    if (!this._info) return html`<div class="panel" part="status" role="status">${this.t('common.loading')}</div>`;
+    if (!this._info) return this._status(this.t('common.loading'));
     if (this.unlocked)
       return html`<div part="content" role="group" aria-label=${this._info.name || nothing} tabindex="-1">
         <slot></slot>

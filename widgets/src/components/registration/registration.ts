@@ -406,27 +406,13 @@ export class PodiumRegistration extends PodiumElement {
     </div>`;
   }
 
-  #status(text: string, retry = false): TemplateResult {
-    return html`<div class="panel" part="status" role="status">
-      <p>${text}</p>
-      ${
-        retry
-          ? html`<button class="button" type="button" @click=${() => this.#form?.store.reload()}>
-              ${this.t('common.retry')}
-            </button>`
-          : nothing
-      }
-    </div>`;
-  }
-
   protected override content(): TemplateResult {
     const read = this.#form?.value;
     const def = read?.data;
     const r = this._result;
-    if (this._resolveError) return this.#status(this._errorText(this._resolveError));
-    if (read?.status === 'locked') return this.#status(this.t('event.private'));
-    if (read?.status === 'error') return this.#status(this._errorText(read.error!), true);
-    if (!def) return this.#status(this.t('common.loading'));
+    if (read?.status === 'locked') return this._status(this.t('event.private'));
+    if (read?.status === 'error') return this._status(this._errorText(read.error!), () => this.#form?.store.reload());
+    if (!def) return this._status(this.t('common.loading'));
     if (r) {
       // approved: 1 registered, 0 on the waiting list, -1 an application the organizer decides on (an
       // applicant sending again is a duplicate too, but is told about the application).
@@ -444,7 +430,7 @@ export class PodiumRegistration extends PodiumElement {
       </div>`;
     }
     if (def.acceptsRegistrations !== '1')
-      return this.#status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
+      return this._status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
     const formError = this._errors[''];
     return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
       ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
