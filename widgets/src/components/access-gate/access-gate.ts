@@ -186,17 +186,12 @@ export class PodiumAccessGate extends PodiumElement {
           pattern="[0-9]{1,4}"
           maxlength="4"
           required
-          aria-invalid=${this._message && !waiting ? 'true' : 'false'}
+          aria-invalid=${!!this._message && !waiting}
           aria-describedby="message"
           title=${this.t('gate.invalidCode')}
         />
-        <button
-          class="button"
-          part="button"
-          type="submit"
-          aria-disabled=${this._checking || waiting ? 'true' : 'false'}
-        >
-          ${this._checking ? this.t('gate.checking') : this.t('gate.unlock')}
+        <button class="button" part="button" type="submit" aria-disabled=${this._checking || waiting}>
+          ${this.t(this._checking ? 'gate.checking' : 'gate.unlock')}
         </button>
       </div>
       <p id="message" class="error" part="error" role="alert">${this._message}</p>
