@@ -22,7 +22,7 @@ import {
   zonedParts,
   zoneLabel,
 } from '../../../../src/shared/schedule/time.ts';
-import { htmlToText } from '../../../../src/shared/schedule/text.ts';
+import { decodeEntities } from '../../../../src/shared/schedule/entities.ts';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp, type MessageKey } from '../../internal/locale.ts';
 import { StoreController } from '../../internal/store-controller.ts';
@@ -317,9 +317,9 @@ export class PodiumAgenda extends PodiumElement {
     // The download's code is loaded on the first download (a chunk of its own in the build).
     const { downloadCalendar } = await import('./ical.ts');
     const name = this._info?.name || 'schedule';
-    // The calendar's zone and text helpers are handed over: the agenda has them already.
+    // The calendar's zone helpers and entity decoder are handed over: the agenda has them already.
     downloadCalendar(name, this._info?.timezone ?? 'UTC', sessions, this.api, this.t('schedule.speakers'), {
-      htmlToText,
+      decodeEntities,
       offsetMinutes,
       safeTimeZone,
       zonedParts,
