@@ -3,7 +3,7 @@
 // q, view (grid|list|now), tz (event|local), mine=1. Invalid values are ignored, never an error.
 
 import type { Session } from './program.ts';
-import { decodeEntities } from './text.ts';
+import { decodeEntities } from './entities.ts';
 import { dayKey, isDayKey } from './time.ts';
 
 export interface ScheduleFilter {

@@ -6,8 +6,13 @@ export interface RegisteredDetail {
   eventID: number;
   personID: number;
   email: string;
-  /** false: the person is on the waiting list. */
+  /** true: the person is an attendee; false: on the waiting list, or an application (`applied`). */
   approved: boolean;
+  /**
+   * true: the event needs approval and this is an application (the platform's `approved` `-1`): the
+   * person is not an attendee until the organizer approves them; `approved` is false.
+   */
+  applied: boolean;
   /** true: the e-mail was already registered (nothing changed). */
   duplicate: boolean;
 }
@@ -35,39 +40,32 @@ export interface FavouritesChangeDetail {
   favourites: number[];
 }
 
-class PodiumEvent<T> extends CustomEvent<T> {
-  constructor(type: string, detail: T) {
-    super(type, { bubbles: true, composed: true, detail });
-  }
-}
+/**
+ * The class of the events named `type` (one function for the four: each class is a line of the bundle).
+ * `new PodiumRegisteredEvent(detail)` and `instanceof` work as with a class statement.
+ */
+const podiumEvent = <T>(type: string) =>
+  class extends CustomEvent<T> {
+    constructor(detail: T) {
+      super(type, { bubbles: true, composed: true, detail });
+    }
+  };
 
-/** An attendee was registered (or found already registered). */
-export class PodiumRegisteredEvent extends PodiumEvent<RegisteredDetail> {
-  constructor(detail: RegisteredDetail) {
-    super('podium-registered', detail);
-  }
-}
+/** An attendee was registered (or found already registered), or a person applied (`applied`). */
+export const PodiumRegisteredEvent = podiumEvent<RegisteredDetail>('podium-registered');
+export type PodiumRegisteredEvent = InstanceType<typeof PodiumRegisteredEvent>;
 
 /** A call to the platform failed (loading, submitting, checking a code). */
-export class PodiumErrorEvent extends PodiumEvent<ErrorDetail> {
-  constructor(detail: ErrorDetail) {
-    super('podium-error', detail);
-  }
-}
+export const PodiumErrorEvent = podiumEvent<ErrorDetail>('podium-error');
+export type PodiumErrorEvent = InstanceType<typeof PodiumErrorEvent>;
 
 /** An access gate accepted its code; the grant now reaches every widget of that event on the page. */
-export class PodiumUnlockedEvent extends PodiumEvent<UnlockedDetail> {
-  constructor(detail: UnlockedDetail) {
-    super('podium-unlocked', detail);
-  }
-}
+export const PodiumUnlockedEvent = podiumEvent<UnlockedDetail>('podium-unlocked');
+export type PodiumUnlockedEvent = InstanceType<typeof PodiumUnlockedEvent>;
 
 /** The visitor changed their favourite sessions in an agenda. */
-export class PodiumFavouritesChangeEvent extends PodiumEvent<FavouritesChangeDetail> {
-  constructor(detail: FavouritesChangeDetail) {
-    super('podium-favourites-change', detail);
-  }
-}
+export const PodiumFavouritesChangeEvent = podiumEvent<FavouritesChangeDetail>('podium-favourites-change');
+export type PodiumFavouritesChangeEvent = InstanceType<typeof PodiumFavouritesChangeEvent>;
 
 declare global {
   interface GlobalEventHandlersEventMap {

@@ -49,7 +49,8 @@ export async function callPage(api: string, name: string, query: Params, body?: 
   const text = await res.text();
   if (res.ok) {
     const answer = JSON.parse(text);
-    return { rows: answer.data, total: answer.total === undefined ? undefined : Number(answer.total) };
+    // `total` is a string ("0" too) when asked for, else absent.
+    return { rows: answer.data, total: answer.total && +answer.total };
   }
   const m = /^\d{3} (.*)/s.exec(text);
   throw new PodiumApiError(res.status, m ? m[1] : text, +res.headers.get('retry-after')! || 0);

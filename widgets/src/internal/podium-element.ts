@@ -1,4 +1,4 @@
-import { LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { PodiumErrorEvent } from '../events/events.ts';
 import { PodiumApiError } from './api.ts';
 import { loadLocale, t, widgetLocale, type Locale, type MessageKey, type MessageVars } from './locale.ts';
@@ -9,7 +9,8 @@ import { setGrant } from '../stores/grant.ts';
  * The base of every Podium widget: the common attributes (`api`, `event`, `locale`), the event's ID
  * resolved from either form of `event`, messages in the widget's language, errors as `podium-error`
  * events, and a `define` that leaves an already defined tag alone (a page may load the bundle twice).
- * Subclasses draw in `content()`; nothing is drawn until the widget's language is loaded.
+ * Subclasses draw in `content()`; nothing is drawn until the widget's language is loaded, and an event
+ * that cannot be found (or reached) is a status panel of the base's instead.
  */
 export class PodiumElement extends LitElement {
   static override properties = {
@@ -96,9 +97,20 @@ export class PodiumElement extends LitElement {
     );
   }
 
+  /**
+   * The panel every widget shows while loading, when closed or locked, and on errors (part `status`,
+   * announced): `text`, and a "Try again" button that runs `retry` when given.
+   */
+  protected _status(text: string, retry?: () => void): TemplateResult {
+    return html`<div class="panel" part="status" role="status">
+      <p>${text}</p>
+      ${retry ? html`<button class="button" type="button" @click=${retry}>${this.t('common.retry')}</button>` : nothing}
+    </div>`;
+  }
+
   override render(): TemplateResult | typeof nothing {
     const loading = loadLocale(this.language);
-    if (!loading) return this.content();
+    if (!loading) return this._resolveError ? this._status(this._errorText(this._resolveError)) : this.content();
     loading.then(() => this.requestUpdate());
     return nothing;
   }

@@ -166,9 +166,7 @@ export class PodiumAccessGate extends PodiumElement {
   }
 
   protected override content(): TemplateResult {
-    if (this._resolveError)
-      return html`<div class="panel" part="status" role="status">${this._errorText(this._resolveError)}</div>`;
-    if (!this._info) return html`<div class="panel" part="status" role="status">${this.t('common.loading')}</div>`;
+    if (!this._info) return this._status(this.t('common.loading'));
     if (this.unlocked)
       return html`<div part="content" role="group" aria-label=${this._info.name || nothing} tabindex="-1">
         <slot></slot>
@@ -188,17 +186,12 @@ export class PodiumAccessGate extends PodiumElement {
           pattern="[0-9]{1,4}"
           maxlength="4"
           required
-          aria-invalid=${this._message && !waiting ? 'true' : 'false'}
+          aria-invalid=${!!this._message && !waiting}
           aria-describedby="message"
           title=${this.t('gate.invalidCode')}
         />
-        <button
-          class="button"
-          part="button"
-          type="submit"
-          aria-disabled=${this._checking || waiting ? 'true' : 'false'}
-        >
-          ${this._checking ? this.t('gate.checking') : this.t('gate.unlock')}
+        <button class="button" part="button" type="submit" aria-disabled=${this._checking || waiting}>
+          ${this.t(this._checking ? 'gate.checking' : 'gate.unlock')}
         </button>
       </div>
       <p id="message" class="error" part="error" role="alert">${this._message}</p>

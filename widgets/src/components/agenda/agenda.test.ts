@@ -5,6 +5,7 @@ import type { PodiumAgenda } from './agenda.ts';
 import { setGrant } from '../../stores/grant.ts';
 import { favouritesOf } from '../../stores/favourites.ts';
 import { parseProgram, type Session } from '../../../../src/shared/schedule/program.ts';
+import { htmlToText } from '../../../../src/shared/schedule/text.ts';
 import { dayKey } from '../../../../src/shared/schedule/time.ts';
 import {
   $,
@@ -194,6 +195,10 @@ describe('<podium-agenda>', () => {
     assert(ics.startsWith('BEGIN:VCALENDAR'), ics.slice(0, 50));
     equal(ics.match(/BEGIN:VEVENT/g)!.length, 1);
     assert(ics.includes('TZID=Europe/Lisbon'), 'in the event zone');
+    // The description is the session's HTML as text (the calendar chunk's conversion, the agenda's decoder).
+    assert(program[0].description, 'the demo session has a description');
+    const words = htmlToText(program[0].description).split(/[\n,;\\]/)[0];
+    assert(ics.replace(/\r\n /g, '').includes(`DESCRIPTION:${words}`), `${words} in ${ics}`);
     // Another agenda of the same event on the page shares them.
     const other = agenda();
     await loaded(other);

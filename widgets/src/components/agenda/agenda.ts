@@ -22,7 +22,7 @@ import {
   zonedParts,
   zoneLabel,
 } from '../../../../src/shared/schedule/time.ts';
-import { htmlToText } from '../../../../src/shared/schedule/text.ts';
+import { decodeEntities } from '../../../../src/shared/schedule/entities.ts';
 import { PodiumElement } from '../../internal/podium-element.ts';
 import { tp, type MessageKey } from '../../internal/locale.ts';
 import { StoreController } from '../../internal/store-controller.ts';
@@ -317,9 +317,9 @@ export class PodiumAgenda extends PodiumElement {
     // The download's code is loaded on the first download (a chunk of its own in the build).
     const { downloadCalendar } = await import('./ical.ts');
     const name = this._info?.name || 'schedule';
-    // The calendar's zone and text helpers are handed over: the agenda has them already.
+    // The calendar's zone helpers and entity decoder are handed over: the agenda has them already.
     downloadCalendar(name, this._info?.timezone ?? 'UTC', sessions, this.api, this.t('schedule.speakers'), {
-      htmlToText,
+      decodeEntities,
       offsetMinutes,
       safeTimeZone,
       zonedParts,
@@ -337,26 +337,13 @@ export class PodiumAgenda extends PodiumElement {
     );
   }
 
-  #status(text: string, retry = false): TemplateResult {
-    return html`<div class="panel" part="status" role="status">
-      <p>${text}</p>
-      ${
-        retry
-          ? html`<button class="button secondary" type="button" @click=${() => this.#store?.reload()}>
-              ${this.t('common.retry')}
-            </button>`
-          : nothing
-      }
-    </div>`;
-  }
-
   #favouriteButton(s: Session, favs: Set<number>): TemplateResult {
     const on = favs.has(s.activityID);
     return html`<button
       class="fav"
       part="favourite"
       type="button"
-      aria-pressed=${String(on)}
+      aria-pressed=${on}
       aria-label=${this.t(on ? 'schedule.removeFavouriteNamed' : 'schedule.addFavouriteNamed', { name: s.name })}
       @click=${() => this.#toggle(s)}
     >
@@ -536,7 +523,7 @@ export class PodiumAgenda extends PodiumElement {
       <button
         type="button"
         class="button secondary more"
-        aria-expanded=${String(this._open)}
+        aria-expanded=${this._open}
         aria-controls="fields"
         @click=${() => (this._open = !this._open)}
       >
@@ -584,7 +571,7 @@ export class PodiumAgenda extends PodiumElement {
         <button
           type="button"
           class="button secondary"
-          aria-pressed=${String(f.mine)}
+          aria-pressed=${f.mine}
           @click=${() => this.#set({ mine: !f.mine })}
         >
           ${this.t('schedule.mySchedule')} (${mine.length})
@@ -636,7 +623,7 @@ export class PodiumAgenda extends PodiumElement {
           html`<button
             type="button"
             class="button secondary"
-            aria-pressed=${String(this._filter[key] === value)}
+            aria-pressed=${this._filter[key] === value}
             @click=${() => this.#set({ [key]: value })}
           >
             ${this.t(text)}
@@ -666,7 +653,7 @@ export class PodiumAgenda extends PodiumElement {
           part="tab"
           id="tab-${d}"
           aria-controls="panel"
-          aria-selected=${String(d === day)}
+          aria-selected=${d === day}
           tabindex=${d === day ? '0' : '-1'}
           @click=${() => this.#set({ days: [d] })}
           @keydown=${(e: KeyboardEvent) => this.#onTabKey(e, dayKeys, day)}
@@ -687,17 +674,17 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   protected override content(): TemplateResult {
-    if (this._resolveError) return this.#status(this._errorText(this._resolveError));
     const read = this.#program?.value;
     if (!read || !this._info || (read.status === 'loading' && !read.data))
-      return this.#status(this.t('schedule.loading'));
-    if (read.status === 'locked') return this.#status(`${this.t('gate.title')}. ${this.t('gate.intro')}`);
-    if (read.status === 'error' || !read.data) return this.#status(this.t('schedule.loadError'), true);
+      return this._status(this.t('schedule.loading'));
+    if (read.status === 'locked') return this._status(`${this.t('gate.title')}. ${this.t('gate.intro')}`);
+    if (read.status === 'error' || !read.data)
+      return this._status(this.t('schedule.loadError'), () => this.#store?.reload());
     // The cancelled sessions stay in their place while marked.
     const all = read.data.concat(
       [...this.#marks.values()].filter((m) => m[2] && m[1] > this.#time).map((m) => m[2] as Session),
     );
-    if (all.length === 0) return this.#status(this.t('schedule.empty'));
+    if (all.length === 0) return this._status(this.t('schedule.empty'));
     const favs = this.#favourites?.value ?? new Set<number>();
     const zone = this.#zone;
     const f = this._filter;
@@ -723,7 +710,7 @@ export class PodiumAgenda extends PodiumElement {
         ? f.view === 'grid'
           ? this.#grid(sessions, all, favs)
           : this.#list(sessions, favs)
-        : this.#status(this.t(f.mine && mine.length === 0 ? 'schedule.noFavourites' : 'schedule.noSessions'));
+        : this._status(this.t(f.mine && mine.length === 0 ? 'schedule.noFavourites' : 'schedule.noSessions'));
     return html`
       ${this.hideControls ? nothing : this.#toolbar(all, mine, filtering)}
       <p class="summary muted" part="summary" aria-live="polite">

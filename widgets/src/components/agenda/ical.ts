@@ -1,8 +1,14 @@
 // The download of the visitor's favourites as an .ics file: imported on the first download, so the build
-// makes it (with the calendar code) a chunk of its own that most visitors never load. The zone and text
-// helpers come from the agenda, which has them loaded already (see src/shared/schedule/ical-core.ts).
+// makes it (with the calendar code) a chunk of its own that most visitors never load. The zone helpers and
+// the entity decoder come from the agenda, which has them loaded already (see
+// src/shared/schedule/ical-core.ts); the HTML-to-text conversion, which only the calendar needs, is here.
 import { calendarOf, type CalendarHelpers } from '../../../../src/shared/schedule/ical-core.ts';
 import type { Session } from '../../../../src/shared/schedule/program.ts';
+import { htmlAsText } from '../../../../src/shared/schedule/html-text.ts';
+import type { decodeEntities } from '../../../../src/shared/schedule/entities.ts';
+
+/** The agenda's helpers the calendar takes: the zone helpers and the entity decoder. */
+export type AgendaHelpers = Omit<CalendarHelpers, 'htmlToText'> & { decodeEntities: typeof decodeEntities };
 
 /** Saves `sessions` as `<name>.ics`, times in `timeZone`; UIDs are on the host of `api`. */
 export function downloadCalendar(
@@ -11,9 +17,9 @@ export function downloadCalendar(
   sessions: Session[],
   api: string,
   speakersLabel: string,
-  helpers: CalendarHelpers,
+  { decodeEntities, ...helpers }: AgendaHelpers,
 ): void {
-  const ics = calendarOf(helpers).toICalendar({
+  const ics = calendarOf({ ...helpers, htmlToText: (html) => htmlAsText(html, decodeEntities) }).toICalendar({
     calendarName: name,
     timeZone,
     sessions,

@@ -103,9 +103,9 @@ describe('<podium-registration>', () => {
     assert(/registered/i.test(success.textContent!), success.textContent!);
     assert(success.textContent!.includes(mail), 'names the e-mail');
     equal(events.length, 1);
-    const { personID, approved, duplicate } = events[0].detail;
+    const { personID, approved, applied, duplicate } = events[0].detail;
     assert(personID > 0, 'personID');
-    equal([approved, duplicate], [true, false]);
+    equal([approved, applied, duplicate], [true, false, false]);
     const found = await admin('event.person.find', { eventID: 1, selection: 'all', email: mail });
     equal(
       found.data.map((p) => p.personID),
@@ -113,6 +113,55 @@ describe('<podium-registration>', () => {
     );
     equal(sessionStorage.length, 0, 'the draft is gone after registering');
     await expectAccessible(el);
+  });
+
+  it('tells an applicant of an event that needs approval that the application was received', async () => {
+    const made = await admin(
+      'company.event.bind',
+      { companyID: 1 },
+      { name: 'Approval', nickname: `approval${Date.now()}` },
+    );
+    const eventID = made.data[0].eventID as string;
+    await admin('event.edit', { eventID, key: 'visible' }, { value: '1' });
+    await admin('form.edit', { eventID, key: 'approvalRequired' }, { value: '1' });
+    const el = registration(`event="${eventID}"`);
+    await formOf(el);
+    const mail = email();
+    type(control(el, 'firstName'), 'Ada');
+    type(control(el, 'lastName'), 'Lovelace');
+    type(control(el, 'email'), mail);
+    const events: CustomEvent[] = [];
+    el.addEventListener('podium-registered', (e) => events.push(e));
+    submit(el);
+    const panel = await until(() => $(el, '[part="success"]'), 'the application panel');
+    const text = panel.textContent!.replace(/\s+/g, ' ');
+    assert(/application received/i.test(text), text);
+    assert(!/registered/i.test(text), `not registered: ${text}`);
+    assert(text.includes(mail), 'names the e-mail');
+    equal(panel.getAttribute('role'), 'status', 'announced');
+    equal(el.shadowRoot!.activeElement, panel, 'focus on the panel');
+    equal(events.length, 1);
+    const { personID, approved, applied, duplicate } = events[0].detail;
+    assert(personID > 0, 'personID');
+    equal([approved, applied, duplicate], [false, true, false]);
+    const applicants = await admin('event.applicant.find', { eventID });
+    equal(
+      applicants.data.map((a) => [a.personID, a.approved]),
+      [[String(personID), '0']],
+      'an application waiting for a decision',
+    );
+    const attendees = await admin('event.person.find', { eventID, selection: 'all', email: mail });
+    equal(attendees.data.length, 0, 'not an attendee');
+    await expectAccessible(el);
+    // Sending again while the application waits is the same application, not "already registered".
+    const again = registration(`event="${eventID}"`);
+    await formOf(again);
+    type(control(again, 'firstName'), 'Ada');
+    type(control(again, 'lastName'), 'Lovelace');
+    type(control(again, 'email'), mail);
+    submit(again);
+    const second = await until(() => $(again, '[part="success"]'), 'the second application panel');
+    assert(/application received/i.test(second.textContent!), second.textContent!);
   });
 
   it('lets the browser validate first: an incomplete form sends nothing', async () => {

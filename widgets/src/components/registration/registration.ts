@@ -60,8 +60,10 @@ const REASON = { 'not-yet': 'form.notOpen', ended: 'form.ended', full: 'form.ful
  * consent and invite rules as the organizer set them; submits form.respondRegistration.
  * @tagname podium-registration
  *
- * @event podium-registered - A person was registered (or already was). `detail`: `{ eventID, personID,
- * email, approved, duplicate }`; `approved` false means the waiting list.
+ * @event podium-registered - A person was registered (or already was), or applied to an event that needs
+ * approval. `detail`: `{ eventID, personID, email, approved, applied, duplicate }`: `approved` true is an
+ * attendee; false with `applied` false is the waiting list; `applied` true is an application the
+ * organizer decides on (not an attendee yet; `approved` false).
  * @event podium-error - Loading the form or registering failed. `detail`: `{ operation, status, message }`.
  *
  * @slot success - Replaces the message shown after registering.
@@ -278,7 +280,8 @@ export class PodiumRegistration extends PodiumElement {
           eventID: eventID!,
           personID: +(row.personID as string),
           email: row.email as string,
-          approved: row.approved !== '0',
+          approved: row.approved === '1',
+          applied: row.approved === '-1',
           duplicate: row.duplicate === '1',
         }),
       );
@@ -403,46 +406,31 @@ export class PodiumRegistration extends PodiumElement {
     </div>`;
   }
 
-  #status(text: string, retry = false): TemplateResult {
-    return html`<div class="panel" part="status" role="status">
-      <p>${text}</p>
-      ${
-        retry
-          ? html`<button class="button" type="button" @click=${() => this.#form?.store.reload()}>
-              ${this.t('common.retry')}
-            </button>`
-          : nothing
-      }
-    </div>`;
-  }
-
   protected override content(): TemplateResult {
     const read = this.#form?.value;
     const def = read?.data;
     const r = this._result;
-    if (this._resolveError) return this.#status(this._errorText(this._resolveError));
-    if (read?.status === 'locked') return this.#status(this.t('event.private'));
-    if (read?.status === 'error') return this.#status(this._errorText(read.error!), true);
-    if (!def) return this.#status(this.t('common.loading'));
+    if (read?.status === 'locked') return this._status(this.t('event.private'));
+    if (read?.status === 'error') return this._status(this._errorText(read.error!), () => this.#form?.store.reload());
+    if (!def) return this._status(this.t('common.loading'));
     if (r) {
-      const waiting = r.approved === '0';
+      // approved: 1 registered, 0 on the waiting list, -1 an application the organizer decides on (an
+      // applicant sending again is a duplicate too, but is told about the application).
+      const [title, text] =
+        r.approved === '-1'
+          ? (['form.applied', 'form.appliedText'] as const)
+          : r.approved === '0'
+            ? (['form.waitingList', 'form.waitingListText'] as const)
+            : (['form.registered', 'form.registeredText'] as const);
       return html`<div class="panel" part="success" role="status" tabindex="-1">
         <slot name="success">
-          <h2>
-            ${this.t(r.duplicate === '1' ? 'form.alreadyRegistered' : waiting ? 'form.waitingList' : 'form.registered')}
-          </h2>
-          <p>
-            ${
-              waiting
-                ? this.t('form.waitingListText')
-                : this.t('form.registeredText', { event: def.name as string, email: r.email as string })
-            }
-          </p>
+          <h2>${this.t(r.duplicate === '1' && r.approved !== '-1' ? 'form.alreadyRegistered' : title)}</h2>
+          <p>${this.t(text, { event: def.name as string, email: r.email as string })}</p>
         </slot>
       </div>`;
     }
     if (def.acceptsRegistrations !== '1')
-      return this.#status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
+      return this._status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
     const formError = this._errors[''];
     return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
       ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
