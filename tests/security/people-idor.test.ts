@@ -124,11 +124,13 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     auth: BROWSER.auth,
     // error.create's raw form (issue 16): a JSON object.
     json: '{"platform":"web","message":"Caller crash"}',
+    // event.sendSMS (issue 15): an E.164 number.
+    telephone: '+15550100',
   };
   return own[name];
 }
 /** Tried, in order, for parameters ownValue does not name; the first value the schema accepts is sent. */
-const POOL = ['all', '1', 'Caller', 'caller@caller.test', '0', '[]', 'https://caller.test/x.png', 'text', 'caller password 1', 'C'.repeat(60)]; // prettier-ignore
+const POOL = ['all', '1', 'raw', 'Caller', 'caller@caller.test', '0', '[]', 'https://caller.test/x.png', 'text', 'caller password 1', 'C'.repeat(60)]; // prettier-ignore
 
 /** A parameter the sweep has no valid value for: the operation cannot be swept until ownValue knows one. */
 class NoValue extends Error {}
@@ -211,9 +213,28 @@ function callsFor(op: AnyOperation, t: Tenant, e: EventFixture, v: Victim): Valu
  * setting its e-mail to the victim's is refused. Every other operation that names a person must get
  * through to its handler for some caller, or the sweep would prove nothing about it (a renamed
  * parameter, a value no schema accepts). event.email.unsubscribe needs the signature of the link in the
- * victim's own mailbox (tests/api/mail-bulk.test.ts shows a forged one refused).
+ * victim's own mailbox (tests/api/mail-bulk.test.ts shows a forged one refused), and event.email.bounce
+ * the platform's BOUNCE_SECRET (tests/api/mail-bounce.test.ts). The applicant and guest operations find
+ * a person through their application or guest row in the caller's event, which a person of another
+ * company never has: every call is 404 (403 where the event takes no guests) before any row of theirs is
+ * read (tests/api/applicants.test.ts and guests.test.ts sweep their own IDOR matrix). event.sender.refresh
+ * checks a sender that exists; none is made for the victim (event.sender.edit refuses them).
  */
-const NEVER_THROUGH = new Set(['person.signIn', 'person.edit', 'event.email.unsubscribe']);
+const NEVER_THROUGH = new Set([
+  'person.signIn',
+  'person.edit',
+  'event.email.unsubscribe',
+  'event.email.bounce',
+  'event.applicant.operate',
+  'event.applicant.dismiss',
+  'event.applicant.get',
+  'event.applicant.approve',
+  'event.guest.bind',
+  'event.guest.operate',
+  'event.guest.dismiss',
+  'event.guest.get',
+  'event.sender.refresh',
+]);
 /** Answers that only a handler that ran gives: success, a conflict, its own throttle (the global limits are off). */
 const THROUGH = new Set([200, 409, 429]);
 const aimsAtPeople = (op: AnyOperation) =>

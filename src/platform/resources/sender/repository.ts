@@ -9,34 +9,48 @@ export function senderRows(
   limit = 100,
   offset = 0,
 ) {
-  return db
-    .selectFrom('eventSender')
-    .leftJoin('person', 'person.personID', 'eventSender.personID')
-    .select([
-      'eventSender.senderID',
-      'eventSender.eventID',
-      'eventSender.personID',
-      'eventSender.senderName',
-      'eventSender.senderEmail',
-      'eventSender.senderDNS',
-      'eventSender.state',
-      'eventSender.checkedDate',
-      'person.name',
-      'person.username',
-    ])
-    .where('eventSender.eventID', '=', where.eventID)
-    .$if(where.personID !== undefined, (q) => q.where('eventSender.personID', '=', where.personID!))
-    .$if(where.senderID !== undefined, (q) => q.where('eventSender.senderID', '=', where.senderID!))
-    .$if(where.query !== undefined && where.query !== '', (q) =>
-      q.where((e) =>
-        e.or([contains('eventSender.senderEmail', where.query!), contains('eventSender.senderName', where.query!)]),
-      ),
-    ) // prettier-ignore
-    .orderBy('eventSender.senderID')
-    .limit(limit)
-    .offset(offset)
-    .execute()
-    .then((rows) => rows.map((r) => ({ ...r, name: r.name ?? '', username: r.username ?? '' })));
+  return (
+    db
+      .selectFrom('eventSender')
+      // The organizer as this event and its company know them (their registration, or their company
+      // membership), never the platform's person row: a company sees only what people gave to its events.
+      .innerJoin('event', 'event.eventID', 'eventSender.eventID')
+      .leftJoin('eventPerson', (j) =>
+        j
+          .onRef('eventPerson.eventID', '=', 'eventSender.eventID')
+          .onRef('eventPerson.personID', '=', 'eventSender.personID'),
+      )
+      .leftJoin('companyPerson', (j) =>
+        j
+          .onRef('companyPerson.companyID', '=', 'event.companyID')
+          .onRef('companyPerson.personID', '=', 'eventSender.personID'),
+      )
+      .select((e) => [
+        'eventSender.senderID',
+        'eventSender.eventID',
+        'eventSender.personID',
+        'eventSender.senderName',
+        'eventSender.senderEmail',
+        'eventSender.senderDNS',
+        'eventSender.state',
+        'eventSender.checkedDate',
+        e.fn.coalesce('eventPerson.name', 'companyPerson.name', e.val('')).as('name'),
+        e.fn.coalesce('eventPerson.username', 'companyPerson.email', e.val('')).as('username'),
+      ])
+      .where('eventSender.eventID', '=', where.eventID)
+      .$if(where.personID !== undefined, (q) => q.where('eventSender.personID', '=', where.personID!))
+      .$if(where.senderID !== undefined, (q) => q.where('eventSender.senderID', '=', where.senderID!))
+      .$if(where.query !== undefined && where.query !== '', (q) =>
+        q.where((e) =>
+          e.or([contains('eventSender.senderEmail', where.query!), contains('eventSender.senderName', where.query!)]),
+        ),
+      ) // prettier-ignore
+      .orderBy('eventSender.senderID')
+      .limit(limit)
+      .offset(offset)
+      .execute()
+      .then((rows) => rows.map((r) => ({ ...r, name: r.name ?? '', username: r.username ?? '' })))
+  );
 }
 
 /** Whether the person may own a sender of the event: one of its people, or a person of its company. */
