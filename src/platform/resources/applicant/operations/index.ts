@@ -78,7 +78,8 @@ const applicantBind = defineOperation({
     ['eventID', 'path'],
   ],
   auth: { kind: 'public' },
-  cors: true,
+  // Not callable from any web page: the widget applies through form.respondRegistration (CORS is for
+  // the widgets' operations only, tests/api/cors.test.ts).
   writes: true,
   answer: applicantWire,
   // scrypt outside the transaction (see Operation.prepare).

@@ -33,7 +33,8 @@ export default defineOperation({
     telephone: b(telephone, 'the number, E.164 (+<country code><number>)'),
   },
   auth: { kind: 'public' },
-  cors: true,
+  // Not callable from any web page: an SMS costs money, and visitors of a hostile page would each send
+  // one from their own address (the per-address limit would not hold). CORS is for the widgets only.
   answer: smsWire,
   writes: true,
   async handler(ctx, p) {
