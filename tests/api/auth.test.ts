@@ -15,7 +15,19 @@ import { STORES, startTestPlatform, world, type TestPlatform, type World } from 
 type Values = Record<string, string>;
 
 /** Candidates tried for parameters without an object id, first valid one wins. */
-const POOL = ['all', 'name', '1', 'Sweep', 'sweep@podium.test', '0', '[]', 'https://example.com/x.png', 'text', 'raw'];
+const POOL = [
+  'all',
+  'name',
+  '1',
+  'Sweep',
+  'sweep@podium.test',
+  '0',
+  '[]',
+  'https://example.com/x.png',
+  'text',
+  'raw',
+  'message',
+];
 
 /** Operations whose rule admits every member for one form only (the own-record form): that form is used. */
 const MEMBER_FORM: Record<string, readonly string[]> = {
@@ -81,6 +93,10 @@ describe.each(STORES)('auth rules of the content operations on %s', (kind) => {
     // A message to the attendee and a comment of theirs (issue 16): chat.get and comment.* find their event through them.
     ids.chatID = await one('chat', { eventID, senderID: w.attendeeID, receiverID: w.attendeeID, message: 'Sweep', date: 0 }, 'chatID'); // prettier-ignore
     ids.commentID = await one('comment', { eventID, activityID: Number(ids.activityID), personID: w.attendeeID, text: 'Sweep', date: 0 }, 'commentID'); // prettier-ignore
+    // A beacon of company A bound to event A, with an action (issue 17): beacon.action.* and beacon.log.* find their event through them.
+    const beaconID = await one('beacon', { companyID, uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 1, date: 0 }, 'beaconID'); // prettier-ignore
+    ids.beaconEventID = await one('beaconEvent', { eventID, beaconID: Number(beaconID), date: 0 }, 'beaconEventID');
+    ids.beaconActionID = await one('beaconAction', { eventID, beaconEventID: Number(ids.beaconEventID), type: 'message', title: 'Sweep', message: 'Sweep', date: 0 }, 'beaconActionID'); // prettier-ignore
   });
   afterAll(() => p?.close());
 

@@ -129,6 +129,10 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
     };
     ids.budgetID = await insert('budget', { title: 'A cost', type: 'raw', price: 1, date: 1 }, 'budgetID');
     ids.adID = await insert('ad', { sponsorID: Number(ids.sponsorID) }, 'adID');
+    // A beacon of company A bound to A1, with an action (issue 17), for beacon.action.edit.
+    const beaconID = await p.insertRow('beacon', { companyID: Number(w.companyA.companyID), uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 1, date: 1 }, 'beaconID'); // prettier-ignore
+    ids.beaconEventID = await insert('beaconEvent', { beaconID: Number(beaconID), date: 1 }, 'beaconEventID');
+    ids.beaconActionID = await insert('beaconAction', { beaconEventID: Number(ids.beaconEventID), type: 'message', title: 'Hi', message: 'Hi', date: 1 }, 'beaconActionID'); // prettier-ignore
     // personID: company A's external user for company.person.operate, an attendee of A1 elsewhere.
     ids.personID = String(w.attendeeID);
     // A comment on A1's session and an error report filed under A1 (issue 16), for comment.edit and error.edit.

@@ -28,6 +28,8 @@ const NOUN: Record<string, string> = {
   eventSanityID: 'eventSanity',
   chatID: 'chat',
   commentID: 'comment',
+  beaconEventID: 'beaconEvent',
+  beaconActionID: 'beaconAction',
 };
 /** An id no object has (a valid id: the call reaches the lookup). */
 const UNKNOWN = '987654321';
@@ -42,7 +44,7 @@ const CASES = operations.flatMap((op) =>
 type Values = Record<string, string>;
 /** Values of the other parameters: valid, so every call gets past validation to the object's lookup. */
 const OTHER: Values = { minutes: '15', subsequent: '0', selection: 'all', value: '1' };
-const POOL = ['name', 'approved', 'priori', 'text', '1', 'all', 'Caller'];
+const POOL = ['name', 'approved', 'priori', 'text', '1', 'all', 'Caller', 'message'];
 
 const paramsOf = (op: AnyOperation) => op.params as Record<string, Param>;
 
@@ -97,6 +99,10 @@ describe.each(STORES)('defect 2, tenancy of object ids, on %s', (kind) => {
     const adminA = (await p.db.selectFrom('person').select('personID').where('username', '=', 'admin-a@podium.test').executeTakeFirstOrThrow()).personID; // prettier-ignore
     objects.chatID = await insert('chat', { senderID: adminA, receiverID: w.attendeeID, message: 'Hi', date: 1 }, 'chatID'); // prettier-ignore
     objects.commentID = await insert('comment', { activityID: Number(objects.activityID), personID: w.attendeeID, text: 'Hi', date: 1 }, 'commentID'); // prettier-ignore
+    // A beacon of company A bound to its event, with an action (issue 17).
+    const beaconID = await p.insertRow('beacon', { companyID: Number(w.companyA.companyID), uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 1, date: 1 }, 'beaconID'); // prettier-ignore
+    objects.beaconEventID = await insert('beaconEvent', { beaconID: Number(beaconID), date: 1 }, 'beaconEventID');
+    objects.beaconActionID = await insert('beaconAction', { beaconEventID: Number(objects.beaconEventID), type: 'message', title: 'Hi', message: 'Hi', date: 1 }, 'beaconActionID'); // prettier-ignore
     // People of company B's event: an attendee (system scope) and an admin (event scope).
     const eventB = Number(w.eventB.eventID);
     const passwordHash = await hashPassword(`${PASSWORD} b`);

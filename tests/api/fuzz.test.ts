@@ -312,6 +312,10 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     await one('budgetLog', { eventID, budgetID: Number(budgetID), personID: w.attendeeID, key: 'create', date: 1 }, 'budgetLogID'); // prettier-ignore
     const adID = await one('ad', { eventID, sponsorID: Number(sponsorID) }, 'adID');
     await one('caseStudy', { eventID, date: 1, active: 1 }, 'caseID'); // case.get reads it
+    // A beacon of company A bound to event A with an action (issue 17), for the beacon operations.
+    const beaconID = await one('beacon', { companyID: Number(companyA.companyID), uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e', major: 1, minor: 7, date: 1 }, 'beaconID'); // prettier-ignore
+    const beaconEventID = await one('beaconEvent', { eventID, beaconID: Number(beaconID), date: 1 }, 'beaconEventID');
+    const beaconActionID = await one('beaconAction', { eventID, beaconEventID: Number(beaconEventID), type: 'message', title: 'Fuzz', message: 'Fuzz', date: 1 }, 'beaconActionID'); // prettier-ignore
     couponCode = (await p.ok('coupon.create', { token: w.adminA, query: { eventID: eventA.eventID }, body: { discount: 10 } }))[0].code; // prettier-ignore
     // Issue 16: an application to event A (event.applicant.*), and a guest of its attendee in an event
     // taking guests (event.guest.*).
@@ -381,6 +385,12 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       eventBlacklistID: [eventBlacklistID, '999999'],
       budgetID: [budgetID, '999999'],
       adID: [adID, '999999'],
+      beaconID: [beaconID, '999999'],
+      beaconEventID: [beaconEventID, '999999'],
+      beaconActionID: [beaconActionID, '999999'],
+      uuid: ['F7826DA6-4FA2-4E98-8024-BC5B71E0893F', 'not-a-uuid'],
+      major: ['1', '65536'],
+      minor: ['7', '65536'],
       price: ['12.50', '-1', '1e3'],
       eventSanityID: [eventSanityID, '999999'],
       emailLogID: [emailLogID, '999999'],
@@ -489,6 +499,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'budget.edit': { key: 'price', value: '9.99' },
       'ad.edit': { key: 'weight', value: '2' },
       'case.edit': { key: 'headline', value: 'Fuzzed' },
+      'beacon.action.create': { message: 'Fuzzed' },
+      'beacon.action.edit': { key: 'title', value: 'Fuzzed' },
       'event.applicant.bind': { username: 'nobody@podium.test' },
       'event.applicant.operate': { personID: applicantID },
       'event.applicant.get': { personID: applicantID },

@@ -7,6 +7,7 @@ import { EDIT_KEYS as ACTIVITY_KEYS } from '../../src/platform/resources/activit
 import { BUDGET_EDIT_KEYS } from '../../src/platform/resources/budget/fields.ts';
 import { CASE_EDIT_KEYS } from '../../src/platform/resources/casestudy/fields.ts';
 import { AD } from '../../src/platform/resources/ad/repository.ts';
+import { ACTION_EDIT_KEYS } from '../../src/platform/resources/beacon/fields.ts';
 
 const API_MD = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
 
@@ -38,6 +39,7 @@ describe('docs/api.md edit keys', () => {
     ['budgets.md', '### budget.edit keys', BUDGET_EDIT_KEYS],
     ['ads.md', '### ad.edit keys', AD.editKeys],
     ['cases.md', '### case.edit keys', CASE_EDIT_KEYS],
+    ['beacons.md', '### beacon.action.edit keys', ACTION_EDIT_KEYS],
   ])('docs/api/%s: %s lists every key, once, and no other', (file, heading, keys) => {
     const documented = keysOfTable(readFileSync(new URL(`../../docs/api/${file}`, import.meta.url), 'utf8'), heading);
     expect(documented.length).toBe(new Set(documented).size);

@@ -20,8 +20,9 @@ import * as coupons from './migrations/0013_coupons.ts';
 import * as applicants from './migrations/0014_applicants.ts';
 import * as social from './migrations/0015_social.ts';
 import * as backoffice from './migrations/0016_backoffice.ts';
-import * as senders from './migrations/0018_senders.ts';
 import * as reports from './migrations/0017_reports.ts';
+import * as senders from './migrations/0018_senders.ts';
+import * as beacons from './migrations/0019_beacons.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -42,8 +43,9 @@ const migrations: Record<string, Migration> = {
   '0014_applicants': applicants,
   '0015_social': social,
   '0016_backoffice': backoffice,
-  '0018_senders': senders,
   '0017_reports': reports,
+  '0018_senders': senders,
+  '0019_beacons': beacons,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

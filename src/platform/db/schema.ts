@@ -574,6 +574,10 @@ export interface DB {
   smsLog: SmsLogTable;
   download: DownloadTable;
   downloadChunk: { downloadID: number; attempt: number; seq: number; data: Uint8Array };
+  beacon: BeaconTable;
+  beaconEvent: BeaconEventTable;
+  beaconAction: BeaconActionTable;
+  beaconLog: BeaconLogTable;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -823,4 +827,50 @@ export interface ErrorReportTable {
   address: D<string>;
   date: number;
   solved: D<number>;
+}
+
+/** A physical beacon of a company (migration 0019, docs/api/beacons.md). */
+export interface BeaconTable {
+  beaconID: D<number>;
+  companyID: number;
+  /** iBeacon proximity UUID, lower case with dashes. */
+  uuid: string;
+  major: number;
+  minor: number;
+  name: D<string>;
+  date: number;
+}
+
+/** A beacon bound to an event (migration 0019; spec §2.6 Beacon event). */
+export interface BeaconEventTable {
+  beaconEventID: D<number>;
+  eventID: number;
+  beaconID: number;
+  type: D<string>;
+  range: D<string>;
+  extra: D<string>;
+  date: number;
+}
+
+/** What attendees near a bound beacon are shown (migration 0019; Podium's design, docs/api/beacons.md). */
+export interface BeaconActionTable {
+  beaconActionID: D<number>;
+  beaconEventID: number;
+  eventID: number;
+  type: 'message' | 'url';
+  title: string;
+  message: D<string>;
+  url: D<string>;
+  active: D<number>;
+  date: number;
+}
+
+/** A person met a beacon action (migration 0019). */
+export interface BeaconLogTable {
+  beaconLogID: D<number>;
+  eventID: number;
+  beaconEventID: number;
+  beaconActionID: number;
+  personID: number;
+  date: number;
 }

@@ -13,7 +13,13 @@ const OBJECT_PARAMS = [
 ] as const; // prettier-ignore
 
 /** Modules whose object's id is not named after the module: a guest is its eventGuestID, an applicant a person. */
-const OWN_ID: Readonly<Record<string, string>> = { 'event.guest': 'eventGuestID', 'event.applicant': 'personID' };
+const OWN_ID: Readonly<Record<string, string>> = {
+  'event.guest': 'eventGuestID',
+  'event.applicant': 'personID',
+  'beacon.event': 'beaconEventID',
+  'beacon.action': 'beaconActionID',
+  'beacon.log': 'beaconLogID',
+};
 
 const firstRow = (result: Result): Record<string, unknown> | undefined =>
   (Array.isArray(result) ? result : result.rows)[0];

@@ -81,6 +81,8 @@ export const OWNERS = {
   eventSanityID: 'eventSanity',
   chatID: 'chat',
   commentID: 'comment',
+  beaconEventID: 'beaconEvent',
+  beaconActionID: 'beaconAction',
 } as const;
 export type OwnerParam = keyof typeof OWNERS;
 

@@ -34,6 +34,7 @@ export * from './webpush.ts';
 export * from './webhook.ts';
 export * from './checklog.ts';
 export * from './coupon.ts';
+export * from './beacon.ts';
 export * from './budget.ts';
 export * from './ad.ts';
 export * from './case.ts';
