@@ -21,6 +21,7 @@ import * as applicants from './migrations/0014_applicants.ts';
 import * as social from './migrations/0015_social.ts';
 import * as backoffice from './migrations/0016_backoffice.ts';
 import * as senders from './migrations/0018_senders.ts';
+import * as bookings from './migrations/0020_bookings.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015_social': social,
   '0016_backoffice': backoffice,
   '0018_senders': senders,
+  '0020_bookings': bookings,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

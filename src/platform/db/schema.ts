@@ -572,6 +572,8 @@ export interface DB {
   eventSender: EventSenderTable;
   eventSanity: EventSanityTable;
   smsLog: SmsLogTable;
+  eventBooking: EventBookingTable;
+  eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -797,4 +799,28 @@ export interface ErrorReportTable {
   address: D<string>;
   date: number;
   solved: D<number>;
+}
+
+/** An item reservation of an event (migration 0020, docs/api/bookings.md). */
+export interface EventBookingTable {
+  bookingID: D<number>;
+  eventID: number;
+  /** The generated reference (event.booking.get Q value). */
+  value: string;
+  source: D<string>;
+  used: D<number>;
+  usedDate: D<number>;
+  name: string;
+  email: string;
+  telephone: D<string>;
+  company: D<string>;
+  dataCollectors: D<number>;
+  liveSupport: D<number>;
+  extraPhone: D<number>;
+  extraLive: D<number>;
+  automaticReport: D<number>;
+  beacons: D<number>;
+  pricing: D<string>;
+  personID: number;
+  dateCreated: number;
 }

@@ -43,3 +43,5 @@ export * from './chat.ts';
 export * from './comment.ts';
 export * from './error.ts';
 export * from './search.ts';
+export * from './booking.ts';
+export * from './journey.ts';
