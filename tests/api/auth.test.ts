@@ -15,7 +15,19 @@ import { STORES, startTestPlatform, world, type TestPlatform, type World } from 
 type Values = Record<string, string>;
 
 /** Candidates tried for parameters without an object id, first valid one wins. */
-const POOL = ['all', 'name', '1', 'Sweep', 'sweep@podium.test', '0', '[]', 'https://example.com/x.png', 'text', 'raw'];
+const POOL = [
+  'all',
+  'name',
+  '1',
+  'Sweep',
+  'sweep@podium.test',
+  '0',
+  '[]',
+  'https://example.com/x.png',
+  'text',
+  'raw',
+  'beacons',
+];
 
 /** Operations whose rule admits every member for one form only (the own-record form): that form is used. */
 const MEMBER_FORM: Record<string, readonly string[]> = {
