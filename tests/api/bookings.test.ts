@@ -62,7 +62,7 @@ describe.each(STORES)('bookings on %s', (kind) => {
       const eventID = await newEvent();
       const r = await create(eventID, { email: 'ANA@Booking.test', name: '  Ana   Lima ' });
       expect(r.status, r.text).toBe(200);
-      const b = r.data[0];
+      const b = r.data[0] as Record<string, string>;
       expect(Object.keys(b).sort()).toEqual([...FIELDS].sort());
       expect(b).toMatchObject({
         eventID, source: 'api', used: '0', usedDate: '0', name: 'Ana Lima', email: 'ana@booking.test',
@@ -81,8 +81,8 @@ describe.each(STORES)('bookings on %s', (kind) => {
     it('reads a booking by its reference, case and dashes aside; another event’s reference is a missing one', async () => {
       const eventID = await newEvent();
       const other = await newEvent();
-      const b = (await create(eventID)).data[0];
-      const mine = (await create(other, { email: 'other@booking.test' })).data[0];
+      const b = (await create(eventID)).data[0] as Record<string, string>;
+      const mine = (await create(other, { email: 'other@booking.test' })).data[0] as Record<string, string>;
       const get = (value: string, e = eventID) => c.call('event.booking.get', { token: w.adminA, query: { eventID: e, value } }); // prettier-ignore
       expect((await get(b.value)).data[0]).toEqual(b);
       expect((await get(`${b.value.slice(0, 5).toLowerCase()}-${b.value.slice(5)}`)).data[0].bookingID).toBe(b.bookingID); // prettier-ignore
@@ -92,8 +92,8 @@ describe.each(STORES)('bookings on %s', (kind) => {
 
     it('lists all, fresh and used bookings, filters by query, pages; a booking is used once', async () => {
       const eventID = await newEvent();
-      const a = (await create(eventID, { email: 'a@booking.test', company: 'Acme' })).data[0];
-      const b = (await create(eventID, { email: 'b@booking.test', company: 'Beta' })).data[0];
+      const a = (await create(eventID, { email: 'a@booking.test', company: 'Acme' })).data[0] as Record<string, string>;
+      const b = (await create(eventID, { email: 'b@booking.test', company: 'Beta' })).data[0] as Record<string, string>;
       const use = () => c.call('event.booking.use', { token: w.adminA, query: { eventID, value: a.value } });
       const used = await use();
       expect(used.data[0]).toMatchObject({ bookingID: a.bookingID, used: '1' });
@@ -166,7 +166,10 @@ describe.each(STORES)('bookings on %s', (kind) => {
       ['event.booking.stock', 'POST'],
     ])("%s: another company's admin gets what a missing event gets; an attendee is refused", async (name, method) => {
       const eventID = w.eventA.eventID;
-      const b = (await create(eventID, { email: `idor-${style}-${name}@booking.test` })).data[0];
+      const b = (await create(eventID, { email: `idor-${style}-${name}@booking.test` })).data[0] as Record<
+        string,
+        string
+      >;
       const query = { eventID, selection: 'all', value: b.value, item: 'beacons' };
       const body = method === 'POST' ? { ...BODY, email: `x-${style}-${name}@booking.test`, value: '3' } : undefined;
       const missing = await c.call(name, { token: w.adminA, query: { ...query, eventID: '999999' }, body });
