@@ -27,6 +27,7 @@ const POOL = [
   'text',
   'raw',
   'message',
+  'beacons',
 ];
 
 /** Operations whose rule admits every member for one form only (the own-record form): that form is used. */

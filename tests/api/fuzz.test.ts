@@ -236,6 +236,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   let guestID: string;
   /** The url key of a ready report of company A (download.file). */
   const downloadKey = 'fuzzReportKey_0123456-';
+  /** A booking of event A (event.booking.get / use read it by its value; issue 16). */
+  let bookingValue: string;
   /** The one-click unsubscribe signature of fuzz@podium.test in event A (event.email.unsubscribe). */
   let unsubscribeSig = '';
   /** A sent message of an e-mail with tracking on: its pixel's signature (event.email.open), its Message-ID (event.email.bounce). */
@@ -323,6 +325,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     await p.db.insertInto('eventApplicant').values({ eventID, personID: Number(applicantID), username: 'applicant@podium.test', email: 'applicant@podium.test', name: 'Applicant', dateCreated: 1 }).execute(); // prettier-ignore
     await p.db.updateTable('event').set({ guestsForMember: 5 }).where('eventID', '=', eventID).execute();
     guestID = await one('eventGuest', { eventID, hostID: w.attendeeID, name: 'Fuzz guest', dateCreated: 1 }, 'eventGuestID'); // prettier-ignore
+    bookingValue = (await p.ok('event.booking.create', { token: w.adminA, query: { eventID }, body: { name: 'Fuzz', email: 'booking@podium.test', telephone: '1', company: 'Fuzz', dataCollectors: 1, liveSupport: 0, extraPhone: 0, extraLive: 0, automaticReport: 0, beacons: 0, pricing: 'fuzz' } }))[0].value; // prettier-ignore
     // A chat message the operator sent, a comment and an error report of event A (issue 16): chat.get
     // answers only the message's sender and receiver.
     const operatorID = (await p.db.selectFrom('person').select('personID').where('username', '=', 'operator@podium.test').executeTakeFirstOrThrow()).personID; // prettier-ignore
@@ -510,6 +513,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'event.guest.operate': { personID: guestID, key: 'name', value: 'Fuzzed' },
       'event.guest.get': { personID: guestID },
       'event.guest.dismiss': { personID: guestID },
+      'event.booking.get': { value: bookingValue },
+      'event.booking.use': { value: bookingValue },
       'comment.edit': { key: 'approved', value: '1' },
       'error.edit': { key: 'solved', value: '1' },
       'download.file': { key: downloadKey },

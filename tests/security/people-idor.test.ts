@@ -118,6 +118,8 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     accessCode: '1234',
     path: 'people.csv',
     cname: 'caller.example.com',
+    // An item of event.booking.stock (issue 16).
+    item: 'beacons',
     // A browser's Web Push subscription (push.bind, push.dismiss): a real P-256 key and auth secret.
     endpoint: 'https://fcm.googleapis.com/fcm/send/caller',
     p256dh: BROWSER.p256dh,

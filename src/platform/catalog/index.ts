@@ -36,6 +36,8 @@ import { checklogOperations } from '../resources/checklog/operations/index.ts';
 import { couponOperations } from '../resources/coupon/operations/index.ts';
 import { applicantOperations } from '../resources/applicant/operations/index.ts';
 import { guestOperations } from '../resources/guest/operations/index.ts';
+import { bookingOperations } from '../resources/booking/operations/index.ts';
+import { journeyOperations } from '../resources/journey/operations/index.ts';
 import { socialOperations } from './social.ts';
 import { ANSWERS } from '../kernel/answers.ts';
 import { emailOperations } from '../resources/email/operations/index.ts';
@@ -65,6 +67,8 @@ export const contentOperations: readonly AnyOperation[] = [
   ...couponOperations,
   ...applicantOperations,
   ...guestOperations,
+  ...bookingOperations,
+  ...journeyOperations,
   ...webhookOperations,
   ...backofficeOperations,
   ...socialOperations,

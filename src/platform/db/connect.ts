@@ -23,6 +23,7 @@ import * as backoffice from './migrations/0016_backoffice.ts';
 import * as reports from './migrations/0017_reports.ts';
 import * as senders from './migrations/0018_senders.ts';
 import * as beacons from './migrations/0019_beacons.ts';
+import * as bookings from './migrations/0020_bookings.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017_reports': reports,
   '0018_senders': senders,
   '0019_beacons': beacons,
+  '0020_bookings': bookings,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

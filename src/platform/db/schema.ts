@@ -578,6 +578,8 @@ export interface DB {
   beaconEvent: BeaconEventTable;
   beaconAction: BeaconActionTable;
   beaconLog: BeaconLogTable;
+  eventBooking: EventBookingTable;
+  eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -873,4 +875,28 @@ export interface BeaconLogTable {
   beaconActionID: number;
   personID: number;
   date: number;
+}
+
+/** An item reservation of an event (migration 0020, docs/api/bookings.md). */
+export interface EventBookingTable {
+  bookingID: D<number>;
+  eventID: number;
+  /** The generated reference (event.booking.get Q value). */
+  value: string;
+  source: D<string>;
+  used: D<number>;
+  usedDate: D<number>;
+  name: string;
+  email: string;
+  telephone: D<string>;
+  company: D<string>;
+  dataCollectors: D<number>;
+  liveSupport: D<number>;
+  extraPhone: D<number>;
+  extraLive: D<number>;
+  automaticReport: D<number>;
+  beacons: D<number>;
+  pricing: D<string>;
+  personID: number;
+  dateCreated: number;
 }

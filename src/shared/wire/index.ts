@@ -45,3 +45,5 @@ export * from './comment.ts';
 export * from './error.ts';
 export * from './search.ts';
 export * from './download.ts';
+export * from './booking.ts';
+export * from './journey.ts';
