@@ -126,13 +126,14 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     auth: BROWSER.auth,
     // error.create's raw form (issue 16): a JSON object.
     json: '{"platform":"web","message":"Caller crash"}',
-    // event.sendSMS (issue 15): an E.164 number.
+    // event.sendSMS (issue 15): an E.164 number; beacon.create (issue 17): an iBeacon proximity UUID.
     telephone: '+15550100',
+    uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e',
   };
   return own[name];
 }
 /** Tried, in order, for parameters ownValue does not name; the first value the schema accepts is sent. */
-const POOL = ['all', '1', 'raw', 'Caller', 'caller@caller.test', '0', '[]', 'https://caller.test/x.png', 'text', 'caller password 1', 'C'.repeat(60)]; // prettier-ignore
+const POOL = ['all', '1', 'raw', 'message', 'Caller', 'caller@caller.test', '0', '[]', 'https://caller.test/x.png', 'text', 'caller password 1', 'C'.repeat(60)]; // prettier-ignore
 
 /** A parameter the sweep has no valid value for: the operation cannot be swept until ownValue knows one. */
 class NoValue extends Error {}
@@ -221,6 +222,8 @@ function callsFor(op: AnyOperation, t: Tenant, e: EventFixture, v: Victim): Valu
  * company never has: every call is 404 (403 where the event takes no guests) before any row of theirs is
  * read (tests/api/applicants.test.ts and guests.test.ts sweep their own IDOR matrix). event.sender.refresh
  * checks a sender that exists; none is made for the victim (event.sender.edit refuses them).
+ * beacon.log.bind names a person of the caller's event who met one of its beacon actions: the victim is
+ * in none of the caller's events (404 to an admin, 403 to an attendee; tests/api/beacons.test.ts).
  */
 const NEVER_THROUGH = new Set([
   'person.signIn',
@@ -236,6 +239,7 @@ const NEVER_THROUGH = new Set([
   'event.guest.dismiss',
   'event.guest.get',
   'event.sender.refresh',
+  'beacon.log.bind',
 ]);
 /** Answers that only a handler that ran gives: success, a conflict, its own throttle (the global limits are off). */
 const THROUGH = new Set([200, 409, 429]);
