@@ -192,6 +192,25 @@ describe.each(STORES)('cached public answers over HTTP on %s', (kind) => {
     expect(await names(a)).toContain('Renamed quietly');
   });
 
+  // error.create is public: otherwise anyone could empty an event's cached answers at its rate limit.
+  it('a write no public read shows (an error report of the event) leaves its cached answers alone', async () => {
+    const a = programOf(w.eventA.eventID);
+    const names = async () => ((await (await get(a)).json()) as { data: { name: string }[] }).data.map((r) => r.name);
+    await names();
+    await p.db.updateTable('activity').set({ name: 'Renamed in private' }).execute();
+    await p.ok('error.create', {
+      query: { eventID: w.eventA.eventID },
+      body: { platform: 'web', message: 'a crash' },
+    });
+    expect(await names()).not.toContain('Renamed in private');
+    await p.ok('event.edit', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID, key: 'description' },
+      body: { value: 'Newer text' },
+    });
+    expect(await names()).toContain('Renamed in private');
+  });
+
   it('a request with Cache-Control: no-cache is answered from the store, and renews the cached answer', async () => {
     const path = `/event/get?eventID=${w.eventA.eventID}`;
     const name = async (headers: Record<string, string> = {}) =>
@@ -224,6 +243,17 @@ async function rawGet(url: string, encoding: string, token?: string) {
       .end();
   });
 }
+
+describe('writes no public read shows', () => {
+  it('name writes of the operation table, and no module or operation a public read shows', async () => {
+    const { operations } = await import('../../src/platform/catalog/index.ts');
+    const { PRIVATE_WRITES, kindOf } = await import('../../src/platform/resources/change/log.ts');
+    const writes = new Set(operations.filter((o) => o.writes !== false).flatMap((o) => [o.name, kindOf(o.name)]));
+    for (const name of PRIVATE_WRITES) expect(writes, name).toContain(name);
+    const publicReads = operations.filter((o) => o.writes === false && o.auth.kind === 'public');
+    for (const o of publicReads) expect(PRIVATE_WRITES, o.name).not.toContain(kindOf(o.name));
+  });
+});
 
 describe('one computation for concurrent identical reads', () => {
   it('callers that miss the same cold key wait for the first and take what it kept; after a change, anew', async () => {

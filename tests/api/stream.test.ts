@@ -89,6 +89,22 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
     s.close();
   });
 
+  it('tells nothing of a write no public read shows (an organizer drafting an e-mail)', async () => {
+    const s = await open();
+    const { eventID } = w.eventA;
+    await p.ok('event.email.create', {
+      token: w.adminA,
+      query: { eventID },
+      body: { subject: 'Hello', text: 'Welcome' },
+    });
+    await rename(eventID, 'After the report');
+    const m = await s.next((x) => x.event === 'change' && data(x).eventID === eventID);
+    const logged = await p.db.selectFrom('change').selectAll().where('changeID', '=', Number(m.id)).executeTakeFirst();
+    expect(logged?.operation).toBe('event.edit');
+    expect(s.messages.filter((x) => x.event === 'change')).toHaveLength(1);
+    s.close();
+  });
+
   it('resumes after Last-Event-ID (header or query), in order, without what was already had', async () => {
     const first = await open();
     await rename(w.eventA.eventID, 'Before the drop');

@@ -22,7 +22,7 @@ import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
 import { notModified, preferredEncoding } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
-import { recordChange, type ChangeRow } from '../resources/change/log.ts';
+import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
 import { watchProgram } from '../resources/program/watch.ts';
 import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
@@ -454,8 +454,9 @@ export function createDispatcher(deps: Deps) {
       });
       // The answers of its event (or company) are born again — here, not only when the bus hands the
       // change back (it holds changes while it reads the log): the writer's next read must see its write.
-      // Applying it a second time from the bus only moves the cache's counter on.
-      cache.apply(change);
+      // Applying it a second time from the bus only moves the cache's counter on. A write no public read
+      // shows (a chat message) leaves them alone.
+      if (touchesPublic(change)) cache.apply(change);
       // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
       for (const listener of committedListeners) {
         try {
@@ -628,7 +629,9 @@ export function createDispatcher(deps: Deps) {
     reportRows,
     invalidate: () => cache.clear(),
     /** A change committed by another process (the bus): the answers it touches are not served again. */
-    applyChange: (change: ChangeRow) => cache.apply(change),
+    applyChange: (change: ChangeRow) => {
+      if (touchesPublic(change)) cache.apply(change);
+    },
     /** Calls `listener` after each committed write of this process; returns its removal. */
     onCommit(listener: (c: Committed) => void): () => void {
       committedListeners.add(listener);

@@ -42,6 +42,34 @@ const COLUMNS = ['changeID', 'at', 'operation', 'kind', 'companyID', 'eventID', 
  */
 export const ACTIVITY_PARTS: ReadonlySet<string> = new Set(['activity.speaker', 'activity.sponsor', 'activity.tag']);
 
+/**
+ * Writes no public read shows — chat messages, error reports, webhooks, budgets, the mail and SMS logs,
+ * device subscriptions, beacon sightings — by module or by operation. Their changes are logged and
+ * delivered (webhooks, the bus) like any other, but leave kept public answers and pages alone: without
+ * this, every chat message at a busy event emptied that event's cached program and hotsite.
+ * tests/api/cache.test.ts checks that each name is a write of the table and that no public read is.
+ */
+export const PRIVATE_WRITES: ReadonlySet<string> = new Set([
+  'chat',
+  'error',
+  'webhook',
+  'webhook.delivery',
+  'budget',
+  'download',
+  'event.email',
+  'event.blacklist',
+  'event.sender',
+  'event.sanity',
+  'event.sendSMS',
+  'beacon.log',
+  'push.bind',
+  'push.dismiss',
+]);
+
+/** Whether a change may make a public answer stale (see PRIVATE_WRITES). */
+export const touchesPublic = (change: { readonly kind: string; readonly operation: string }): boolean =>
+  !PRIVATE_WRITES.has(change.kind) && !PRIVATE_WRITES.has(change.operation);
+
 /** The module of an operation name: `activity.edit` → `activity`, `event.person.bind` → `event.person`. */
 export const kindOf = (operation: string): string => operation.slice(0, Math.max(0, operation.lastIndexOf('.')));
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../../db/schema.ts';
-import type { ChangeRow } from './log.ts';
+import { touchesPublic, type ChangeRow } from './log.ts';
 import { isOpenEvent } from '../event/repository.ts';
 import type { StreamView } from '../../stream/hub.ts';
 import { changeMessageWire } from '../../../shared/wire/change.ts';
@@ -10,7 +10,7 @@ import { changeMessageWire } from '../../../shared/wire/change.ts';
 // in which event when the event is open to anyone. Nothing else (no operation, no object, no person):
 // enough for a site or a CDN to drop what it kept, nothing about a private event or a person.
 
-/** The message data of one change, or undefined when it touches nothing public (a person's own profile). */
+/** The message data of one change, or undefined when it touches nothing public (a person's own profile, a chat message). */
 export interface PublicChange {
   readonly changeID: number;
   readonly companyID: number;
@@ -25,7 +25,7 @@ const MAX_KNOWN = 10_000;
 export function publicChanges(db: Kysely<DB>): (change: ChangeRow) => Promise<PublicChange | undefined> {
   const open = new LRUCache<number, boolean>({ max: MAX_KNOWN });
   return async (change) => {
-    if (change.companyID === null) return undefined;
+    if (change.companyID === null || !touchesPublic(change)) return undefined;
     let eventID: number | undefined;
     if (change.eventID !== null) {
       if (EVENT_KINDS.has(change.kind)) open.delete(change.eventID);
