@@ -84,7 +84,8 @@ export async function startFakeCrm(): Promise<FakeCrm> {
         if (m === 'huge') return json(200, { communities: [{ id: 'x', name: 'x'.repeat(3_000_000) }] });
         if (m === 'reset') return req.socket.destroy(); // as a provider that is down
         if (m === 'redirect') {
-          res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+          // To a loopback port nothing listens on: a platform that followed it would still stay on this machine.
+          res.writeHead(302, { location: 'http://127.0.0.1:9/latest/meta-data/' });
           return res.end();
         }
         // 'slow': later than the platform waits (the test sets CRM_TIMEOUT_MS low).

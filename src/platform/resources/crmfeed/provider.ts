@@ -104,12 +104,16 @@ export function httpCrm(o: HttpCrmOptions): CrmProvider {
           ...(init.key ? { 'idempotency-key': init.key } : {}),
         },
         body: init.body,
-        redirect: 'error',
+        redirect: 'manual', // never followed: a 3xx is answered as an error below
         signal: AbortSignal.timeout(o.timeoutMs),
       });
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
       throw new CrmError(timedOut ? `${who} did not answer within ${o.timeoutMs} ms` : `${who} cannot be reached`);
+    }
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      throw new CrmError(`${who} answered a redirect, which is not followed`);
     }
     let text: string | undefined;
     try {
@@ -117,7 +121,6 @@ export function httpCrm(o: HttpCrmOptions): CrmProvider {
     } catch {
       throw new CrmError(`${who} did not finish its answer within ${o.timeoutMs} ms`);
     }
-    if (res.status >= 300 && res.status < 400) throw new CrmError(`${who} answered a redirect, which is not followed`);
     if (!res.ok) {
       const refused = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
       const why = res.status === 401 || res.status === 403 ? " (it refused the event's token)" : '';
