@@ -139,6 +139,28 @@ const schema = z.object({
   SMS_PER_EVENT_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(500),
   /** Most SMS one network address may ask for per hour (the operation is public). */
   SMS_PER_ADDRESS_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  /**
+   * The CRM provider (crmfeed.*, company.person.sync; docs/api/crmfeed.md): the base http(s) address of
+   * the one provider the platform speaks to. Callers never name an address: every request goes to this
+   * origin, so no caller can make the platform probe another host. Unset: no event can be linked.
+   */
+  CRM_URL: httpUrl.optional(),
+  /** Sent as `X-Platform-Token` with every request to CRM_URL (the platform's own key there, if it has one). */
+  CRM_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,2000}$/, 'must be visible ASCII characters')
+    .optional(),
+  /** How errors name the provider (`502 CRM provider <name> …`); default: CRM_URL's host. */
+  CRM_NAME: z
+    .string()
+    .regex(/^[\w .:-]{1,60}$/, 'must be at most 60 letters, digits, spaces, dots, colons or dashes')
+    .optional(),
+  /** Milliseconds one request to the CRM provider may take, answer included. */
+  CRM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Largest answer read from the CRM provider, in bytes; a longer one is a provider error. */
+  CRM_MAX_BYTES: z.coerce.number().int().min(1024).max(64_000_000).default(1_048_576),
+  /** People company.person.sync pushes to the provider in one request. */
+  CRM_BATCH: z.coerce.number().int().min(1).max(10_000).default(200),
   /** Folder that bulk operations (B path) may read files from. */
   IMPORT_DIR: z.string().default('./data/imports'),
   /** Largest request body accepted, in bytes. */

@@ -19,6 +19,7 @@ import {
   type TestPlatform,
   type World,
 } from '../helpers/platform.ts';
+import { startFakeCrm, type FakeCrm } from '../helpers/crm.ts';
 
 // Requests generated from the operation table itself: for every operation, both call styles and every
 // declared method, (a) no parameters, (b) each declared parameter with hostile values, (c) random
@@ -243,10 +244,17 @@ describe.each(STORES)('fuzz on %s', (kind) => {
   /** A sent message of an e-mail with tracking on: its pixel's signature (event.email.open), its Message-ID (event.email.bounce). */
   let openSig = '';
   let emailLogID = '';
+  /** A fake CRM provider on loopback (issue 17): event A is linked to it, so crmfeed.* reach the provider. */
+  let crm: FakeCrm;
 
   beforeAll(async () => {
-    p = await startTestPlatform(kind);
+    crm = await startFakeCrm();
+    p = await startTestPlatform(kind, { CRM_URL: crm.url });
     w = await world(p);
+    crm.tokens.add('fuzz-crm-token');
+    crm.communities = [{ id: 'c1', name: 'Fuzz community', url: 'https://crm.test/c/1' }];
+    crm.groups = { '': [{ id: 'g1', name: 'Fuzz group' }] };
+    await p.ok('crmfeed.link', { token: w.adminA, query: { eventID: w.eventA.eventID }, body: { token: 'fuzz-crm-token' } }); // prettier-ignore
     await send(p, {
       name: 'event.edit',
       style: 'rpc',
@@ -392,6 +400,12 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       beaconEventID: [beaconEventID, '999999'],
       beaconActionID: [beaconActionID, '999999'],
       uuid: ['F7826DA6-4FA2-4E98-8024-BC5B71E0893F', 'not-a-uuid'],
+      communityId: ['c1'],
+      communityUrl: ['https://crm.test/c/1', 'javascript:alert(1)'],
+      communityName: ['Fuzz community'],
+      groupId: ['g1'],
+      groupName: ['Fuzz group'],
+      token: ['fuzz-crm-token', 'two words'],
       major: ['1', '65536'],
       minor: ['7', '65536'],
       price: ['12.50', '-1', '1e3'],
@@ -443,7 +457,10 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       ]),
     ];
   });
-  afterAll(() => p?.close());
+  afterAll(async () => {
+    await p?.close();
+    await crm?.close();
+  });
 
   const accepts = (param: Param, v: string) => param.schema.safeParse(v).success;
   /** Valid-looking values of a parameter: named candidates, its enum values, and pool values the schema accepts. */

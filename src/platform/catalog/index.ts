@@ -12,6 +12,7 @@ import companyPersonBind from '../resources/company/operations/person/bind.ts';
 import companyPersonOperate from '../resources/company/operations/person/operate.ts';
 import companyPersonDismiss from '../resources/company/operations/person/dismiss.ts';
 import companyPersonFind from '../resources/company/operations/person/find.ts';
+import companyPersonSync from '../resources/company/operations/person/sync.ts';
 import companyToolEdit from '../resources/company/operations/tool/edit.ts';
 import companyToolGet from '../resources/company/operations/tool/get.ts';
 import companyToolAvailable from '../resources/company/operations/tool/available.ts';
@@ -91,6 +92,7 @@ export const operations: readonly AnyOperation[] = withAnswers([
   companyPersonOperate,
   companyPersonDismiss,
   companyPersonFind,
+  companyPersonSync,
   companyToolEdit,
   companyToolGet,
   companyToolAvailable,

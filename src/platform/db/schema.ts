@@ -580,6 +580,7 @@ export interface DB {
   beaconLog: BeaconLogTable;
   eventBooking: EventBookingTable;
   eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
+  crmLink: CrmLinkTable;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */
@@ -899,4 +900,30 @@ export interface EventBookingTable {
   pricing: D<string>;
   personID: number;
   dateCreated: number;
+}
+
+/** An event's link to the CRM provider (migration 0021, docs/api/crmfeed.md). */
+export interface CrmLinkTable {
+  eventID: number;
+  companyID: number;
+  /** The event's token at the provider, sealed (src/platform/resources/crmfeed/secret.ts). */
+  token: string;
+  /** Its last four characters, for the mask crmfeed.get shows. */
+  tokenHint: D<string>;
+  personID: number;
+  linkedAt: number;
+  communityId: D<string>;
+  communityUrl: D<string>;
+  communityName: D<string>;
+  groupId: D<string>;
+  groupName: D<string>;
+  /** '' | queued | running | done | failed. */
+  syncStatus: D<string>;
+  syncRun: D<number>;
+  syncCursor: D<number>;
+  syncPushed: D<number>;
+  syncTotal: D<number>;
+  syncQueuedAt: D<number>;
+  syncFinishedAt: D<number>;
+  syncError: D<string>;
 }

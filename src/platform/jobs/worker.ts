@@ -14,6 +14,8 @@ import { dnsOf } from '../mail/dns.ts';
 import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
 import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
 import { SANITY_JOB, sanityHandler } from '../resources/sanity/job.ts';
+import { CRM_SYNC_JOB, crmSyncHandler } from '../resources/crmfeed/job.ts';
+import { crmProviderOf } from '../resources/crmfeed/provider.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 import { reportHandlers } from '../reports/build.ts';
 
@@ -87,6 +89,11 @@ export function platformHandlers(
     }),
     [SMS_JOB]: smsHandler(store.db, sms, { logger, allowance: config.SMS_ALLOWANCE }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
+    [CRM_SYNC_JOB]: crmSyncHandler(store.db, crmProviderOf(config), {
+      batch: config.CRM_BATCH,
+      secretKey: config.WEBHOOK_SECRET_KEY,
+      logger,
+    }),
     ...reportHandlers({ db: store.db, config, queue, logger }),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,
