@@ -12,7 +12,7 @@ import { defineMiddleware } from 'astro:middleware';
 import type { APIContext } from 'astro';
 import { compressText, encodingOf, worthCompressing, type Encoding } from './site/compress.ts';
 import { etagOf, notModified } from './site/etag.ts';
-import { securityHeaders } from './site/csp.ts';
+import { CAMERA_PERMISSIONS_POLICY, securityHeaders } from './site/csp.ts';
 import { spliceFragments } from './site/fragments.ts';
 import { routeRequest } from './site/route.ts';
 import { runtimeFromEnv } from './site/runtime.ts';
@@ -54,6 +54,8 @@ async function finish(context: APIContext, response: Response): Promise<Response
     for (const [k, v] of Object.entries(securityHeaders(apiOrigin))) {
       // A page may send less Referer than the default (/podium-password carries a code in its URL).
       if (k === 'referrer-policy' && headers.get(k) === 'no-referrer') continue;
+      // The check-in page may use the camera (its own origin only); no page may ask for more.
+      if (k === 'permissions-policy' && headers.get(k) === CAMERA_PERMISSIONS_POLICY) continue;
       headers.set(k, v);
     }
   }

@@ -13,6 +13,8 @@ import { PodiumError } from './errors.ts';
 import {
   accessCodeWire,
   activityWire,
+  checkScanWire,
+  checkStatsWire,
   adFindWire,
   companyWire,
   envelopeOf,
@@ -23,12 +25,15 @@ import {
   programChangeWire,
   recoverWire,
   sectionWire,
+  signInWire,
   speakerWire,
   sponsorWire,
   tagWire,
   type AccessCodeAnswer,
   type Activity,
   type AdShown,
+  type CheckScan,
+  type CheckStats,
   type Company,
   type EventListItem,
   type HotsiteSectionRow,
@@ -37,6 +42,7 @@ import {
   type ProgramChange,
   type RecoverAnswer,
   type RegistrationForm,
+  type SignIn,
   type Speaker,
   type Sponsor,
   type Tag,
@@ -179,8 +185,17 @@ export class PodiumClient {
     return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
   }
 
-  async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string, again = false): Promise<Raw> {
+  async #request(
+    path: string,
+    method: 'GET' | 'POST',
+    clientIp?: string,
+    body?: string,
+    again = false,
+    token?: string,
+  ): Promise<Raw> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    // A staff member's token (the check-in page) travels as a header, never in the URL a log keeps.
+    if (token) headers.authorization = `Bearer ${token}`;
     // A re-check must see every committed change: another process of the platform may not have heard
     // of it yet, so its cached answer is not taken (Cache-Control: no-cache).
     if (again) headers['cache-control'] = 'no-cache';
@@ -429,15 +444,48 @@ export class PodiumClient {
     return this.#post('person.recover', { email }, recoverWire, ctx);
   }
 
+  /**
+   * person.signIn with the event (POST, never shared or cached): the check-in page's sign-in. The
+   * password travels in the body only; the answer's token is the caller's to keep (docs/site.md).
+   */
+  personSignIn(eventID: number, username: string, password: string, ctx?: CallContext): Promise<SignIn> {
+    return this.#post('person.signIn', { password }, signInWire, ctx, { username, eventID });
+  }
+
+  /**
+   * checklog.checkIn at the event's entrance with a staff token (POST, never shared or cached). `nonce`
+   * is the device's id of the scan: a queue sent twice gets the first answers again (docs/api/checkin.md).
+   */
+  checkIn(
+    token: string,
+    scan: { eventID: number; code: string; date: number; nonce: string },
+    ctx?: CallContext,
+  ): Promise<CheckScan> {
+    // The operation takes its parameters in the query (spec §4.8); the token stays in the header.
+    return this.#post('checklog.checkIn', {}, checkScanWire, ctx, scan, token);
+  }
+
+  /** checklog.stats with a staff token: one row per door, the entrance first (asked anew every time). */
+  async checkStats(token: string, eventID: number, ctx?: CallContext): Promise<CheckStats[]> {
+    const path = this.pathOf('checklog.stats', { eventID });
+    const raw = await this.#request(path, 'GET', ctx?.clientIp, undefined, true, token);
+    if (raw.status !== 200) this.#parse('checklog.stats', path, raw, checkStatsWire);
+    const result = envelopeOf(checkStatsWire).safeParse(jsonOf(raw.body));
+    if (!result.success) throw new PodiumError(502, 'unexpected answer to checklog.stats', 'checklog.stats');
+    return result.data.data;
+  }
+
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */
   async #post<T extends z.ZodType>(
     operation: string,
     body: Record<string, string>,
     item: T,
     ctx?: CallContext,
+    query: Query = {},
+    token?: string,
   ): Promise<z.infer<T>> {
-    const path = this.pathOf(operation, {});
-    const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams(body).toString());
+    const path = this.pathOf(operation, query);
+    const raw = await this.#request(path, 'POST', ctx?.clientIp, new URLSearchParams(body).toString(), false, token);
     // Not 200: #parse throws the platform's `NNN message` line as a PodiumError (and memoizes nothing).
     if (raw.status !== 200) return this.#parse(operation, path, raw, item).rows[0];
     let json: unknown;
@@ -451,6 +499,14 @@ export class PodiumClient {
       throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
     }
     return result.data.data[0] as z.infer<T>;
+  }
+}
+
+function jsonOf(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
   }
 }
 

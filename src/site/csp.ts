@@ -31,11 +31,20 @@ export function contentSecurityPolicy(publicApiOrigin: string): string {
   ].join('; ');
 }
 
+/** Every page: no camera, microphone or location for the page or anything it frames. */
+export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=()';
+/**
+ * The one page that films: the staff check-in page (/{company}/{event}/checkin) scans QR codes with the
+ * camera, its own origin only (no frame gets it). It sets this header itself; the middleware keeps
+ * exactly this value and replaces any other with PERMISSIONS_POLICY.
+ */
+export const CAMERA_PERMISSIONS_POLICY = 'camera=(self), microphone=(), geolocation=()';
+
 export function securityHeaders(publicApiOrigin: string): Record<string, string> {
   return {
     'content-security-policy': contentSecurityPolicy(publicApiOrigin),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'strict-origin-when-cross-origin',
-    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+    'permissions-policy': PERMISSIONS_POLICY,
   };
 }

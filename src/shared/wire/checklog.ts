@@ -45,6 +45,7 @@ export const checkStatsWire = z.object({
   /** Approved attendees of the event (the entrance's row; '' for a session). */
   approved: s,
 });
+export type CheckStats = z.infer<typeof checkStatsWire>;
 
 /** checklog.checkedIn: a person inside a door now. */
 export const checkedInWire = z.object({

@@ -1,0 +1,262 @@
+// The check-in page's script (/{company}/{event}/checkin, docs/site.md "Check-in"). It talks to this
+// site only — ./checkin/scan and ./checkin/stats, which call the platform with the staff token of an
+// HttpOnly cookie this script never sees. Every scan goes into the offline queue first (checkin-queue.ts)
+// and is sent at once when there is a connection: the answer is the big green or red result, announced
+// by the result's live region. Without a connection the scan waits (the count of waiting scans is said),
+// and the queue is sent when the browser is back online (or every 10 s while scans wait); a scan the
+// platform refuses then (already inside: the same person scanned twice while offline) goes to the list
+// of conflicts. The inside-count is read every 5 s and after each answer. The camera is offered where
+// the browser has BarcodeDetector; typing the code always works. DOM built with textContent only
+// (Trusted Types are enforced on the site).
+
+import { newNonce, ScanQueue, type QueuedScan } from './checkin-queue.ts';
+
+interface ScanAnswer {
+  result: string;
+  reason: string;
+  name: string;
+  replayed: string;
+  nonce: string;
+}
+
+/** What sending one scan came to: answered, to be sent again later, or refused for good. */
+type Sent =
+  | { kind: 'answer'; answer: ScanAnswer }
+  | { kind: 'later'; why: 'network' | 'signedOut' | 'busy'; retryMs?: number }
+  | { kind: 'refused'; message: string };
+
+const app = document.getElementById('checkin-app');
+if (app) start(app);
+
+function start(root: HTMLElement) {
+  const msg = JSON.parse(root.dataset.msg ?? '{}') as Record<string, string>;
+  const text = (key: string, vars: Record<string, string | number> = {}) =>
+    (msg[key] ?? key).replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+  const count = (key: string, n: number) =>
+    n === 1 && msg[`${key}.one`] ? msg[`${key}.one`] : text(key, { count: n });
+  const byId = (id: string) => document.getElementById(id)!;
+  const scanUrl = root.dataset.scan!;
+  const statsUrl = root.dataset.stats!;
+  const queue = new ScanQueue(root.dataset.event!);
+  const result = byId('checkin-result');
+  const queueLine = byId('checkin-queue');
+  const input = byId('checkin-code') as HTMLInputElement;
+  const conflicts = byId('checkin-conflicts');
+  const conflictList = byId('checkin-conflict-list');
+  const inflight = new Set<string>();
+  let flushing = false;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let signedOut = false;
+
+  const show = (state: 'ready' | 'checking' | 'ok' | 'refused' | 'queued', line: string, detail = '') => {
+    result.dataset.state = state;
+    const strong = document.createElement('strong');
+    strong.textContent = line;
+    result.replaceChildren(strong);
+    if (detail) {
+      const span = document.createElement('span');
+      span.textContent = detail;
+      result.append(span);
+    }
+  };
+  const reasonOf = (a: ScanAnswer) => msg[`reason.${a.reason}`] ?? a.reason;
+  const showAnswer = (a: ScanAnswer) => {
+    const again = a.replayed === '1' ? ` ${text('replayed')}` : '';
+    if (a.result === 'first' || a.result === 'reentry') show('ok', text(a.result, { name: a.name }) + again);
+    else show('refused', `${text('refused')}: ${reasonOf(a)}`, a.name);
+  };
+  show('ready', text('ready'));
+
+  async function send(scan: QueuedScan): Promise<Sent> {
+    let res: Response;
+    try {
+      res = await fetch(scanUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ code: scan.code, date: scan.date, nonce: scan.nonce }),
+        cache: 'no-store',
+      });
+    } catch {
+      return { kind: 'later', why: 'network' };
+    }
+    const body = (await res.json().catch(() => ({}))) as ScanAnswer & { error?: string };
+    if (res.ok) return { kind: 'answer', answer: body };
+    if (res.status === 401) return { kind: 'later', why: 'signedOut' };
+    if (res.status === 429 || res.status >= 500) {
+      const retry = Number(res.headers.get('retry-after')) || 10;
+      return { kind: 'later', why: 'busy', retryMs: retry * 1000 };
+    }
+    return { kind: 'refused', message: body.error ?? String(res.status) };
+  }
+
+  function addConflict(scan: QueuedScan, line: string) {
+    const li = document.createElement('li');
+    const time = document.createElement('time');
+    const at = new Date(scan.date * 1000);
+    time.dateTime = at.toISOString();
+    time.textContent = at.toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
+    li.append(time, ` ${line}`);
+    conflictList.prepend(li);
+    conflicts.hidden = false;
+  }
+
+  async function sayQueue(sent = 0) {
+    const waiting = (await queue.list()).length;
+    const parts: string[] = [];
+    if (!navigator.onLine) parts.push(text('offline'));
+    if (waiting > 0) parts.push(count('waiting', waiting));
+    if (sent > 0) parts.push(count('sent', sent));
+    if (signedOut && waiting > 0) parts.push(text('signInAgain'));
+    queueLine.textContent = parts.join(' · ');
+  }
+
+  /** Sends every waiting scan, oldest first; stops at the first that must wait (no connection, …). */
+  async function flush() {
+    if (flushing) return;
+    flushing = true;
+    clearTimeout(retryTimer);
+    let sent = 0;
+    let wait: number | undefined;
+    try {
+      for (const scan of await queue.list()) {
+        if (inflight.has(scan.nonce)) continue;
+        inflight.add(scan.nonce);
+        const out = await send(scan).finally(() => inflight.delete(scan.nonce));
+        if (out.kind === 'later') {
+          signedOut = out.why === 'signedOut';
+          wait = out.retryMs ?? 10_000;
+          break;
+        }
+        await queue.remove(scan.nonce);
+        sent++;
+        if (out.kind === 'refused') addConflict(scan, `${scan.code}: ${out.message}`);
+        else if (out.answer.result === 'refused')
+          addConflict(scan, `${out.answer.name || scan.code}: ${reasonOf(out.answer)}`);
+        // The same code in the same second on this door is one scan to the platform: another scan's answer.
+        else if (out.answer.replayed === '1' && out.answer.nonce !== scan.nonce)
+          addConflict(scan, `${out.answer.name}: ${text('replayed')}`);
+      }
+    } finally {
+      flushing = false;
+    }
+    await sayQueue(sent);
+    // "Saved on this phone" is no longer true once the queue went out.
+    if (sent > 0 && result.dataset.state === 'queued' && (await queue.list()).length === 0)
+      show('ready', text('ready'));
+    if (sent > 0) void readStats();
+    if (wait !== undefined && !signedOut) retryTimer = setTimeout(() => void flush(), wait);
+  }
+
+  async function scanCode(code: string) {
+    const scan: QueuedScan = { nonce: newNonce(), event: queue.event, code, date: Math.floor(Date.now() / 1000), at: Date.now() }; // prettier-ignore
+    await queue.add(scan);
+    if (!navigator.onLine) {
+      show('queued', text('queued'), code);
+      await sayQueue();
+      return;
+    }
+    show('checking', text('checking'));
+    inflight.add(scan.nonce);
+    const out = await send(scan).finally(() => inflight.delete(scan.nonce));
+    if (out.kind === 'later') {
+      signedOut = out.why === 'signedOut';
+      show('queued', signedOut ? text('signInAgain') : text('queued'), code);
+      await sayQueue();
+      if (!signedOut) retryTimer = setTimeout(() => void flush(), out.retryMs ?? 10_000);
+      return;
+    }
+    await queue.remove(scan.nonce);
+    if (out.kind === 'refused') show('refused', text('failed', { message: out.message }), code);
+    else showAnswer(out.answer);
+    void readStats();
+    await sayQueue();
+  }
+
+  async function readStats() {
+    if (!navigator.onLine || document.hidden) return;
+    try {
+      const res = await fetch(statsUrl, { headers: { accept: 'application/json' }, cache: 'no-store' });
+      if (!res.ok) return;
+      const s = (await res.json()) as { inside: string; approved: string };
+      byId('checkin-inside').textContent = s.inside;
+      const approved = document.getElementById('checkin-approved');
+      if (approved && s.approved) approved.textContent = text('ofApproved', { approved: s.approved });
+    } catch {
+      // offline: the next poll tries again
+    }
+  }
+
+  byId('checkin-manual').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const code = input.value.trim();
+    input.value = '';
+    input.focus();
+    if (code) void scanCode(code);
+  });
+  window.addEventListener('online', () => void flush().then(readStats));
+  window.addEventListener('offline', () => void sayQueue());
+  setInterval(() => void readStats(), 5000);
+  void flush();
+  camera(byId('checkin-camera') as HTMLButtonElement, byId('checkin-video') as HTMLVideoElement, text, scanCode);
+}
+
+interface Detector {
+  detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
+}
+type DetectorClass = new (options: { formats: string[] }) => Detector;
+
+/** The camera button, where the browser reads QR codes itself (BarcodeDetector) and may film. */
+function camera(
+  button: HTMLButtonElement,
+  video: HTMLVideoElement,
+  text: (key: string) => string,
+  onCode: (code: string) => Promise<void>,
+) {
+  const box = button.parentElement!;
+  const Barcode = (window as unknown as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
+  if (!Barcode || !navigator.mediaDevices?.getUserMedia) return; // typing the code is the way
+  box.hidden = false;
+  video.hidden = true;
+  let stream: MediaStream | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let last = { code: '', at: 0 };
+  const stop = () => {
+    clearInterval(timer);
+    stream?.getTracks().forEach((t) => t.stop());
+    stream = undefined;
+    video.hidden = true;
+    button.textContent = text('camera');
+  };
+  button.addEventListener('click', async () => {
+    if (stream) return stop();
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
+    } catch {
+      button.textContent = text('cameraOff');
+      button.disabled = true;
+      return;
+    }
+    video.srcObject = stream;
+    video.hidden = false;
+    await video.play().catch(() => {});
+    button.textContent = text('cameraStop');
+    const detector = new Barcode({ formats: ['qr_code'] });
+    let busy = false;
+    timer = setInterval(async () => {
+      if (busy || video.readyState < 2) return;
+      busy = true;
+      try {
+        const code = (await detector.detect(video))[0]?.rawValue?.trim();
+        // The same code held in front of the camera is one scan (for 3 s).
+        if (code && (code !== last.code || Date.now() - last.at > 3000)) {
+          last = { code, at: Date.now() };
+          await onCode(code);
+        }
+      } catch {
+        // a frame the detector could not read
+      } finally {
+        busy = false;
+      }
+    }, 250);
+  });
+}

@@ -1,0 +1,103 @@
+// The staff check-in page's server side (/{company}/{event}/checkin, docs/site.md "Check-in"): the
+// staff token in an HttpOnly cookie, and the page's two JSON endpoints that call the platform with it
+// (checklog.checkIn, checklog.stats). The page's script never sees the token: it talks to this site
+// only (same origin, the CSP's connect-src 'self'), and the site calls the platform's public API with
+// the token as a Bearer header, never in a URL.
+
+import { isPodiumError, type CheckScan } from '../client/index.ts';
+import type { RequestContext } from './context.ts';
+import { loadEvent, type EventLoad } from './load.ts';
+import { postedFromHere } from './origin.ts';
+import { safeTimeZone } from '../shared/schedule/time.ts';
+import { serializeCookie } from './grant.ts';
+
+export const CHECKIN_COOKIE = 'podium_checkin';
+/** How long a phone stays signed in (a day at the door); the platform's token may outlive it. */
+export const CHECKIN_COOKIE_SECONDS = 16 * 3600;
+/** A token as the platform makes them (60 characters) or any server of the spec might: printable, short. */
+const TOKEN = /^[\w.~+/=-]{16,200}$/;
+/** The device's id of a scan (checklog.checkIn's nonce). */
+const NONCE = /^[\w-]{8,64}$/;
+
+export type LoadedEvent = Extract<EventLoad, { kind: 'ok' }>;
+
+/**
+ * The event of a check-in address, whether public or private: staff sign in with the event's password,
+ * so a private event's access code is not asked for. Never stored in the page cache (a staff page).
+ */
+export async function checkinEvent(
+  ctx: RequestContext,
+  company: string,
+  event: string,
+): Promise<LoadedEvent | undefined> {
+  const load = await loadEvent(ctx, company, event);
+  ctx.cacheable = false;
+  if (load.kind === 'notFound') return undefined;
+  if (load.kind === 'ok') return { ...load, isPrivate: true };
+  // A private event without the visitor's grant: the page shows the event's frame, not its gate. isPrivate
+  // keeps it out of search engines and OpenGraph, as every check-in page is (EventShell).
+  const { company: c, event: e, links, locale } = load;
+  return { kind: 'ok', company: c, event: e, links, locale, timeZone: safeTimeZone(e.timezone), grant: undefined, isPrivate: true }; // prettier-ignore
+}
+
+/** The cookie's path: the check-in page and its endpoints only (`/checkin` on the event's own domain). */
+export const checkinPath = (ev: LoadedEvent) => `${ev.links.base}/checkin`;
+
+/** The staff token of the request, when its cookie holds one of a token's shape. */
+export function staffToken(ctx: RequestContext): string | undefined {
+  const token = ctx.cookies.get(CHECKIN_COOKIE);
+  return token && TOKEN.test(token) ? token : undefined;
+}
+
+/** Set-Cookie keeping the token (HttpOnly, SameSite=Strict, Secure over https), or deleting it (token ''). */
+export function tokenCookie(ctx: RequestContext, ev: LoadedEvent, token: string): string {
+  const now = Math.floor(ctx.runtime.now() / 1000);
+  return serializeCookie(CHECKIN_COOKIE, token, {
+    path: checkinPath(ev),
+    secure: ctx.https,
+    expires: token ? now + CHECKIN_COOKIE_SECONDS : 0,
+  }).replace('SameSite=Lax', 'SameSite=Strict');
+}
+
+/** A JSON answer of the endpoints: never stored, never sniffed. */
+export function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...extra },
+  });
+}
+
+/** The platform's refusal as the endpoints pass it on: its status and `NNN message` line. */
+export function refusal(err: unknown): Response {
+  if (!isPodiumError(err)) throw err;
+  // The platform down or failing: 503, which the page takes as "try again later" (the scan stays queued).
+  const status = err.status < 500 ? err.status : 503;
+  const extra: Record<string, string> = err.retryAfter ? { 'retry-after': String(err.retryAfter) } : {};
+  return json(status, { error: `${err.status} ${err.message}` }, extra);
+}
+
+/** What the page's script is told of a scan (no ids it does not need). */
+export function scanView(row: CheckScan) {
+  return { result: row.result, reason: row.reason, name: row.name, replayed: row.replayed, nonce: row.nonce, date: row.date }; // prettier-ignore
+}
+
+/** A scan posted by the page's script: JSON { code, date, nonce }; undefined when malformed. */
+export function parseScan(body: unknown): { code: string; date: number; nonce: string } | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { code, date, nonce } = body as Record<string, unknown>;
+  if (typeof code !== 'string' || code.trim() === '' || code.length > 200) return undefined;
+  if (typeof date !== 'number' || !Number.isSafeInteger(date) || date <= 0) return undefined;
+  if (typeof nonce !== 'string' || !NONCE.test(nonce)) return undefined;
+  return { code: code.trim(), date, nonce };
+}
+
+/**
+ * Whether an endpoint call comes from the page itself: same origin by Fetch Metadata (or Origin), and for
+ * a POST a JSON body — which no form of another site can send without a CORS preflight this site never
+ * answers. (The cookie is SameSite=Strict too.)
+ */
+export function fromThePage(request: Request, ctx: RequestContext): boolean {
+  if (!postedFromHere(request.headers, ctx.hostname)) return false;
+  if (request.method !== 'POST') return true;
+  return (request.headers.get('content-type') ?? '').split(';')[0].trim() === 'application/json';
+}

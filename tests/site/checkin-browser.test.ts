@@ -1,0 +1,284 @@
+// The staff check-in page (/{company}/{event}/checkin, docs/site.md "Check-in") in Chromium against
+// `podium start` with the demo, on a 390 px phone, under the site's CSP as served: a staff member of the
+// event signs in with the event's password; a typed code is a big green result with the attendee's name,
+// announced by the live region, and the inside-count follows; an unknown code is red; offline, two scans
+// (the same attendee twice) wait in IndexedDB with their count said, and back online they are sent: the
+// count goes up by one and the second shows in the conflicts ("Already inside"); a scan sent twice with its
+// nonce is answered once; the camera path with a fake camera and a stand-in BarcodeDetector (Debian's
+// Chromium has none); axe clean signed out and in; the token only in an HttpOnly, SameSite=Strict cookie of
+// the page's path; the endpoints refuse other sites; the event's own domain serves it at /checkin.
+// Screenshots: test-results/screenshots/checkin-*-390.png.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axe, checkAndShoot, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
+import { editEvent, http, startPodium, type Podium } from './harness.ts';
+
+let p: Podium;
+let browser: Browser;
+let eventID: string;
+const problems: string[] = [];
+const STAFF = { username: 'door.staff@podium.test', password: 'door-pass-2037' };
+const ATTENDEE = { username: 'plain.attendee@podium.test', password: 'just-a-visitor-1' };
+const codes: Record<string, string> = {};
+const PAGE = '/demo/summit/checkin';
+
+/** One platform call as the demo organizer (a company admin); its rows. */
+async function api(token: string, op: string, query: Record<string, string>, body?: Record<string, string>) {
+  const res = await fetch(`${p.api}/${op.replaceAll('.', '/')}?${new URLSearchParams(query)}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: body && new URLSearchParams(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${op}: ${text}`);
+  return (JSON.parse(text) as { data: Record<string, string>[] }).data;
+}
+
+beforeAll(async () => {
+  [p, browser] = await Promise.all([
+    startPodium(),
+    launchChromium(
+      '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+    ),
+  ]);
+  const signIn = await fetch(`${p.api}/person/signIn?username=${encodeURIComponent(p.organizer.username)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password: p.organizer.password }),
+  });
+  const admin = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+  eventID = (await api(admin, 'event.get', { namespace: 'demo', nickname: 'summit' }))[0].eventID;
+  // A staff member and a plain attendee, each with the event's own password; two attendees to scan.
+  for (const [who, level] of [
+    [STAFF, '64'],
+    [ATTENDEE, '1'],
+  ] as const) {
+    const [row] = await api(admin, 'event.person.bind', { eventID }, { name: `Person ${level}`, username: who.username, level }); // prettier-ignore
+    await api(admin, 'event.person.operate', { eventID, key: 'password', personID: row.personID }, { value: who.password }); // prettier-ignore
+  }
+  for (const name of ['Ana Door', 'Bo Door', 'Cy Camera']) {
+    const [row] = await api(admin, 'event.person.bind', { eventID }, { name, username: `${name.split(' ')[0].toLowerCase()}@door.podium.test` }); // prettier-ignore
+    codes[name.split(' ')[0]] = row.qrCode;
+  }
+  expect(Object.values(codes).every((c) => c.length > 10)).toBe(true);
+}, 300_000); // a cold site build on a loaded machine takes minutes
+afterAll(async () => {
+  await browser?.close();
+  await p?.stop();
+});
+
+async function phone(consoleErrors = true): Promise<BrowserContext> {
+  const c = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await skipDemoImages(c);
+  return watchProblems(c, problems, { consoleErrors });
+}
+
+/** Signs in on the page with the keyboard (type, Enter) and waits for the scanner. */
+async function signIn(page: Page, who: { username: string; password: string }, site = p.site, path = PAGE) {
+  await page.goto(`${site}${path}`);
+  await page.getByLabel('User name or e-mail').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await Promise.all([page.waitForEvent('load'), page.getByLabel('Password').press('Enter')]);
+}
+
+/** Waits up to 15 s (the machine may be loaded). */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+const result = (page: Page) => page.locator('#checkin-result');
+const inside = (page: Page) => page.locator('#checkin-inside').textContent();
+
+async function typeCode(page: Page, code: string) {
+  await page.getByLabel('Attendee code').fill(code);
+  await page.getByLabel('Attendee code').press('Enter');
+}
+
+describe('the check-in page', () => {
+  it('signs in with the event password, checks a typed code in (green, named, announced), refuses an unknown one (red)', async () => {
+    const c = await phone();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${PAGE}`);
+    await checkAndShoot(page, 'checkin-signin', 390, problems);
+    await signIn(page, STAFF);
+    expect(page.url()).toBe(`${p.site}${PAGE}`);
+    expect(await inside(page)).toBe('0');
+    await poll(() => result(page).textContent()).toContain('Ready');
+
+    // The token is in an HttpOnly cookie of the page's path, and nowhere a script or the address shows.
+    const cookies = await c.cookies();
+    const cookie = cookies.find((k) => k.name === 'podium_checkin')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: PAGE });
+    expect(cookie.value.length).toBeGreaterThan(20);
+    const visible = await page.evaluate(() => [document.cookie, JSON.stringify(sessionStorage), JSON.stringify(localStorage), location.href, document.documentElement.outerHTML].join('\n')); // prettier-ignore
+    expect(visible).not.toContain(cookie.value);
+    expect(p.output()).not.toContain(cookie.value);
+
+    await typeCode(page, codes.Ana);
+    await poll(() => result(page).getAttribute('data-state')).toBe('ok');
+    expect(await result(page).textContent()).toContain('Welcome, Ana Door');
+    expect(await result(page).getAttribute('aria-live')).toBe('assertive');
+    // Keyboard: the field keeps the focus for the next code, empty.
+    expect(await page.evaluate(() => [document.activeElement?.id, (document.activeElement as HTMLInputElement).value])).toEqual(['checkin-code', '']); // prettier-ignore
+    await poll(() => inside(page)).toBe('1');
+    await checkAndShoot(page, 'checkin-green', 390, problems);
+
+    await typeCode(page, 'not-a-real-code-at-all');
+    await poll(() => result(page).getAttribute('data-state')).toBe('refused');
+    expect(await result(page).textContent()).toContain('Refused: Unknown code');
+    await checkAndShoot(page, 'checkin-red', 390, problems);
+    await c.close();
+  }, 120_000);
+
+  it('offline: two scans wait in IndexedDB, said; back online they are sent, the count follows and the duplicate is a conflict', async () => {
+    const c = await phone();
+    const page = await c.newPage();
+    await signIn(page, STAFF);
+    const before = Number(await inside(page));
+    await c.setOffline(true);
+    await typeCode(page, codes.Bo);
+    await poll(() => result(page).getAttribute('data-state')).toBe('queued');
+    // A second later: the same code at the same second would be the same scan to the platform.
+    await page.waitForTimeout(1100);
+    await typeCode(page, codes.Bo);
+    await poll(() => page.locator('#checkin-queue').textContent()).toContain('2 scans waiting to be sent');
+    expect(await page.locator('#checkin-queue').textContent()).toContain('Offline');
+    const stored = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const open = indexedDB.open('podium-checkin');
+          open.onsuccess = () => {
+            const req = open.result.transaction('scans').objectStore('scans').getAll();
+            req.onsuccess = () => resolve((req.result as { nonce: string }[]).filter((s) => /^[0-9a-f]{32}$/.test(s.nonce)).length); // prettier-ignore
+          };
+        }),
+    );
+    expect(stored).toBe(2);
+    await checkAndShoot(page, 'checkin-offline', 390, problems);
+
+    await c.setOffline(false);
+    await poll(() => page.locator('#checkin-queue').textContent()).toContain('2 waiting scans sent');
+    expect(await result(page).getAttribute('data-state')).toBe('ready');
+    await poll(() => inside(page)).toBe(String(before + 1));
+    const conflict = page.locator('#checkin-conflicts');
+    expect(await conflict.isVisible()).toBe(true);
+    expect(await page.locator('#checkin-conflict-list li').allTextContents()).toEqual([expect.stringContaining('Bo Door: Already inside')]); // prettier-ignore
+    await checkAndShoot(page, 'checkin-synced', 390, problems);
+
+    // A scan sent again with its nonce (a lost answer) is answered with its first answer and counted once.
+    const twice = await page.evaluate(async (code) => {
+      const send = () =>
+        fetch('/demo/summit/checkin/scan', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code, date: 2_000_000_000, nonce: 'replay-test-0001' }),
+        }).then((r) => r.json() as Promise<{ result: string; replayed: string }>);
+      return [await send(), await send()];
+    }, codes.Cy);
+    expect(twice.map((r) => [r.result, r.replayed])).toEqual([
+      ['first', '0'],
+      ['first', '1'],
+    ]);
+    await page.reload();
+    expect(await inside(page)).toBe(String(before + 2));
+    await c.close();
+  }, 120_000);
+
+  it('the camera: a fake camera stream and a stand-in BarcodeDetector check a code in', async () => {
+    const c = await phone();
+    await c.grantPermissions(['camera'], { origin: p.site });
+    // Debian's Chromium has no BarcodeDetector: this one reads what the test hands it.
+    await c.addInitScript(() => {
+      (window as unknown as Record<string, unknown>).BarcodeDetector = class {
+        async detect() {
+          const w = window as unknown as { nextCode?: string };
+          const code = w.nextCode;
+          w.nextCode = undefined;
+          return code ? [{ rawValue: code }] : [];
+        }
+      };
+    });
+    const page = await c.newPage();
+    await signIn(page, STAFF);
+    const button = page.getByRole('button', { name: 'Scan with the camera' });
+    await button.click();
+    await poll(() => page.locator('#checkin-video').evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(2); // prettier-ignore
+    expect(await page.getByRole('button', { name: 'Stop the camera' }).count()).toBe(1);
+    await page.evaluate((code) => ((window as unknown as { nextCode?: string }).nextCode = code), codes.Ana);
+    await poll(() => result(page).textContent()).toContain('Ana Door');
+    // Ana is inside since the first test: the door says so, in red.
+    expect(await result(page).getAttribute('data-state')).toBe('refused');
+    expect(await result(page).textContent()).toContain('Already inside');
+    await page.getByRole('button', { name: 'Stop the camera' }).click();
+    expect(await page.locator('#checkin-video').isHidden()).toBe(true);
+    expect(await axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await c.close();
+  }, 120_000);
+
+  it('refuses a wrong password and an account that may not scan, and forgets a token on sign-out', async () => {
+    const c = await phone(false); // the refusals are 401 and 403 pages, which Chromium logs as errors
+    const page = await c.newPage();
+    await signIn(page, { username: STAFF.username, password: 'wrong-password' });
+    expect(await page.locator('#checkin-error').textContent()).toContain('Wrong user name or password');
+    expect(await page.getByLabel('User name or e-mail').inputValue()).toBe(STAFF.username);
+    expect(await axe(page)).toEqual([]);
+    await signIn(page, ATTENDEE);
+    expect(await page.locator('#checkin-error').textContent()).toContain('may not check people in');
+    expect((await c.cookies()).some((k) => k.name === 'podium_checkin')).toBe(false);
+    await signIn(page, STAFF);
+    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign out' }).click()]);
+    expect((await c.cookies()).some((k) => k.name === 'podium_checkin')).toBe(false);
+    expect(await page.getByLabel('Password').count()).toBe(1);
+    expect(problems).toEqual([]);
+    await c.close();
+  }, 120_000);
+});
+
+describe('the check-in addresses over HTTP', () => {
+  it('the page may film, never cached; other pages may not; endpoints need the cookie and refuse other sites', async () => {
+    const page = await http(`${p.site}${PAGE}`);
+    expect(page.status).toBe(200);
+    expect(page.headers['permissions-policy']).toBe('camera=(self), microphone=(), geolocation=()');
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain('require-trusted-types-for');
+    expect(page.text).toContain('<meta name="robots" content="noindex, nofollow"');
+    const home = await http(`${p.site}/demo/summit`);
+    expect(home.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+
+    const json = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
+    const body = JSON.stringify({ code: codes.Ana, date: 2_000_000_100, nonce: 'http-test-00001' });
+    expect((await http(`${p.site}${PAGE}/scan`, { method: 'POST', headers: json, body })).status).toBe(401);
+    expect((await http(`${p.site}${PAGE}/stats`, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(401);
+    const cross = await http(`${p.site}${PAGE}/scan`, { method: 'POST', headers: { ...json, 'sec-fetch-site': 'cross-site' }, body }); // prettier-ignore
+    expect(cross.status).toBe(403);
+    const form = await http(`${p.site}${PAGE}/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'sec-fetch-site': 'same-origin' },
+      body,
+    });
+    expect(form.status).toBe(403);
+    const signInElsewhere = await http(`${p.site}${PAGE}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, // prettier-ignore
+      body: new URLSearchParams({ action: 'signin', ...STAFF }).toString(),
+    });
+    expect(signInElsewhere.status).toBe(403);
+    expect(signInElsewhere.headers['set-cookie']).toBeUndefined();
+    expect((await http(`${p.site}/demo/nothing-here/checkin`)).status).toBe(404);
+  }, 60_000);
+
+  it("on the event's own domain: /checkin, the cookie's path /checkin", async () => {
+    await editEvent(p, Number(eventID), 'cname', 'summit.example.test');
+    const site = `http://summit.example.test:${new URL(p.site).port}`;
+    const c = await phone();
+    const page = await c.newPage();
+    await signIn(page, STAFF, site, '/checkin');
+    expect(page.url()).toBe(`${site}/checkin`);
+    expect((await c.cookies()).find((k) => k.name === 'podium_checkin')).toMatchObject({ path: '/checkin' });
+    await typeCode(page, codes.Ana);
+    await poll(() => result(page).textContent()).toContain('Ana Door');
+    expect(problems).toEqual([]);
+    await c.close();
+  }, 120_000);
+});
