@@ -57,7 +57,8 @@ export interface PlatformApp {
   close(): Promise<void>;
 }
 
-const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode)=)[^&#]*/gi;
+// An attendee's check-in code (checklog.checkIn Q code) opens the door like a ticket: a secret too.
+const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode|code)=)[^&#]*/gi;
 /** Request URLs with every secret replaced, for log lines. */
 export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
 

@@ -178,11 +178,13 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     expect(after[0].name).toBe('Renamed');
   });
 
-  it('masks tokens in every log line', async () => {
+  it('masks tokens and check-in codes in every log line', async () => {
     await p.call('api.describe', { token: operator });
     await p.call('api.describe', { bearer: operator });
+    await p.call('checklog.checkIn', { query: { code: 'TICKET-SECRET-1234' } });
     const logs = p.logs.join('');
     expect(logs).toContain('tokenID=***');
+    expect(logs).not.toContain('TICKET-SECRET-1234');
     expect(logs).not.toContain(operator);
     expect(logs).not.toContain(PASSWORD);
   });
