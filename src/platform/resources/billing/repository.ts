@@ -21,6 +21,19 @@ export async function balances(db: Kysely<DB>, owner: { eventID: number } | { co
 
 export type BillingProduct = 'email' | 'sms';
 
+/** Who a credit is for: the company (and event) a billing row is made for; undefined when there is none. */
+export async function billingOwner(
+  db: Kysely<DB>,
+  target: { eventID: number } | { companyID: number },
+): Promise<{ companyID: number; eventID?: number } | undefined> {
+  if ('eventID' in target) {
+    const event = await db.selectFrom('event').select('companyID').where('eventID', '=', target.eventID).executeTakeFirst(); // prettier-ignore
+    return event ? { companyID: event.companyID, eventID: target.eventID } : undefined;
+  }
+  const company = await db.selectFrom('company').select('companyID').where('companyID', '=', target.companyID).executeTakeFirst(); // prettier-ignore
+  return company ? { companyID: company.companyID } : undefined;
+}
+
 /**
  * Adds a balance of e-mails or SMS to a company (no eventID) or to one of its events: `amount` bought,
  * `sent` already used (whole numbers, sent never above amount). Answers the new billingID.
@@ -76,21 +89,29 @@ async function drawable(db: Kysely<DB>, eventID: number, product: BillingProduct
  * one of them insert (on PostgreSQL the others wait for its commit, then see its row).
  */
 async function ensureAllowance(db: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
-  await db.transaction().execute(async (trx) => {
-    const claim = await trx
-      .insertInto('setting')
-      .values({ key: `billingAllowance:${companyID}:${product}`, value: String(allowance) })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .executeTakeFirst();
-    if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return;
-    const any = await trx
-      .selectFrom('billing')
-      .select('billingID')
-      .where('companyID', '=', companyID)
-      .where('product', '=', product)
-      .executeTakeFirst();
-    if (!any) await addBalance(trx, { companyID }, product, allowance);
-  });
+  await db.transaction().execute((trx) => claimAllowance(trx, companyID, product, allowance));
+}
+
+/**
+ * Inside a transaction `trx`: makes the company's default-allowance row of a product when it has no row
+ * of it yet (and never made one). A credit (billing.create) calls it first, so buying more never takes
+ * away the allowance a company had not started yet.
+ */
+export async function claimAllowance(trx: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
+  if (allowance <= 0) return;
+  const claim = await trx
+    .insertInto('setting')
+    .values({ key: `billingAllowance:${companyID}:${product}`, value: String(allowance) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return;
+  const any = await trx
+    .selectFrom('billing')
+    .select('billingID')
+    .where('companyID', '=', companyID)
+    .where('product', '=', product)
+    .executeTakeFirst();
+  if (!any) await addBalance(trx, { companyID }, product, allowance);
 }
 
 /** Whether a message of the event could be paid for now (nothing is taken). */

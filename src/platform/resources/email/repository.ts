@@ -50,12 +50,15 @@ export async function moveLog(
   to: EmailStatus,
   set: Partial<Pick<EmailLogRow, 'messageID' | 'from' | 'subject' | 'reason' | 'to'>> & { attempts?: number },
   now: number,
+  /** Only when the row's attempts are this many (the run that claimed it: a fence against a later run). */
+  attempts?: number,
 ): Promise<boolean> {
   const r = await db
     .updateTable('emailLog')
     .set({ ...set, status: to, updatedDate: now })
     .where('emailLogID', '=', emailLogID)
     .where('status', 'in', [...from])
+    .$if(attempts !== undefined, (q) => q.where('attempts', '=', attempts!))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
