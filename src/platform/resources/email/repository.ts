@@ -31,12 +31,13 @@ export interface LogStart {
  * made. Two runs meet on the unique idem.
  */
 export async function logRowOf(db: Kysely<DB>, start: LogStart, now: number): Promise<EmailLogRow> {
-  await db
+  // One round trip: a no-op update of the row an earlier run made answers it as an insert would.
+  return db
     .insertInto('emailLog')
     .values({ ...start, date: now, updatedDate: now })
-    .onConflict((oc) => oc.column('idem').doNothing())
-    .execute();
-  return db.selectFrom('emailLog').selectAll().where('idem', '=', start.idem).executeTakeFirstOrThrow();
+    .onConflict((oc) => oc.column('idem').doUpdateSet((eb) => ({ idem: eb.ref('excluded.idem') })))
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
