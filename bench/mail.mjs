@@ -6,9 +6,9 @@
 //      transaction costs (goal: still ≥ 1,000 registrations/s);
 //   2. messages/s the worker sends while registrations keep coming, and after (goal ≥ 200/s): every
 //      confirmation composed (HTML, text, QR image, .ics) and sent over SMTP.
-// Usage: npm run bench:mail
+// Usage: npm run bench:mail (CPU_PROF=<dir>: the platform writes a V8 CPU profile there, --cpu-prof)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -48,7 +48,8 @@ const dbFile = join(mkdtempSync(join(tmpdir(), 'podium-mail-')), 'b.db');
 const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '1' };
 execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
 const events = JSON.parse(execFileSync(process.execPath, ['bench/seed-bench.mjs'], { env, encoding: 'utf8' }));
-const platform = await startPinned(0, ['bin/podium.js', 'start'], {
+const profile = process.env.CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}`] : [];
+const platform = await startPinned(0, [...profile, 'bin/podium.js', 'start'], {
   ...benchEnv(dbFile),
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   SMTP_MAX_CONNECTIONS: '8',
@@ -58,6 +59,20 @@ const url = `http://127.0.0.1:${platform.port}/form/respondRegistration?eventID=
 const db = new DatabaseSync(dbFile, { timeout: 10_000 });
 process.on('exit', () => platform.child.kill());
 const tool = (on) => db.prepare('update "companyTool" set "confirmationEmail" = ?').run(on);
+
+/**
+ * CPU seconds the platform process used so far (user + system, /proc): on a machine shared with other
+ * work, CPU per message is the figure that does not depend on how much of the core the process got.
+ */
+function cpuSeconds() {
+  try {
+    // taskset execs node: the child's pid is the platform's.
+    const f = readFileSync(`/proc/${platform.child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 const duration = Number(process.env.SECONDS ?? 5);
 tool(0);
@@ -70,12 +85,16 @@ const on = await load(url, duration, 'on');
 const expected = Math.round(on.rps * duration);
 const sentDuring = arrived.length - before;
 // Every confirmation of the run, then the rate: messages over the time from the first to the last.
+const cpuAtLoadEnd = cpuSeconds();
+const arrivedAtLoadEnd = arrived.length;
 const deadline = performance.now() + 120_000;
 while (arrived.length - before < expected * 0.98 && performance.now() < deadline)
   await new Promise((r) => setTimeout(r, 100));
 const mine = arrived.slice(before);
 const perSecond = (mine.length - 1) / ((mine.at(-1) - mine[0]) / 1000);
 const drained = (mine.at(-1) - started) / 1000;
+// After the load the platform only works the queue: its CPU over the messages of that stretch.
+const cpuPerMessage = (1000 * (cpuSeconds() - cpuAtLoadEnd)) / Math.max(1, arrived.length - arrivedAtLoadEnd);
 
 console.log(`registrations/s, confirmations off (baseline): ${off.rps.toFixed(0)} (p99 ${off.p99} ms)`);
 console.log(
@@ -86,6 +105,11 @@ console.log(
   `messages/s by one worker: ${perSecond.toFixed(0)} (${mine.length} of about ${expected} confirmations, ` +
     `${sentDuring} during the load, all by ${drained.toFixed(1)} s) — goal ≥ 200/s ${perSecond >= 200 ? 'met' : 'MISSED'}`,
 );
+console.log(
+  `worker CPU per message after the load: ${cpuPerMessage.toFixed(2)} ms (${arrived.length - arrivedAtLoadEnd} messages; ` +
+    `1000 / that = ${(1000 / cpuPerMessage).toFixed(0)} messages/s on a core of its own)`,
+);
 platform.child.kill();
+await new Promise((r) => platform.child.once('exit', r));
 db.close();
 sink.close();

@@ -12,6 +12,7 @@ import { createDispatcher, errorAnswer, type Answer, type Dispatcher } from './k
 import { forwardedClient } from './forwarded.ts';
 import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
+import type { AnyOperation } from './kernel/table.ts';
 import { openApiDocument } from './kernel/openapi.ts';
 import { encodedBody } from './kernel/wire.ts';
 import { compress, compressible } from './compress.ts';
@@ -116,6 +117,7 @@ const headersOf = (type: string, length: number): Record<string, string | number
 });
 
 const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
 
 /**
  * Requests Node's parser refuses (head or URL too large, malformed, too slow) still get the spec's
@@ -200,6 +202,9 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const routes = new Map(operations.map((op) => [`/${op.name.replaceAll('.', '/')}`, op.name]));
   const tooManyInQuery = new ApiError(400, `query has more than ${config.PARAM_LIMIT} parameters`);
   const tooLarge = new ApiError(413, `request body is too large, at most ${config.BODY_LIMIT} bytes`);
+  const jsonTooLarge = (max: number) => new ApiError(413, `request body is too large, at most ${max} bytes`);
+  // The operations that also take a JSON body (op.json: inbound webhooks), by name.
+  const jsonBodies = new Map(operations.flatMap((op) => (op.json ? [[op.name, op.json] as const] : [])));
 
   /**
    * The form body of a call (spec §1.1.3), parsed by fast-querystring like the query: linear in its
@@ -208,26 +213,53 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
    * before it is read, or as soon as it passes the limit. Undefined when there is no body to read,
    * so a call without one does not wait for it.
    */
-  function readForm(req: IncomingMessage): Promise<Record<string, unknown>> | undefined {
+  function readForm(req: IncomingMessage, name: string | undefined): Promise<Record<string, unknown>> | undefined {
     if (req.method === 'GET' || req.method === 'HEAD') return undefined;
     const length = req.headers['content-length'];
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if (!chunked && (length === undefined || length === '0')) return undefined;
     const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
-    if (type !== FORM) throw new ApiError(415, `request body must be ${FORM}`);
+    const json = name === undefined ? undefined : jsonBodies.get(name);
+    if (json && type === JSON_TYPE) {
+      if (Number(length) > json.maxBytes) throw jsonTooLarge(json.maxBytes);
+      return readJson(req, json);
+    }
+    if (type !== FORM) throw new ApiError(415, `request body must be ${FORM}${json ? ` or ${JSON_TYPE}` : ''}`);
     if (Number(length) > config.BODY_LIMIT) throw tooLarge;
     return readBody(req);
   }
 
-  async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  async function bodyText(req: IncomingMessage, limit: number, refusal: ApiError): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > config.BODY_LIMIT) throw tooLarge;
+      if (size > limit) throw refusal;
       chunks.push(chunk);
     }
-    const body = Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** A JSON body of an operation that takes one (op.json): parsed, checked and mapped by its schema. */
+  async function readJson(req: IncomingMessage, json: NonNullable<AnyOperation['json']>) {
+    const text = await bodyText(req, json.maxBytes, jsonTooLarge(json.maxBytes));
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, 'request body is not valid JSON');
+    }
+    const r = json.schema.safeParse(value);
+    if (!r.success) {
+      const issue = r.error.issues[0];
+      const where = issue.path.length > 0 ? issue.path.join('.') : 'request body';
+      throw new ApiError(400, `${where} ${issue.message}`.replace(/[\r\n]+/g, ' '));
+    }
+    return r.data as Record<string, unknown>;
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const body = await bodyText(req, config.BODY_LIMIT, tooLarge);
     if (tooManyParams(body, config.PARAM_LIMIT))
       throw new ApiError(413, `request body has more than ${config.PARAM_LIMIT} parameters`);
     return parseQuery(body) as Record<string, unknown>;
@@ -258,7 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       noCache: req.headers['cache-control']?.includes('no-cache') === true,
       lastEventID: typeof req.headers['last-event-id'] === 'string' ? req.headers['last-event-id'] : undefined,
     };
-    const form = readForm(req);
+    const form = readForm(req, call.name);
     if (form === undefined) return dispatcher.answer(call);
     return form.then((body) => dispatcher.answer({ ...call, body }));
   }

@@ -86,6 +86,45 @@ describe.each(STORES)('bounce reports and open tracking on %s', (kind) => {
     await p.ok('event.blacklist.remove', { token: admin, query: { eventBlacklistID: listed.eventBlacklistID } });
   });
 
+  describe.each(STYLES)('a JSON report (%s style)', (style) => {
+    const json = (body: string, secret = SECRET, type = 'application/json; charset=utf-8') =>
+      p.call('event.email.bounce', { style, method: 'POST', query: { secret }, body, headers: { 'content-type': type } }); // prettier-ignore
+
+    it('suppresses on a hard bounce, ignoring keys it does not know, cutting a long reason', async () => {
+      const hard = await sent(`JSON hard ${style}`);
+      const report = { messageID: hard.m.mail.messageId, type: 'hard', email: 'op@podium.test', reason: `550 5.1.1 gone ${'x'.repeat(600)}`, provider: { id: 7 }, timestamp: 1 }; // prettier-ignore
+      const [h] = (await json(JSON.stringify(report))).data as Record<string, string>[];
+      expect([h.suppressed, h.type, h.email]).toEqual(['1', 'hard', 'op@podium.test']);
+      const [row] = await p.ok('event.email.log', { token: admin, query: { eventID, eventEmailID: hard.e.eventEmailID } }); // prettier-ignore
+      expect(row.status).toBe('failed');
+      expect(row.reason.length).toBeLessThanOrEqual(500);
+      const [listed] = await p.ok('event.blacklist.find', { token: admin, query: { eventID } });
+      expect(listed.reason).toMatch(/^webhook: hard bounce reported: 550 5\.1\.1 gone x+$/);
+      await p.ok('event.blacklist.remove', { token: admin, query: { eventBlacklistID: listed.eventBlacklistID } });
+    });
+
+    it.each([
+      ['a wrong secret', '{"messageID":"<log-1@podium.test>"}', 'x'.repeat(24), '404 bounce endpoint not found'],
+      ['JSON that does not parse', '{"messageID":', SECRET, '400 request body is not valid JSON'],
+      ['an array', '[{"messageID":"<log-1@podium.test>"}]', SECRET, '400 request body must be a JSON object'],
+      ['no messageID', '{"type":"hard"}', SECRET, '400 messageID cannot be empty'],
+      ['a messageID that is not a string', '{"messageID":12}', SECRET, '400 messageID must be a string'],
+      ['a type outside the list', '{"messageID":"<log-1@podium.test>","type":"bad"}', SECRET, '400 type must be hard, soft or complaint'], // prettier-ignore
+      ['an address that is not one', '{"messageID":"<log-1@podium.test>","email":"nope"}', SECRET, /^400 email /],
+      ['more than 16 KB', JSON.stringify({ messageID: '<log-1@podium.test>', pad: 'x'.repeat(17_000) }), SECRET, '413 request body is too large, at most 16384 bytes'], // prettier-ignore
+    ])('refuses %s', async (_n, body, secret, line) => {
+      const r = await json(body, secret);
+      if (typeof line === 'string') expect(r.text).toBe(line);
+      else expect(r.text).toMatch(line);
+    });
+
+    it('takes no other type than a form or JSON, and JSON nowhere else', async () => {
+      expect((await json('{}', SECRET, 'text/plain')).text).toBe('415 request body must be application/x-www-form-urlencoded or application/json'); // prettier-ignore
+      const other = await p.call('event.email.log', { style, token: admin, method: 'POST', query: { eventID }, body: '{}', headers: { 'content-type': 'application/json' } }); // prettier-ignore
+      expect(other.text).toBe('415 request body must be application/x-www-form-urlencoded');
+    });
+  });
+
   it('without BOUNCE_SECRET the endpoint answers 404 to everyone', async () => {
     const q = await startTestPlatform(kind, { JOBS_WORK: '0' });
     try {

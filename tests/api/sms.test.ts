@@ -189,6 +189,9 @@ describe.each(STORES)('SMS and balances on %s', (kind) => {
     }, 20_000);
     expect(log.map((r) => r.status).sort()).toEqual(['sent', 'sent', 'skipped']);
     expect(log.find((r) => r.status === 'skipped')!.reason).toBe('no e-mail balance left');
+    // The row says sent just before the server is told the message is complete: wait for the server.
+    await until(() => (sink.received.filter((m) => m.mail.subject === 'Counted').length === 2 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 200));
     expect(sink.received.filter((m) => m.mail.subject === 'Counted')).toHaveLength(2);
     const [mail] = await p.ok('billing.find', { token: operator, query: { companyID: other } });
     expect([mail.product, mail.sent, mail.remaining]).toEqual(['email', '3', '0']);
@@ -205,6 +208,65 @@ describe.each(STORES)('SMS and balances on %s', (kind) => {
     }, 20_000);
     const rows = await p.db.selectFrom('billing').select(['amount', 'sent']).where('companyID', '=', Number(other)).where('product', '=', 'email').execute(); // prettier-ignore
     expect(rows).toEqual([{ amount: 10000, sent: 12 }]);
+  });
+
+  it('billing.create (operators) credits a used-up balance: 402 and nothing sent before, sent again after', async () => {
+    const other = (await p.ok('company.create', { token: operator, body: { shortName: 'Broke Co' } }))[0].companyID;
+    const event = await newEvent(other, 'broke');
+    await addBalance(p.db, { companyID: Number(other) }, 'sms', 1, 1);
+    const first = fresh();
+    const before = hits.length;
+    expect((await send(event, first.tel, first.ip)).text).toBe('402 the SMS balance of this event is used up');
+    expect(hits.length).toBe(before);
+    // Only platform operators credit; bad amounts and products are refused.
+    await p.person('owner@broke.test', 'Secret-pass-123');
+    const owner = await p.signIn('owner@broke.test', 'Secret-pass-123');
+    const byOwner = await p.call('billing.create', { token: owner, method: 'POST', query: { companyID: other }, body: { product: 'sms', amount: '5' } }); // prettier-ignore
+    expect(byOwner.status).toBeGreaterThanOrEqual(401);
+    expect(byOwner.status).toBeLessThanOrEqual(404);
+    for (const [body, line] of [
+      [{ product: 'sms', amount: '0' }, '400 amount must be at least 1'],
+      [{ product: 'sms', amount: '1.5' }, '400 amount must be a whole number'],
+      [{ product: 'fax', amount: '1' }, '400 product must be email or sms'],
+    ] as const) {
+      const r = await p.call('billing.create', { token: operator, method: 'POST', query: { companyID: other }, body });
+      expect(r.text).toBe(line);
+    }
+    expect((await p.call('billing.create', { token: operator, method: 'POST', query: { companyID: '999999' }, body: { product: 'sms', amount: '1' } })).text).toBe('404 company not found'); // prettier-ignore
+    // The event's own credit: only it draws on it.
+    const [credit] = await p.ok('billing.create', { token: operator, query: { eventID: event }, body: { product: 'sms', amount: '2' } }); // prettier-ignore
+    expect([credit.eventID, credit.companyID, credit.product, credit.amount, credit.sent, credit.remaining]).toEqual([event, other, 'sms', '2', '0', '2']); // prettier-ignore
+    const again = fresh();
+    const [queued] = (await send(event, again.tel, again.ip)).data as Record<string, string>[];
+    expect((await settled(queued.smsLogID)).status).toBe('sent');
+    expect(hits.filter((h) => h.body.to === again.tel)).toHaveLength(1);
+    const [row] = await p.ok('billing.find', { token: operator, query: { eventID: event } });
+    expect([row.billingID, row.amount, row.sent, row.remaining]).toEqual([credit.billingID, '2', '1', '1']);
+    // A company that never started its default allowance keeps it: the credit comes on top.
+    const fresher = (await p.ok('company.create', { token: operator, body: { shortName: 'New Co' } }))[0].companyID;
+    await p.ok('billing.create', { token: operator, query: { companyID: fresher }, body: { product: 'email', amount: '500' } }); // prettier-ignore
+    const mail = (await p.ok('billing.find', { token: operator, query: { companyID: fresher } })).filter((r) => r.product === 'email'); // prettier-ignore
+    expect(mail.map((r) => r.amount)).toEqual(['10000', '500']);
+  });
+
+  it('an e-mail skipped for want of balance is sent after a credit', async () => {
+    const other = (await p.ok('company.create', { token: operator, body: { shortName: 'Dry Co' } }))[0].companyID;
+    const event = await newEvent(other, 'dry');
+    await addBalance(p.db, { companyID: Number(other) }, 'email', 1, 1);
+    const [e] = await p.ok('event.email.create', { token: operator, query: { eventID: event }, body: { subject: 'Dry run', text: 'T' } }); // prettier-ignore
+    const logOf = (n: number) =>
+      untilAsync(async () => {
+        const rows = await p.ok('event.email.log', { token: operator, query: { eventID: event } });
+        return rows.length === n && rows.every((r) => ['sent', 'skipped'].includes(r.status)) ? rows : undefined;
+      }, 20_000);
+    await p.ok('event.email.try', { token: operator, query: { eventID: event, source: e.eventEmailID } });
+    expect((await logOf(1)).map((r) => [r.status, r.reason])).toEqual([['skipped', 'no e-mail balance left']]);
+    expect(sink.received.filter((m) => m.mail.subject === 'Dry run')).toHaveLength(0);
+    await p.ok('billing.create', { token: operator, query: { companyID: other }, body: { product: 'email', amount: '10' } }); // prettier-ignore
+    await p.ok('event.email.try', { token: operator, query: { eventID: event, source: e.eventEmailID } });
+    expect((await logOf(2)).map((r) => r.status)).toEqual(['sent', 'skipped']);
+    await until(() => (sink.received.some((m) => m.mail.subject === 'Dry run') ? true : undefined));
+    expect(sink.received.filter((m) => m.mail.subject === 'Dry run')).toHaveLength(1);
   });
 
   it('without SMS_URL writes each SMS as a .sms.json file under MAIL_DIR/sms', async () => {

@@ -24,6 +24,7 @@ import eventCheckAccessCode from '../resources/event/operations/checkAccessCode.
 import eventAccessCodeChallenge from '../resources/event/operations/accessCode/challenge.ts';
 import eventAccessCodeFind from '../resources/event/operations/accessCode/find.ts';
 import billingFind from '../resources/billing/operations/find.ts';
+import billingCreate from '../resources/billing/operations/create.ts';
 import { activitiesOperations } from './activities.ts';
 import { relationsOperations } from './relations.ts';
 import { attendanceOperations } from './attendance.ts';
@@ -104,6 +105,7 @@ export const operations: readonly AnyOperation[] = withAnswers([
   eventAccessCodeChallenge,
   eventAccessCodeFind,
   billingFind,
+  billingCreate,
   ...contentOperations,
 ]);
 

@@ -162,6 +162,13 @@ interface OperationBase<P extends Params> {
    * rather than an envelope (download.file: a report's spreadsheet).
    */
   readonly file?: true;
+  /**
+   * Also takes an `application/json` body (every call takes forms, spec §1.1): for the inbound webhooks
+   * other systems post JSON to (event.email.bounce). At most `maxBytes` (below BODY_LIMIT); `schema`
+   * checks the JSON and maps it to the same body parameters a form would give, which are then checked
+   * as any form's.
+   */
+  readonly json?: { readonly maxBytes: number; readonly schema: z.ZodType<Record<string, string>> };
   /** True when the operation is not in the spec (a Podium extension, see docs/api.md). */
   readonly extension?: boolean;
   /** Writes run in a transaction (rolled back for sandbox=1) and invalidate cached public answers. */

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createTransport, type Transporter } from 'nodemailer';
+import { Readable } from 'node:stream';
+import { createTransport } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
 
 /**
  * A file the message carries. Its content is always bytes or text the platform made (an .ics, a QR
@@ -34,11 +37,21 @@ export interface Message {
 }
 
 export interface Outbox {
-  /** Composes the message (RFC 5322, by nodemailer) and delivers it; answers where it went. */
-  send(message: Message): Promise<string>;
+  /**
+   * Composes the message (RFC 5322, by nodemailer) and delivers it; answers where it went. With
+   * `commit`, an outbox that is `committing` calls it once the receiver has the whole message but has
+   * not yet been told it is complete, and completes it only when commit answers true (else it throws
+   * Abandoned); other outboxes ignore it.
+   */
+  send(message: Message, commit?: () => Promise<boolean>): Promise<string>;
+  /** Whether send() honours `commit` (SMTP): a message whose commit never ran did not arrive. */
+  readonly committing?: boolean;
   /** Closes the transport's connections. */
   close(): void;
 }
+
+/** The address part of `Name <address>` (or the whole value). */
+const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 /** A header value with a line break would start a header of its own (header injection). */
 const BREAK = /[\r\n]/;
@@ -111,25 +124,165 @@ export interface SmtpOptions {
   readonly rate: number;
 }
 
+/** Thrown by send() when `commit` answered false: the message was never completed, so it did not go. */
+export class Abandoned extends Error {
+  constructor() {
+    super('mail: abandoned before the end of data (another run has the message)');
+  }
+}
+
+/** Messages one connection carries before it is closed and opened anew (as nodemailer's pool does). */
+const MESSAGES_PER_CONNECTION = 100;
+
+interface Lane {
+  conn?: SMTPConnection;
+  sent: number;
+}
+
 /**
- * nodemailer over SMTP: a pool of connections, rate-limited when asked. An SMTP error is thrown as it
- * is (its responseCode tells a hard bounce, see isPermanent); the job that sends retries the rest.
+ * SMTP, by nodemailer's SMTPConnection over a pool of `maxConnections` connections, rate-limited when
+ * asked. Messages are composed once (MailComposer) and sent whole. With `commit`, the end of the
+ * message (the final dot) waits for it: the server has every byte but has not taken the message, so a
+ * process killed before the commit leaves a message that never arrived (a server drops an unfinished
+ * DATA), and one whose commit answered false is abandoned (the connection is dropped). That is what lets
+ * deliver() send a message exactly once across a worker crash (docs/messaging.md "Dispatch"). An SMTP
+ * error is thrown as it is (its responseCode tells a hard bounce, see isPermanent), with `committed`
+ * set when it came after the commit.
  */
 export function smtpOutbox(options: SmtpOptions): Outbox {
-  // The URL's own settings (auth, ?secure=…) win over these, as nodemailer merges them.
-  const transport: Transporter = createTransport({
-    url: options.url,
-    pool: true,
-    maxConnections: options.maxConnections,
-    ...(options.rate > 0 ? { rateDelta: 1000, rateLimit: options.rate } : {}),
-  });
+  const url = new URL(options.url);
+  const secure = url.protocol === 'smtps:';
+  const connection = {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+  };
+  const auth = url.username
+    ? { credentials: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+    : undefined;
+  const free: Lane[] = Array.from({ length: options.maxConnections }, () => ({ sent: 0 }));
+  const waiting: ((lane: Lane) => void)[] = [];
+  let closed = false;
+  let nextSlot = 0;
+
+  const acquire = () =>
+    new Promise<Lane>((resolve) => {
+      const lane = free.pop();
+      if (lane) resolve(lane);
+      else waiting.push(resolve);
+    });
+  const release = (lane: Lane) => {
+    const next = waiting.shift();
+    if (next) next(lane);
+    else free.push(lane);
+  };
+  const drop = (lane: Lane) => {
+    lane.conn?.close();
+    lane.conn = undefined;
+  };
+  /** SMTP_RATE: each message waits for its slot, 1 / rate s after the last one's. */
+  const paced = async () => {
+    if (options.rate <= 0) return;
+    const now = Date.now();
+    const slot = Math.max(now, nextSlot);
+    nextSlot = slot + 1000 / options.rate;
+    if (slot > now) await new Promise((r) => setTimeout(r, slot - now));
+  };
+
+  async function connected(lane: Lane): Promise<SMTPConnection> {
+    if (lane.conn && lane.sent >= MESSAGES_PER_CONNECTION) {
+      lane.conn.quit();
+      lane.conn = undefined;
+    }
+    if (lane.conn) return lane.conn;
+    const conn = new SMTPConnection(connection);
+    // An idle connection the server closed, or a socket error between messages: opened anew next time.
+    const forget = () => {
+      if (lane.conn === conn) lane.conn = undefined;
+    };
+    conn.on('error', forget);
+    conn.on('end', forget);
+    await new Promise<void>((resolve, reject) => {
+      conn.once('error', reject);
+      conn.connect(() => {
+        conn.off('error', reject);
+        resolve();
+      });
+    });
+    if (auth) await new Promise<void>((resolve, reject) => conn.login(auth, (err) => (err ? reject(err) : resolve())));
+    lane.conn = conn;
+    lane.sent = 0;
+    return conn;
+  }
+
   return {
-    async send(m) {
-      const info = await transport.sendMail(mailOptions(m, options.from));
-      return info.messageId;
+    committing: true,
+    async send(m, commit) {
+      const mail = mailOptions(m, options.from);
+      const node = new MailComposer(mail).compile();
+      const raw = await node.build();
+      const from = typeof mail.from === 'string' ? addressOf(mail.from) : mail.from.address;
+      await paced();
+      if (closed) throw new Error('mail: the SMTP outbox is closed');
+      const lane = await acquire();
+      try {
+        const conn = await connected(lane).catch((err: unknown) => {
+          drop(lane);
+          throw err;
+        });
+        return await new Promise<string>((resolve, reject) => {
+          let committed = commit === undefined;
+          let abandoned = false;
+          let started = false;
+          const body = new Readable({
+            read() {
+              // First read: the server took the envelope and said 354; the whole message goes now,
+              // its end only after the commit.
+              if (started) return;
+              started = true;
+              this.push(raw);
+              if (commit === undefined) return void this.push(null);
+              commit().then(
+                (ok) => {
+                  if (ok) {
+                    committed = true;
+                    this.push(null);
+                    return;
+                  }
+                  abandoned = true;
+                  drop(lane);
+                  reject(new Abandoned());
+                },
+                (err: unknown) => {
+                  abandoned = true;
+                  drop(lane);
+                  reject(err as Error);
+                },
+              );
+            },
+          });
+          conn.send({ from, to: [m.to] }, body, (err, info) => {
+            if (abandoned) return;
+            if (err) {
+              // A refused recipient or message leaves the connection usable, but a reset costs as much
+              // as a new one on loopback; any error drops it.
+              drop(lane);
+              return reject(Object.assign(err, { committed }));
+            }
+            lane.sent++;
+            resolve(node.messageId() || info.response);
+          });
+        });
+      } finally {
+        release(lane);
+      }
     },
     close() {
-      transport.close();
+      closed = true;
+      for (const lane of free) drop(lane);
     },
   };
 }

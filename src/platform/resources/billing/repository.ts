@@ -21,6 +21,19 @@ export async function balances(db: Kysely<DB>, owner: { eventID: number } | { co
 
 export type BillingProduct = 'email' | 'sms';
 
+/** Who a credit is for: the company (and event) a billing row is made for; undefined when there is none. */
+export async function billingOwner(
+  db: Kysely<DB>,
+  target: { eventID: number } | { companyID: number },
+): Promise<{ companyID: number; eventID?: number } | undefined> {
+  if ('eventID' in target) {
+    const event = await db.selectFrom('event').select('companyID').where('eventID', '=', target.eventID).executeTakeFirst(); // prettier-ignore
+    return event ? { companyID: event.companyID, eventID: target.eventID } : undefined;
+  }
+  const company = await db.selectFrom('company').select('companyID').where('companyID', '=', target.companyID).executeTakeFirst(); // prettier-ignore
+  return company ? { companyID: company.companyID } : undefined;
+}
+
 /**
  * Adds a balance of e-mails or SMS to a company (no eventID) or to one of its events: `amount` bought,
  * `sent` already used (whole numbers, sent never above amount). Answers the new billingID.
@@ -48,9 +61,27 @@ export async function addBalance(
 // A unit is reserved just before the message leaves (one conditional update: two senders never take
 // the last unit both) and given back when it did not leave.
 
+/**
+ * An event's company, remembered: an event never moves to another company, and every message asks
+ * (one read less per message of a dispatch). Per store (tests open several in one process); bounded,
+ * the oldest entries go first.
+ */
+const companiesByStore = new WeakMap<Kysely<DB>, Map<number, number>>();
+async function companyOfEvent(db: Kysely<DB>, eventID: number): Promise<{ companyID: number } | undefined> {
+  let companies = companiesByStore.get(db);
+  if (!companies) companiesByStore.set(db, (companies = new Map()));
+  const known = companies.get(eventID);
+  if (known !== undefined) return { companyID: known };
+  const event = await db.selectFrom('event').select('companyID').where('eventID', '=', eventID).executeTakeFirst();
+  if (!event) return undefined;
+  if (companies.size >= 10_000) companies.delete(companies.keys().next().value!);
+  companies.set(eventID, event.companyID);
+  return event;
+}
+
 /** The rows a message of the event may draw on, the event's first; made from the allowance when none. */
 async function drawable(db: Kysely<DB>, eventID: number, product: BillingProduct, allowance: number) {
-  const event = await db.selectFrom('event').select('companyID').where('eventID', '=', eventID).executeTakeFirst();
+  const event = await companyOfEvent(db, eventID);
   if (!event) return [];
   const read = () =>
     db
@@ -76,21 +107,29 @@ async function drawable(db: Kysely<DB>, eventID: number, product: BillingProduct
  * one of them insert (on PostgreSQL the others wait for its commit, then see its row).
  */
 async function ensureAllowance(db: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
-  await db.transaction().execute(async (trx) => {
-    const claim = await trx
-      .insertInto('setting')
-      .values({ key: `billingAllowance:${companyID}:${product}`, value: String(allowance) })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .executeTakeFirst();
-    if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return;
-    const any = await trx
-      .selectFrom('billing')
-      .select('billingID')
-      .where('companyID', '=', companyID)
-      .where('product', '=', product)
-      .executeTakeFirst();
-    if (!any) await addBalance(trx, { companyID }, product, allowance);
-  });
+  await db.transaction().execute((trx) => claimAllowance(trx, companyID, product, allowance));
+}
+
+/**
+ * Inside a transaction `trx`: makes the company's default-allowance row of a product when it has no row
+ * of it yet (and never made one). A credit (billing.create) calls it first, so buying more never takes
+ * away the allowance a company had not started yet.
+ */
+export async function claimAllowance(trx: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
+  if (allowance <= 0) return;
+  const claim = await trx
+    .insertInto('setting')
+    .values({ key: `billingAllowance:${companyID}:${product}`, value: String(allowance) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  if (Number(claim.numInsertedOrUpdatedRows ?? 0) !== 1) return;
+  const any = await trx
+    .selectFrom('billing')
+    .select('billingID')
+    .where('companyID', '=', companyID)
+    .where('product', '=', product)
+    .executeTakeFirst();
+  if (!any) await addBalance(trx, { companyID }, product, allowance);
 }
 
 /** Whether a message of the event could be paid for now (nothing is taken). */

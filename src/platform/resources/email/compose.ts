@@ -1,8 +1,8 @@
-import QRCode from 'qrcode';
 import { pickLocale, t, type Locale } from '../../../shared/i18n/messages.ts';
 import { toICalendar } from '../../../shared/schedule/ical.ts';
 import { formatDate, formatRange, formatTime, safeTimeZone } from '../../../shared/schedule/time.ts';
 import type { Message } from '../../mail/outbox.ts';
+import { qrPng } from '../../mail/qr-png.ts';
 import type { ConfirmationData } from './repository.ts';
 
 // The registration confirmation (issue 15, outcome 2): HTML and plain text in the attendee's language,
@@ -119,7 +119,7 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
   const attachments: { filename: string; content: Buffer | string; contentType: string; cid?: string }[] = [
     {
       filename: 'qr.png',
-      content: await QRCode.toBuffer(d.qrCode, { type: 'png', width: 240, margin: 2, errorCorrectionLevel: 'M' }),
+      content: qrPng(d.qrCode, 240, 2, 'M'),
       contentType: 'image/png',
       cid: 'qr@podium',
     },

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { JobLogger } from '../../jobs/queue.ts';
 import { plainLine } from '../../jobs/retry.ts';
-import { isPermanent, type Message, type Outbox } from '../../mail/outbox.ts';
+import { Abandoned, isPermanent, type Message, type Outbox } from '../../mail/outbox.ts';
 import { refund, reserve } from '../billing/repository.ts';
 import { isSuppressed, logRowOf, moveLog, suppress, type EmailStatus, type LogStart } from './repository.ts';
 
@@ -44,21 +44,28 @@ export async function deliver(
   const row = await logRowOf(db, start, now());
   const id = row.emailLogID;
   if (DONE.has(row.status)) return row.status;
-  if (row.status === 'sending') {
+  // A row left `sending` follows a run that died (or stalled) mid-send. Through a committing outbox
+  // (SMTP) the end of data only goes once the row says `sent`, so that message never arrived: it is
+  // sent now, the row taken over. Through any other outbox it may have gone: it is not sent again.
+  if (row.status === 'sending' && !outbox.committing) {
     const reason = 'a worker stopped while sending; not sent again, as it may have gone';
     await moveLog(db, id, ['sending'], 'unknown', { reason }, now());
     options.logger.warn({ emailLogID: id }, 'mail: ' + reason);
     return 'unknown';
   }
+  const from: EmailStatus[] = [row.status];
   if (await isSuppressed(db, start.eventID, start.to)) {
-    await moveLog(db, id, ['queued'], 'skipped', { reason: 'the address is on the suppression list' }, now());
+    await moveLog(db, id, from, 'skipped', { reason: 'the address is on the suppression list' }, now());
     options.logger.info({ emailLogID: id, eventID: start.eventID }, 'mail skipped: suppressed address');
     return 'skipped';
   }
   const message = await compose(id);
   const messageID = `<log-${id}@${options.domain}>`;
-  const set = { from: fromText(message, ''), subject: message.subject, to: message.to, attempts: row.attempts + 1 };
-  if (!(await moveLog(db, id, ['queued'], 'sending', { ...set, messageID }, now()))) return 'sending';
+  // This run's claim: the row's attempts count it, and only the run holding the last claim may
+  // complete the message (a stalled run whose row was taken over abandons its own).
+  const attempts = row.attempts + 1;
+  const set = { from: fromText(message, ''), subject: message.subject, to: message.to, attempts };
+  if (!(await moveLog(db, id, from, 'sending', { ...set, messageID }, now(), row.attempts))) return 'sending';
   // One unit of the balance, taken just before the message leaves and given back if it does not.
   const billingID =
     options.emailAllowance === undefined
@@ -69,13 +76,27 @@ export async function deliver(
     options.logger.warn({ emailLogID: id, eventID: start.eventID }, 'mail skipped: no e-mail balance left');
     return 'skipped';
   }
+  // The commit: the row says `sent` before the receiver is told the message is complete.
+  const commit = () => moveLog(db, id, ['sending'], 'sent', { reason: '' }, now(), attempts);
   try {
-    await outbox.send({ ...message, messageId: messageID });
+    await outbox.send({ ...message, messageId: messageID }, outbox.committing ? commit : undefined);
   } catch (err) {
+    const committed = (err as { committed?: boolean }).committed === true;
+    const answered = typeof (err as { responseCode?: unknown }).responseCode === 'number';
+    // The unit goes back unless the message may have left (committed, no answer to the end of data).
+    if (billingID !== undefined && (!committed || answered)) await refund(db, billingID);
+    if (err instanceof Abandoned) return 'sending';
     const reason = plainLine(err);
-    if (billingID !== undefined) await refund(db, billingID);
+    // After the commit the row says sent: what the server answered to the end of data decides.
+    const was: EmailStatus[] = committed ? ['sent'] : ['sending'];
+    if (committed && !answered) {
+      // No answer to the end of data (the connection dropped): it may have been taken. Not sent again.
+      await moveLog(db, id, was, 'unknown', { reason: `no answer to the end of data: ${reason}` }, now());
+      options.logger.warn({ emailLogID: id }, 'mail: no answer to the end of data; not sent again');
+      return 'unknown';
+    }
     if (isPermanent(err)) {
-      await moveLog(db, id, ['sending'], 'failed', { reason }, now());
+      await moveLog(db, id, was, 'failed', { reason }, now());
       await suppress(db, start.eventID, start.to, `bounce: ${reason}`, now());
       options.logger.info(
         { emailLogID: id, eventID: start.eventID },
@@ -83,9 +104,9 @@ export async function deliver(
       );
       return 'failed';
     }
-    await moveLog(db, id, ['sending'], 'queued', { reason }, now());
+    await moveLog(db, id, was, 'queued', { reason }, now());
     throw err;
   }
-  await moveLog(db, id, ['sending'], 'sent', { reason: '' }, now());
+  if (!outbox.committing) await moveLog(db, id, ['sending'], 'sent', { reason: '' }, now());
   return 'sent';
 }

@@ -31,12 +31,13 @@ export interface LogStart {
  * made. Two runs meet on the unique idem.
  */
 export async function logRowOf(db: Kysely<DB>, start: LogStart, now: number): Promise<EmailLogRow> {
-  await db
+  // One round trip: a no-op update of the row an earlier run made answers it as an insert would.
+  return db
     .insertInto('emailLog')
     .values({ ...start, date: now, updatedDate: now })
-    .onConflict((oc) => oc.column('idem').doNothing())
-    .execute();
-  return db.selectFrom('emailLog').selectAll().where('idem', '=', start.idem).executeTakeFirstOrThrow();
+    .onConflict((oc) => oc.column('idem').doUpdateSet((eb) => ({ idem: eb.ref('excluded.idem') })))
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -50,12 +51,15 @@ export async function moveLog(
   to: EmailStatus,
   set: Partial<Pick<EmailLogRow, 'messageID' | 'from' | 'subject' | 'reason' | 'to'>> & { attempts?: number },
   now: number,
+  /** Only when the row's attempts are this many (the run that claimed it: a fence against a later run). */
+  attempts?: number,
 ): Promise<boolean> {
   const r = await db
     .updateTable('emailLog')
     .set({ ...set, status: to, updatedDate: now })
     .where('emailLogID', '=', emailLogID)
     .where('status', 'in', [...from])
+    .$if(attempts !== undefined, (q) => q.where('attempts', '=', attempts!))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

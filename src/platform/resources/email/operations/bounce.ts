@@ -8,6 +8,26 @@ import { logRowByMessageID, markBounced, suppress } from '../repository.ts';
 const digest = (v: string) => createHash('sha256').update(v).digest();
 
 /**
+ * The JSON shape the endpoint also takes (docs/messaging.md "Bounces reported later"): the form's four
+ * fields as one object, other keys ignored (a provider's payload may carry more), at most 16 KB. The
+ * reason is cut to the 500 characters kept; everything else is then checked as a form's would be.
+ */
+const bounceJson = z
+  .object(
+    {
+      messageID: z.string('must be a string').max(300, 'must be at most 300 characters').optional(),
+      type: z.enum(['hard', 'soft', 'complaint'], 'must be hard, soft or complaint').optional(),
+      email: z.string('must be a string').max(254, 'must be at most 254 characters').optional(),
+      reason: z
+        .string('must be a string')
+        .transform((v) => v.slice(0, 500))
+        .optional(),
+    },
+    'must be a JSON object',
+  ) // prettier-ignore
+  .transform((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, string>);
+
+/**
  * Podium extension: where an MTA or mail provider reports a bounce that came after the message left
  * (docs/messaging.md "Bounces reported later"). Authenticated by BOUNCE_SECRET in Q secret; without
  * it set, or with another, the endpoint is 404 as if it did not exist. The message is named by the
@@ -27,6 +47,7 @@ export default defineOperation({
     reason: bOpt(text(500), "the server's line (one line is kept)"),
   },
   auth: { kind: 'public' },
+  json: { maxBytes: 16 * 1024, schema: bounceJson },
   extension: true,
   writes: true,
   async handler(ctx, p) {
