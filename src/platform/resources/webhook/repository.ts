@@ -82,11 +82,14 @@ export async function insertDelivery(
   return row ? Number(row.deliveryID) : undefined;
 }
 
+/** A delivery as the feeder makes it. */
+export type DeliveryValues = Pick<
+  DeliveryRow,
+  'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt' | 'state'
+>;
+
 /** Adds deliveries in one statement; answers the ids of those added (a pair already there adds nothing). */
-export async function insertDeliveries(
-  db: Kysely<DB>,
-  rows: readonly Pick<DeliveryRow, 'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt' | 'state'>[],
-): Promise<number[]> {
+export async function insertDeliveries(db: Kysely<DB>, rows: readonly DeliveryValues[]): Promise<number[]> {
   if (rows.length === 0) return [];
   const added = await db
     .insertInto('webhookDelivery')
