@@ -49,13 +49,18 @@ export interface FeedDeps {
 
 /** One round; answers how many changes it read (a full page asks for another round at once). */
 export async function feedRound(d: FeedDeps): Promise<number> {
-  // First without a transaction: most rounds have nothing any webhook hears, and then the position
-  // moves by one compare-and-set UPDATE. (On SQLite a write transaction holds the store's write lock:
-  // taken on every change by every process, it would make them queue for nothing.)
-  const seen = await lockFeed(d.db, false);
-  if (!seen) return 0;
-  const quick = await advance(d.db, d, seen, false);
-  if (quick.done) return quick.read;
+  // On SQLite, first without a transaction: most rounds have nothing any webhook hears, and then the
+  // position moves by one compare-and-set UPDATE (a write transaction holds the store's write lock:
+  // taken on every change by every process, it would make them queue for nothing). On PostgreSQL the
+  // transaction costs two statements and locks the feed row only, while a first look would be read
+  // again inside it whenever something is heard — every round, under load — and be wasted whenever
+  // another process's feeder holds the row.
+  if (!d.postgres) {
+    const seen = await lockFeed(d.db, false);
+    if (!seen) return 0;
+    const quick = await advance(d.db, d, seen, false);
+    if (quick.done) return quick.read;
+  }
   return d.db.transaction().execute(async (trx) => {
     const position = await lockFeed(trx, d.postgres);
     if (!position) return 0;
