@@ -7,7 +7,10 @@
 // Prints deliveries/s over the run and commit-to-delivery latency (the change's `at` to its arrival at
 // the receiver) p50/p99, against the goals (≥ 1,000/s, p99 ≤ 2 s), and the same POSTs sent by a bare
 // undici loop (no store, no queue, no signing) in the same run: the ratio is the platform's share of it.
-// Usage: npm run bench:webhooks [-- --changes 10000 --rate 400 --workers 2]
+// --objects N spreads the changes over N sessions (round robin): a batch of deliveries then reads as many
+// objects as it has changes, not one (the default, 1, is every change of one session, as before).
+// BENCH_API_PORT and BENCH_RECEIVER_PORT fix the ports (default: any free one).
+// Usage: npm run bench:webhooks [-- --changes 10000 --rate 400 --workers 2 --objects 1]
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,11 +28,13 @@ const { values } = parseArgs({
     changes: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '400' },
     workers: { type: 'string', default: '2' },
+    objects: { type: 'string', default: '1' },
   },
 });
 const CHANGES = Number(values.changes);
 const RATE = Number(values.rate);
 const WORKERS = Number(values.workers);
+const OBJECTS = Math.max(1, Number(values.objects));
 const HOOKS = 3;
 const GOAL_PER_S = 1000;
 const GOAL_P99_MS = 2000;
@@ -57,6 +62,7 @@ const APP = `podium-bench-${process.pid}`;
 const env = {
   ...benchEnv('unused'),
   DATABASE_URL: `${store.url}&application_name=${APP}`,
+  API_PORT: process.env.BENCH_API_PORT ?? '0',
   JOBS_WORK: '0',
   JOBS_CONCURRENCY: process.env.BENCH_CONCURRENCY ?? '32',
   WEBHOOK_SECRET_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
@@ -87,7 +93,7 @@ const receiver = createServer((req, res) => {
     res.writeHead(204).end();
   });
 });
-await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+await new Promise((r) => receiver.listen(Number(process.env.BENCH_RECEIVER_PORT ?? 0), '127.0.0.1', r));
 const target = `http://127.0.0.1:${receiver.address().port}/hook`;
 
 const children = [];
@@ -154,12 +160,16 @@ try {
     { name: 'Bench', nickname: 'bench' },
     admin,
   );
-  const [{ activityID }] = await call(
-    'activity.create',
-    { eventID },
-    { name: 'Talk', dateBegin: '1700000000', dateEnd: '1700003600' },
-    admin,
-  );
+  const activityIDs = [];
+  for (let i = 0; i < OBJECTS; i++) {
+    const [{ activityID }] = await call(
+      'activity.create',
+      { eventID },
+      { name: `Talk ${i}`, dateBegin: '1700000000', dateEnd: '1700003600' },
+      admin,
+    );
+    activityIDs.push(activityID);
+  }
   verifiers = [];
   for (let i = 0; i < HOOKS; i++) {
     const [h] = await call(
@@ -187,7 +197,7 @@ try {
   const pgCpu0 = await backendsCpu(db);
   const at = new Map();
   const started = Date.now();
-  const ids = JSON.stringify({ activityID: Number(activityID), eventID: Number(eventID) });
+  const idsOf = activityIDs.map((a) => JSON.stringify({ activityID: Number(a), eventID: Number(eventID) }));
   for (let i = 0; i < CHANGES; i += 20) {
     const due = started + (i / RATE) * 1000;
     if (due > Date.now()) await sleep(due - Date.now());
@@ -195,7 +205,7 @@ try {
       const now = Date.now();
       const { rows } = await db.query(
         `insert into change (at, operation, kind, "companyID", "eventID", "objectID", ids) values ($1, 'activity.edit', 'activity', $2, $3, $4, $5) returning "changeID"`,
-        [now, company.companyID, eventID, activityID, ids],
+        [now, company.companyID, eventID, activityIDs[j % OBJECTS], idsOf[j % OBJECTS]],
       );
       at.set(Number(rows[0].changeID), now);
     }
@@ -217,7 +227,9 @@ try {
   const last = Math.max(...arrived.values());
   const latencies = [...arrived.entries()].map(([id, t]) => t - at.get(Number(id.split('_')[2]))).sort((a, b) => a - b);
   const perS = arrived.size / ((last - started) / 1000);
-  console.log(`${CHANGES} changes × ${HOOKS} webhooks at ${RATE} changes/s, ${WORKERS} workers (PostgreSQL)`);
+  console.log(
+    `${CHANGES} changes of ${OBJECTS} session(s) × ${HOOKS} webhooks at ${RATE} changes/s, ${WORKERS} workers (PostgreSQL)`,
+  );
   console.log(`delivered ${arrived.size}/${expected}, bad signatures ${bad}`);
   console.log(
     `p99 change → delivery row ${Math.round(lag[0].feed)} ms, delivery row → attempt ${Math.round(lag[0].queue)} ms`,

@@ -22,6 +22,9 @@ const ENV = {
   WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_FEED_MS: '50',
   JOBS_POLL_MS: '50',
+  // A job that throws runs again after 1 s (2 s at most): a batch sent again would show within the tests.
+  JOBS_RETRY_SECONDS: '1',
+  JOBS_RETRY_MAX_SECONDS: '2',
 };
 
 const strings = (v: unknown): boolean =>
@@ -212,6 +215,51 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(rx.duplicates()).toBe(0);
     await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
     rx.received.length = 0;
+  });
+
+  // The feeder adds one job per batch of deliveries (src/platform/webhooks/deliver.ts): a receiver that
+  // hangs and fails must neither hold up the others of its batch nor have them sent again.
+  it('a batch settles each delivery on its own: one slow, failing receiver delays and re-sends no other', async () => {
+    const rx2 = await startReceiver();
+    try {
+      const slow = await p.ok('webhook.create', {
+        token: w.adminA,
+        query: { companyID: w.companyA.companyID },
+        body: { url: rx2.url, types: 'activity.edit' },
+      });
+      rx2.secrets = [slow[0].secret];
+      // Longer than WEBHOOK_TIMEOUT_MS (1 s here): no answer, tried again alone.
+      rx2.delayMs = 5000;
+      const fast = await register({ companyID: w.companyA.companyID }, { types: 'activity.edit' });
+      const row = (webhookID: string) =>
+        p.db
+          .selectFrom('webhookDelivery')
+          .select(['state', 'attempts'])
+          .where('webhookID', '=', Number(webhookID))
+          .executeTakeFirst();
+      await p.ok('activity.edit', { token: w.adminA, query: { activityID, key: 'name' }, body: { value: 'Batch' } });
+      await rx.until(1);
+      // Settled while the slow one of its batch still waits for its answer.
+      for (let i = 0; i < 200 && (await row(fast.webhookID))?.state !== 'delivered'; i++)
+        await new Promise((r) => setTimeout(r, 5));
+      const seen = [(await row(fast.webhookID))?.state, Number((await row(slow[0].webhookID))?.attempts)];
+      expect(seen).toEqual(['delivered', 0]);
+      rx2.delayMs = 0;
+      await rx2.until(1);
+      const [a] = await settled(slow[0].webhookID, 1);
+      expect((a.attemptList as unknown as Record<string, string>[]).map((x) => x.status)).toEqual(['0', '200']);
+      const [b] = await settled(fast.webhookID, 1);
+      expect((b.attemptList as unknown as Record<string, string>[]).map((x) => x.status)).toEqual(['200']);
+      // Longer than a batch job's retry (JOBS_RETRY_SECONDS): a batch that ran again would have sent it again.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(rx.received.map((r) => r.body.changeID)).toEqual([a.changeID]);
+      expect(rx2.received.map((r) => r.body.changeID)).toEqual([a.changeID]);
+      for (const id of [slow[0].webhookID, fast.webhookID])
+        await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: id } });
+    } finally {
+      await rx2.close();
+      rx.received.length = 0;
+    }
   });
 
   it('bypassWebhook=1 on activity.person.bind and dismiss delivers nothing; without it they deliver', async () => {

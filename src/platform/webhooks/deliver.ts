@@ -18,11 +18,17 @@ import {
   type WebhookRow,
 } from '../resources/webhook/repository.ts';
 import { messageIDOf } from '../resources/webhook/fields.ts';
-import { DELIVER_JOB, signDelivery } from '../resources/webhook/sign.ts';
+import { DELIVER_BATCH_JOB, DELIVER_JOB, signDelivery } from '../resources/webhook/sign.ts';
 import { changeBody, type ObjectReader } from './payload.ts';
 import { post, type Outcome, type SendOptions } from './send.ts';
 
-// One attempt of one delivery: the job DELIVER_JOB {deliveryID, attempt}. A 2xx delivers; 410 Gone
+// One attempt of one delivery: the job DELIVER_JOB {deliveryID, attempt} (a retry, webhook.test,
+// webhook.delivery.retry), or one of the first attempts of a DELIVER_BATCH_JOB {deliveryIDs} (what the
+// feeder adds: one job per batch of deliveries, since pg-boss's insert, fetch and completion of one job per
+// delivery cost more than the delivery). Each delivery of a batch is attempted, logged and settled on
+// its own, as its answer comes: a receiver that fails or is slow delays none of the others, and is retried
+// alone (a DELIVER_JOB of its own). A batch job that throws (the store failed) runs again, and then skips
+// the deliveries it had settled: only those it had not are sent again. A 2xx delivers; 410 Gone
 // turns the webhook off; 429, 5xx, no answer (timeout, connection refused) and a refused address are
 // tried again after the next delay of the schedule (WEBHOOK_RETRY_MS, with jitter, at least what a
 // Retry-After asked); any other status, or the end of the schedule, fails the delivery (an organizer
@@ -73,7 +79,8 @@ function byID<T>(load: (ids: readonly number[]) => Promise<T[]>, idOf: (row: T) 
 /** How long successes wait to be written together: answers do not all come back in the same tick. */
 const WRITE_WAIT_MS = 5;
 
-export function deliverHandler(d: DeliverDeps): JobHandler {
+/** The handlers of DELIVER_JOB and DELIVER_BATCH_JOB. */
+export function deliverHandlers(d: DeliverDeps): Record<string, JobHandler> {
   const deliveries = byID(
     (ids) => deliveriesByID(d.db, ids),
     (r) => r.deliveryID,
@@ -100,17 +107,17 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
   // run together, so the cache holds the body being made, which they all wait for.
   const bodies = new LRUCache<string, Promise<string>>({ max: 10_000, ttl: 60_000 });
   /** The body of `delivery`'s change for `webhook`: made once per change and owner in this process. */
-  function bodyOf(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
+  function bodyOf(delivery: DeliveryRow, webhook: WebhookRow, reader: ObjectReader): Promise<string> {
     const key = `${delivery.changeID}:${webhook.personID}`;
     let body = bodies.get(key);
     if (!body) {
-      body = makeBody(delivery, webhook);
+      body = makeBody(delivery, webhook, reader);
       bodies.set(key, body);
       body.catch(() => bodies.delete(key));
     }
     return body;
   }
-  async function makeBody(delivery: DeliveryRow, webhook: WebhookRow): Promise<string> {
+  async function makeBody(delivery: DeliveryRow, webhook: WebhookRow, reader: ObjectReader): Promise<string> {
     const change = await changes.load(delivery.changeID!);
     // A change the log forgot (pruned) still goes out, with what the delivery knows of it.
     const facts: FeedChange = change ?? {
@@ -124,16 +131,18 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
       ids: '',
       quiet: 0,
     };
-    return changeBody(d.reader, webhook, facts);
+    return changeBody(reader, webhook, facts);
   }
-  return async (payload: { deliveryID: number; attempt: number }) => {
+  /** One attempt of one delivery (`reader`: how its object is read, shared by a batch). */
+  async function attempt(payload: { deliveryID: number; attempt: number }, reader: ObjectReader): Promise<void> {
     const delivery = await deliveries.load(payload.deliveryID);
     if (!delivery) return;
     const webhook = await webhooks.load(delivery.webhookID);
     if (!webhook) return;
     // Held (its webhook was off when the change came): only its payload is made, for webhook.events.
     if (delivery.state === 'held') {
-      if (delivery.payload === '') await storePayload(d.db, delivery.deliveryID, await bodyOf(delivery, webhook));
+      if (delivery.payload === '')
+        await storePayload(d.db, delivery.deliveryID, await bodyOf(delivery, webhook, reader));
       return;
     }
     if (delivery.state !== 'pending' || delivery.attempts !== payload.attempt - 1) return;
@@ -149,7 +158,7 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
       return;
     }
     const made = delivery.payload === '';
-    const body = made ? await bodyOf(delivery, webhook) : delivery.payload;
+    const body = made ? await bodyOf(delivery, webhook, reader) : delivery.payload;
     const messageID = messageIDOf(webhook.webhookID, delivery.changeID, delivery.deliveryID);
     const headers = signDelivery(d.key, webhook, messageID, body, nowMs);
     const outcome = await post(d.agent, webhook.url, { ...headers }, body, d.send);
@@ -198,5 +207,20 @@ export function deliverHandler(d: DeliverDeps): JobHandler {
         });
       }
     });
+  }
+  return {
+    [DELIVER_JOB]: (payload: { deliveryID: number; attempt: number }) => attempt(payload, d.reader),
+    [DELIVER_BATCH_JOB]: async (payload: { deliveryIDs: number[] }) => {
+      // The first attempts of the batch, all at once; each settles on its own. Their objects are read
+      // once per object for the batch (every read starts after the batch's changes committed, so each
+      // payload shows its change, as a read per change would).
+      const reader = d.reader.shared();
+      const settled = await Promise.allSettled(
+        payload.deliveryIDs.map((deliveryID) => attempt({ deliveryID, attempt: 1 }, reader)),
+      );
+      const failed = settled.find((s) => s.status === 'rejected');
+      // The store failed for one at least: the job runs again, and sends only what was not settled.
+      if (failed) throw failed.reason;
+    },
   };
 }

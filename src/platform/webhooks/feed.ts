@@ -8,19 +8,20 @@ import {
   insertDeliveries,
   lockFeed,
   moveFeed,
+  type DeliveryValues,
   type FeedChange,
   type FeedPosition,
   type WebhookRow,
 } from '../resources/webhook/repository.ts';
 import { hears, isDelivered, typeOf } from '../resources/webhook/fields.ts';
-import { DELIVER_JOB } from '../resources/webhook/sign.ts';
+import { DELIVER_BATCH_JOB } from '../resources/webhook/sign.ts';
 
 // The feeder: the change log becomes deliveries, never inside the request that wrote. It runs in the
 // processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time
 // across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
 // round instead of waiting). A round takes the changes after the feed's position, makes a delivery
-// and a DELIVER_JOB for each webhook that hears each change, and moves the position — all in one
-// transaction, so a change is fed once (and a crash mid-round feeds it again, never half).
+// for each webhook that hears each change — and a DELIVER_BATCH_JOB per batch of them —, and moves the
+// position, all in one transaction, so a change is fed once (and a crash mid-round feeds it again, never half).
 //
 // On PostgreSQL a transaction may take a change id and commit after a higher one was fed: the ids the
 // round jumped over are kept as gaps and looked for again for GAP_MS (a gap that never fills was a
@@ -31,6 +32,11 @@ import { DELIVER_JOB } from '../resources/webhook/sign.ts';
 // was down long enough to be turned off catches up with webhook.events, change by change.
 
 const PAGE = 200;
+/**
+ * Deliveries per batch job, about: enough that pg-boss's fetch and completion are a small share of a
+ * delivery, few enough that the batches of a round spread over the workers.
+ */
+const BATCH = 50;
 const GAP_MS = 30_000;
 const MAX_GAPS = 10_000;
 
@@ -43,13 +49,18 @@ export interface FeedDeps {
 
 /** One round; answers how many changes it read (a full page asks for another round at once). */
 export async function feedRound(d: FeedDeps): Promise<number> {
-  // First without a transaction: most rounds have nothing any webhook hears, and then the position
-  // moves by one compare-and-set UPDATE. (On SQLite a write transaction holds the store's write lock:
-  // taken on every change by every process, it would make them queue for nothing.)
-  const seen = await lockFeed(d.db, false);
-  if (!seen) return 0;
-  const quick = await advance(d.db, d, seen, false);
-  if (quick.done) return quick.read;
+  // On SQLite, first without a transaction: most rounds have nothing any webhook hears, and then the
+  // position moves by one compare-and-set UPDATE (a write transaction holds the store's write lock:
+  // taken on every change by every process, it would make them queue for nothing). On PostgreSQL the
+  // transaction costs two statements and locks the feed row only, while a first look would be read
+  // again inside it whenever something is heard — every round, under load — and be wasted whenever
+  // another process's feeder holds the row.
+  if (!d.postgres) {
+    const seen = await lockFeed(d.db, false);
+    if (!seen) return 0;
+    const quick = await advance(d.db, d, seen, false);
+    if (quick.done) return quick.read;
+  }
   return d.db.transaction().execute(async (trx) => {
     const position = await lockFeed(trx, d.postgres);
     if (!position) return 0;
@@ -95,16 +106,14 @@ async function advance(
     if (moved && !(await moveFeed(db, { lastID, gaps }, position))) return { read: 0, done: true };
     return { read: fresh.length, done: true };
   }
-  // In statements of a few hundred rows: one round trip each, whatever the page holds.
-  const rows = deliveriesOf(heard, nowMs);
-  for (let i = 0; i < rows.length; i += 500) {
-    const added = await insertDeliveries(db, rows.slice(i, i + 500));
-    const jobs = added.map((deliveryID) => ({
-      payload: { deliveryID, attempt: 1 },
-      options: { key: `${deliveryID}.1` },
-    }));
-    await d.queue.addMany(db, DELIVER_JOB, jobs);
+  // A batch job per BATCH deliveries or so (whole changes: a change's deliveries share one object
+  // read), its rows inserted in one statement; the jobs in one more.
+  const jobs = [];
+  for (const rows of batchesOf(heard, nowMs)) {
+    const deliveryIDs = await insertDeliveries(db, rows);
+    if (deliveryIDs.length) jobs.push({ payload: { deliveryIDs }, options: { key: `${deliveryIDs[0]}.batch` } });
   }
+  await d.queue.addMany(db, DELIVER_BATCH_JOB, jobs);
   if (moved) await moveFeed(db, { lastID, gaps });
   return { read: fresh.length, done: true };
 }
@@ -118,20 +127,29 @@ async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, Webho
   return list.filter((w) => (w.eventID === null || w.eventID === c.eventID) && hears(w.types, type));
 }
 
-/** The deliveries of the heard changes, one per (webhook, change). */
-function deliveriesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number) {
-  return heard.flatMap(([c, list]) =>
-    list.map((w) => ({
-      webhookID: w.webhookID,
-      changeID: c.changeID,
-      type: typeOf(c.operation),
-      // Made by the worker of the first attempt (it reads the object): the feeder stays quick.
-      payload: '',
-      createdAt: nowMs,
-      nextAt: w.active ? nowMs : null,
-      state: w.active ? ('pending' as const) : ('held' as const),
-    })),
-  );
+/** The deliveries of the heard changes, one per (webhook, change), in batches of whole changes. */
+function batchesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number): DeliveryValues[][] {
+  const batches: DeliveryValues[][] = [];
+  let batch: DeliveryValues[] = [];
+  for (const [c, list] of heard) {
+    if (batch.length && batch.length + list.length > BATCH) {
+      batches.push(batch);
+      batch = [];
+    }
+    for (const w of list)
+      batch.push({
+        webhookID: w.webhookID,
+        changeID: c.changeID,
+        type: typeOf(c.operation),
+        // Made by the worker of the first attempt (it reads the object): the feeder stays quick.
+        payload: '',
+        createdAt: nowMs,
+        nextAt: w.active ? nowMs : null,
+        state: w.active ? 'pending' : 'held',
+      });
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
 }
 
 /**

@@ -3,8 +3,7 @@ import type { Store } from '../db/connect.ts';
 import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
 import { plainLine } from '../jobs/retry.ts';
 import { pruneDeliveries } from '../resources/webhook/repository.ts';
-import { DELIVER_JOB } from '../resources/webhook/sign.ts';
-import { deliverHandler } from './deliver.ts';
+import { deliverHandlers } from './deliver.ts';
 import { startFeeder } from './feed.ts';
 import { systemResolver, type Resolver } from './guard.ts';
 import { objectReader } from './payload.ts';
@@ -41,19 +40,17 @@ export function startWebhooks(
   };
   const agent = guardedAgent(send);
   const reader = objectReader(store.db, config);
-  const handlers: Record<string, JobHandler> = {
-    [DELIVER_JOB]: deliverHandler({
-      db: store.db,
-      queue,
-      key: config.WEBHOOK_SECRET_KEY,
-      reader,
-      agent,
-      send,
-      schedule: config.WEBHOOK_RETRY_MS,
-      now,
-      random: o.random,
-    }),
-  };
+  const handlers: Record<string, JobHandler> = deliverHandlers({
+    db: store.db,
+    queue,
+    key: config.WEBHOOK_SECRET_KEY,
+    reader,
+    agent,
+    send,
+    schedule: config.WEBHOOK_RETRY_MS,
+    now,
+    random: o.random,
+  });
   let feeder: ReturnType<typeof startFeeder> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   return {

@@ -33,45 +33,64 @@ export function objectReader(db: Kysely<DB>, config: Config) {
     streams,
     log: NO_LOG,
   });
-  const names = new Set(operations.map((op) => op.name));
-  return {
+  const byName = new Map(operations.map((op) => [op.name, op]));
+  /** The `.get` of `kind` and its query for `ids`; undefined when the kind has none. */
+  function getOf(kind: string, ids: Record<string, number>) {
+    const name = kind === 'company.event' ? 'event.get' : `${kind}.get`;
+    const op = byName.get(name);
+    if (!op) return undefined;
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ids)) if (k in op.params) query[k] = String(v);
+    return { name, query };
+  }
+  async function read(name: string, query: Record<string, string>, personID: number) {
+    const answer = await dispatcher.answer({
+      name,
+      method: 'GET',
+      rawQuery: '',
+      query,
+      body: undefined,
+      authorization: undefined,
+      clientIp: '127.0.0.1',
+      // No token behind it: a hash no token has, and no expiry within the read.
+      as: {
+        personID,
+        scope: 'system',
+        targetID: 0,
+        operator: false,
+        tokenHash: '',
+        expiresAt: Number.MAX_SAFE_INTEGER,
+      },
+    });
+    if (answer.status !== 200) return undefined;
+    const text = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8');
+    return (JSON.parse(text) as { data: Record<string, unknown>[] }).data[0];
+  }
+  /** A reader; with `memo`, each object is read once for all who ask (a batch of deliveries). */
+  const readerOf = (memo?: Map<string, Promise<Record<string, unknown> | undefined>>): ObjectReader => ({
     /** The object of `kind` the ids name, as `.get` answers it to `personID`; undefined when it cannot be read. */
-    async read(
-      kind: string,
-      ids: Record<string, number>,
-      personID: number,
-    ): Promise<Record<string, unknown> | undefined> {
-      const name = kind === 'company.event' ? 'event.get' : `${kind}.get`;
-      if (!names.has(name)) return undefined;
-      const op = operations.find((o) => o.name === name)!;
-      const query: Record<string, string> = {};
-      for (const [k, v] of Object.entries(ids)) if (k in op.params) query[k] = String(v);
-      const answer = await dispatcher.answer({
-        name,
-        method: 'GET',
-        rawQuery: '',
-        query,
-        body: undefined,
-        authorization: undefined,
-        clientIp: '127.0.0.1',
-        // No token behind it: a hash no token has, and no expiry within the read.
-        as: {
-          personID,
-          scope: 'system',
-          targetID: 0,
-          operator: false,
-          tokenHash: '',
-          expiresAt: Number.MAX_SAFE_INTEGER,
-        },
-      });
-      if (answer.status !== 200) return undefined;
-      const text = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8');
-      return (JSON.parse(text) as { data: Record<string, unknown>[] }).data[0];
+    read(kind, ids, personID) {
+      const get = getOf(kind, ids);
+      if (!get) return Promise.resolve(undefined);
+      if (!memo) return read(get.name, get.query, personID);
+      const key = JSON.stringify([get.name, get.query, personID]);
+      let object = memo.get(key);
+      if (!object) memo.set(key, (object = read(get.name, get.query, personID)));
+      return object;
     },
+    // Only for reads that all start after the changes they show committed: one batch's.
+    shared: () => readerOf(new Map()),
     close: () => streams.close(),
-  };
+  });
+  return readerOf();
 }
-export type ObjectReader = ReturnType<typeof objectReader>;
+
+export interface ObjectReader {
+  read(kind: string, ids: Record<string, number>, personID: number): Promise<Record<string, unknown> | undefined>;
+  /** A reader that reads each object once for all who ask it (a batch: the memo goes with it). */
+  shared(): ObjectReader;
+  close(): void;
+}
 
 /** The JSON body of `change` for webhook `w`. */
 export async function changeBody(reader: ObjectReader, w: WebhookRow, c: ChangeFacts): Promise<string> {

@@ -61,7 +61,11 @@ export async function post(
 ): Promise<Outcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  const signal = AbortSignal.timeout(o.timeoutMs);
+  // A timer cleared once answered: AbortSignal.timeout's would fire anyway, seconds after every
+  // delivery, and make an exception (with its stack) each time.
+  const deadline = new AbortController();
+  const signal = deadline.signal;
+  const timer = setTimeout(() => deadline.abort(), o.timeoutMs);
   try {
     // An address written as an IP never goes through lookup: the guard checks it here.
     const host = new URL(url).hostname;
@@ -97,6 +101,8 @@ export async function post(
     const timedOut = signal.aborted;
     const message = timedOut ? `no answer within ${o.timeoutMs} ms` : `${(err as Error).message}`.split('\n')[0];
     return { status: 0, latencyMs: latency(), response: message.slice(0, 300), timedOut };
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, WebhookDeliveryTable, WebhookTable } from '../../db/schema.ts';
 import { readPage, type Page, type Paged } from '../../db/page.ts';
+import { isPostgres } from '../../db/connect.ts';
 
 // The store of webhooks (migration 0009): registrations, their deliveries and every attempt.
 
@@ -82,12 +83,26 @@ export async function insertDelivery(
   return row ? Number(row.deliveryID) : undefined;
 }
 
+/** A delivery as the feeder makes it. */
+export type DeliveryValues = Pick<
+  DeliveryRow,
+  'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt' | 'state'
+>;
+
 /** Adds deliveries in one statement; answers the ids of those added (a pair already there adds nothing). */
-export async function insertDeliveries(
-  db: Kysely<DB>,
-  rows: readonly Pick<DeliveryRow, 'webhookID' | 'changeID' | 'type' | 'payload' | 'createdAt' | 'nextAt' | 'state'>[],
-): Promise<number[]> {
+export async function insertDeliveries(db: Kysely<DB>, rows: readonly DeliveryValues[]): Promise<number[]> {
   if (rows.length === 0) return [];
+  if (isPostgres(db)) {
+    // Arrays as parameters: one statement text whatever the number of rows (see recordDelivered).
+    const col = <K extends keyof DeliveryValues>(k: K) => rows.map((r) => r[k]);
+    const { rows: added } = await sql<{ deliveryID: number }>`
+      insert into "webhookDelivery" ("webhookID", "changeID", "type", "payload", "createdAt", "nextAt", "state")
+      select * from unnest(${col('webhookID')}::bigint[], ${col('changeID')}::bigint[], ${col('type')}::text[],
+        ${col('payload')}::text[], ${col('createdAt')}::bigint[], ${col('nextAt')}::bigint[], ${col('state')}::text[])
+      on conflict ("webhookID", "changeID") do nothing
+      returning "deliveryID"`.execute(db);
+    return added.map((r) => Number(r.deliveryID));
+  }
   const added = await db
     .insertInto('webhookDelivery')
     .values([...rows])
@@ -121,14 +136,31 @@ export async function webhooksByID(db: Kysely<DB>, ids: readonly number[]): Prom
 }
 
 /**
- * Logs a first-time success of several deliveries in two statements: their attempts, and the
- * deliveries settled as delivered (with the body each first attempt made, where it made one).
+ * Logs a first-time success of several deliveries: their attempts, and the deliveries settled as
+ * delivered (with the body each first attempt made, where it made one) — one statement on PostgreSQL,
+ * two on SQLite.
  */
 export async function recordDelivered(
   db: Kysely<DB>,
   done: readonly { deliveryID: number; attempt: AttemptRow; payload?: string }[],
 ): Promise<void> {
   if (done.length === 0) return;
+  if (isPostgres(db)) {
+    // One statement of a fixed text whatever the batch (arrays as parameters): parsed and planned
+    // cheaply, where a VALUES list and a CASE of one branch per delivery grow with the batch.
+    await sql`with attempt as (
+        insert into "webhookAttempt" ("deliveryID", "at", "status", "latencyMs", "response")
+        select * from unnest(${done.map((d) => d.deliveryID)}::bigint[], ${done.map((d) => d.attempt.at)}::bigint[],
+          ${done.map((d) => d.attempt.status)}::int[], ${done.map((d) => d.attempt.latencyMs)}::int[],
+          ${done.map((d) => d.attempt.response)}::text[]))
+      update "webhookDelivery" as d
+      set "state" = 'delivered', "nextAt" = null, "attempts" = d."attempts" + 1,
+        "payload" = coalesce(v."payload", d."payload")
+      from unnest(${done.map((d) => d.deliveryID)}::bigint[], ${done.map((d) => d.payload ?? null)}::text[])
+        as v("deliveryID", "payload")
+      where d."deliveryID" = v."deliveryID"`.execute(db);
+    return;
+  }
   await db
     .insertInto('webhookAttempt')
     .values(done.map((d) => ({ deliveryID: d.deliveryID, ...d.attempt })))

@@ -9,6 +9,8 @@ import type { WebhookRow } from './repository.ts';
 
 /** The job that makes one attempt of one delivery (src/platform/webhooks/deliver.ts). */
 export const DELIVER_JOB = 'webhook.deliver';
+/** The job that makes the first attempts of a batch of deliveries, each settled on its own (the feeder's). */
+export const DELIVER_BATCH_JOB = 'webhook.deliverBatch';
 
 export interface Signed {
   readonly 'webhook-id': string;
