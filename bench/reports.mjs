@@ -4,7 +4,7 @@
 // event.person.find&format=excel-daemon and download.find is polled until it is ready.
 // Prints rows/s (from the answer to ready) and the worker's peak RSS (the kernel's VmHWM: its highest
 // resident set over its whole life, start-up included) against the goals (≥ 20,000 rows/s, ≤ 150 MB).
-// Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS]
+// Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS --port 0]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '100000' },
     store: { type: 'string', default: 'sqlite' },
     page: { type: 'string', default: '' },
+    // The API's port (0: any free one); on a shared machine, one of the ports you were given.
+    port: { type: 'string', default: '0' },
   },
 });
 const ROWS = Number(values.rows);
@@ -35,6 +37,7 @@ const url = pg?.url ?? `file:${join(mkdtempSync(join(tmpdir(), 'podium-bench-rep
 const env = {
   ...benchEnv('unused'),
   DATABASE_URL: url,
+  API_PORT: values.port,
   JOBS_WORK: '0',
   JOBS_POLL_MS: '100',
   ...(values.page ? { REPORT_PAGE_ROWS: values.page } : {}),
