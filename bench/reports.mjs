@@ -4,10 +4,12 @@
 // event.person.find&format=excel-daemon and download.find is polled until it is ready.
 // Prints rows/s (from the answer to ready) and the worker's peak RSS (the kernel's VmHWM: its highest
 // resident set over its whole life, start-up included) against the goals (≥ 20,000 rows/s, ≤ 150 MB).
-// Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS]
+// Also the worker's CPU seconds (rows per CPU second: what a loaded machine changes least).
+// Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS --port 0
+//   --worker-flags=--max-semi-space-size=4]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +25,10 @@ const { values } = parseArgs({
     rows: { type: 'string', default: '100000' },
     store: { type: 'string', default: 'sqlite' },
     page: { type: 'string', default: '' },
+    // The API's port (0: any free one); on a shared machine, one of the ports you were given.
+    port: { type: 'string', default: '0' },
+    // Node/V8 flags of the worker, e.g. "--max-semi-space-size=4" (docs/api/reports.md: memory).
+    'worker-flags': { type: 'string', default: '' },
   },
 });
 const ROWS = Number(values.rows);
@@ -35,6 +41,7 @@ const url = pg?.url ?? `file:${join(mkdtempSync(join(tmpdir(), 'podium-bench-rep
 const env = {
   ...benchEnv('unused'),
   DATABASE_URL: url,
+  API_PORT: values.port,
   JOBS_WORK: '0',
   JOBS_POLL_MS: '100',
   ...(values.page ? { REPORT_PAGE_ROWS: values.page } : {}),
@@ -64,7 +71,8 @@ try {
   await db.destroy();
   console.log(`seeded ${ROWS.toLocaleString('en')} attendees in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-  const worker = spawn(process.execPath, ['bin/podium.js', 'worker'], {
+  const flags = values['worker-flags'].split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...flags, 'bin/podium.js', 'worker'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -79,6 +87,13 @@ try {
   const status = () => readFileSync(`/proc/${worker.pid}/status`, 'utf8');
   const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status())[1]);
   const idleRss = kb('VmRSS');
+  // The worker's CPU (user + system, all its threads: zlib's too), in seconds: on a loaded machine the
+  // wall-clock rate says more about the neighbours than about the report.
+  const cpu = () => {
+    const f = readFileSync(`/proc/${worker.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  };
+  const idleCpu = cpu();
 
   t = performance.now();
   const [queued] = await call('event.person.find', { tokenID, eventID, selection: 'all', format: 'excel-daemon' });
@@ -91,6 +106,7 @@ try {
   const seconds = (performance.now() - t) / 1000;
   if (row.state !== 'ready') throw new Error(`report failed: ${row.error}`);
   const peak = kb('VmHWM');
+  const cpuSeconds = cpu() - idleCpu;
   const rate = Number(row.progress) / seconds;
   const mb = (k) => (k / 1024).toFixed(1);
   console.log(
@@ -98,6 +114,9 @@ try {
   );
   console.log(
     `report: ${seconds.toFixed(2)} s, ${Math.round(rate).toLocaleString('en')} rows/s (goal ≥ ${GOAL_ROWS_PER_S.toLocaleString('en')}: ${rate >= GOAL_ROWS_PER_S ? 'met' : 'MISSED'})`,
+  );
+  console.log(
+    `worker CPU: ${cpuSeconds.toFixed(2)} s, ${Math.round(Number(row.progress) / cpuSeconds).toLocaleString('en')} rows per CPU second; load average ${loadavg()[0].toFixed(1)}`,
   );
   console.log(
     `worker RSS: ${mb(idleRss)} MB idle, peak ${mb(peak)} MB (goal ≤ ${GOAL_RSS_MB} MB: ${peak / 1024 <= GOAL_RSS_MB ? 'met' : 'MISSED'})`,

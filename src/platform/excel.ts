@@ -31,10 +31,6 @@ const INVALID_XML_CHARS =
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /* eslint-enable no-control-regex */
 
-/** Any character that the full path of safeCellText would change, drop or escape. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NEEDS_WORK = /[\u0000-\u001F&<>"'\uD800-\uDFFF\uFFFE\uFFFF]/;
-
 /** Leading characters that make Excel/LibreOffice/Sheets treat text typed or pasted back as a formula. */
 const FORMULA_TRIGGER = /^[=+\-@\t\r]/;
 // A plain signed number ("-1", "+3.5") cannot run as a formula, so it keeps its value.
@@ -68,6 +64,10 @@ export function columnName(index: number): string {
   return name;
 }
 
+/** One test for "safeCellText has work to do": a character to change, drop or escape, or a leading formula trigger. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NEEDS_ANY = /^[=+\-@\t\r]|[\u0000-\u001F&<>"'\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Renders any value as the text shown in the cell; `undefined`/`null` yield no cell at all. */
 function cellText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -82,7 +82,7 @@ function cellText(value: unknown): string | undefined {
 function safeCellText(text: string): string {
   // Most cells (ids, names, dates) need nothing: one scan tells, and they are written as they are
   // (a report writes millions of cells; the full path below costs several times more).
-  if (text.length <= MAX_CELL_CHARS && !NEEDS_WORK.test(text) && !FORMULA_TRIGGER.test(text)) return text;
+  if (text.length <= MAX_CELL_CHARS && !NEEDS_ANY.test(text)) return text;
   // Strip first, so an invisible control char cannot hide a leading `=` from the check below.
   let s = text.replace(INVALID_XML_CHARS, '');
   // A leading quote is the spreadsheet convention for "literal text"; OWASP CSV-injection advice.
@@ -90,9 +90,19 @@ function safeCellText(text: string): string {
   return escapeXml(truncate(s, MAX_CELL_CHARS));
 }
 
+// xml:space="preserve" keeps leading/trailing spaces and newlines that XML would otherwise fold.
+const CELL_MID = '" t="inlineStr"><is><t xml:space="preserve">';
+const CELL_END = '</t></is></c>';
+
 function cellXml(ref: string, text: string): string {
-  // xml:space="preserve" keeps leading/trailing spaces and newlines that XML would otherwise fold.
-  return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${safeCellText(text)}</t></is></c>`;
+  return `<c r="${ref}${CELL_MID}${safeCellText(text)}${CELL_END}`;
+}
+
+/** A cell's escaped text: cellText then safeCellText, with no work for a number that cannot need any. */
+function cellBody(value: unknown): string {
+  // Digits, '.', 'e+', 'Infinity', 'NaN': nothing to escape, no formula trigger (a minus sign takes the full path).
+  if (typeof value === 'number' && value >= 0) return String(value);
+  return safeCellText(cellText(value)!);
 }
 
 /** Excel rejects names with []:*?/\, names over 31 chars, empty names and leading/trailing quotes. */
@@ -127,21 +137,28 @@ function headerXml(columns: readonly string[], letters: readonly string[]): stri
     : '';
 }
 
-/** Row `rowNum` (2 for the first row under the header): one cell per column the row has a value for. */
+/**
+ * Row `rowNum` (2 for the first row under the header): one cell per column the row has a value for.
+ * `heads`: each column's `<c r="` and letters (a report writes millions of cells: built once).
+ */
 function rowXml(
   columns: readonly string[],
-  letters: readonly string[],
+  heads: readonly string[],
   row: Record<string, unknown>,
   rowNum: number,
 ): string {
-  let cells = '';
+  const ref = `${rowNum}${CELL_MID}`;
+  let xml = `<row r="${rowNum}">`;
   for (let i = 0; i < columns.length; i++) {
     const key = columns[i];
-    const text = Object.hasOwn(row, key) ? cellText(row[key]) : undefined;
-    if (text !== undefined) cells += cellXml(`${letters[i]}${rowNum}`, text);
+    const value = row[key];
+    if (value === undefined || value === null || !Object.hasOwn(row, key)) continue;
+    xml += heads[i] + ref + cellBody(value) + CELL_END;
   }
-  return `<row r="${rowNum}">${cells}</row>`;
+  return `${xml}</row>`;
 }
+
+const headsOf = (letters: readonly string[]): string[] => letters.map((l) => `<c r="${l}`);
 
 const SHEET_HEAD = `${XML_DECL}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetData>`;
 const SHEET_TAIL = '</sheetData></worksheet>';
@@ -153,8 +170,9 @@ function sheetXml(rows: ReadonlyArray<Record<string, unknown>>): string {
   if (rows.length + 1 > MAX_ROWS) throw new RangeError(`xlsx: ${rows.length} rows exceed ${MAX_ROWS - 1}`);
 
   const letters = columns.map((_, i) => columnName(i));
+  const heads = headsOf(letters);
   const out: string[] = [headerXml(columns, letters)];
-  rows.forEach((row, r) => out.push(rowXml(columns, letters, row, r + 2)));
+  rows.forEach((row, r) => out.push(rowXml(columns, heads, row, r + 2)));
   return `${SHEET_HEAD}${out.join('')}${SHEET_TAIL}`;
 }
 
@@ -194,10 +212,18 @@ export function toXlsx(rows: ReadonlyArray<Record<string, unknown>>, sheetName?:
   return zipSync(files);
 }
 
+/** Bytes of sheet XML encoded at a time (two such buffers, reused: see ZlibEntry). */
+const SLOT_BYTES = 1 << 18;
+
 /**
  * A zip entry deflated by Node's zlib (fflate's own streaming deflate runs about 17 MB/s on sheet XML,
  * zlib's level 1 over 300 MB/s), given to fflate's Zip through its ZipInputFile interface: the entry's
  * crc and size are known at its end, written in the data descriptor that follows it.
+ *
+ * The XML is encoded into two buffers used in turn: zlib deflates one (in its thread) while the next
+ * slice is encoded into the other, and a buffer is written again only once zlib has done with it. So
+ * at most two slices wait for zlib (backpressure), and a report does not leave a new buffer per slice
+ * for the collector (they lived across pages, and the process grew by hundreds of MB before they went).
  */
 class ZlibEntry implements ZipInputFile {
   readonly filename: string;
@@ -205,8 +231,12 @@ class ZlibEntry implements ZipInputFile {
   size = 0;
   crc = 0;
   ondata?: AsyncFlateStreamHandler;
-  private readonly z = createDeflateRaw({ level: 1 });
+  private readonly z = createDeflateRaw({ level: 1, chunkSize: 1 << 16 });
   private readonly ended: Promise<void>;
+  private readonly slots = [Buffer.allocUnsafeSlow(SLOT_BYTES), Buffer.allocUnsafeSlow(SLOT_BYTES)];
+  /** Resolves once zlib has deflated what was written from that buffer. */
+  private readonly busy: Promise<void>[] = [Promise.resolve(), Promise.resolve()];
+  private turn = 0;
 
   constructor(filename: string) {
     this.filename = filename;
@@ -220,17 +250,23 @@ class ZlibEntry implements ZipInputFile {
     });
   }
 
-  /** Deflates `text`; resolves once zlib has taken it (its output has gone to ondata or soon will). */
-  write(text: string): Promise<void> {
-    const bytes = Buffer.from(text, 'utf8');
+  /** Hands `text` to zlib; resolves once it is encoded and zlib has it (deflated by the time the next write resolves). */
+  async write(text: string): Promise<void> {
+    const k = this.turn;
+    this.turn = 1 - k;
+    await this.busy[k];
+    const length = Buffer.byteLength(text, 'utf8');
     // The zip has no ZIP64 here: an entry over 4 GB would be unreadable.
-    if (this.size + bytes.length > 0xffff_ffff) return Promise.reject(new RangeError('xlsx: the sheet exceeds 4 GB'));
-    this.size += bytes.length;
+    if (this.size + length > 0xffff_ffff) throw new RangeError('xlsx: the sheet exceeds 4 GB');
+    if (length > this.slots[k].length) this.slots[k] = Buffer.allocUnsafeSlow(length);
+    const bytes = this.slots[k].subarray(0, this.slots[k].write(text, 'utf8'));
+    this.size += length;
     this.crc = crc32(bytes as Uint8Array<ArrayBuffer>, this.crc);
-    return new Promise((resolve, reject) => this.z.write(bytes, (err) => (err ? reject(err) : resolve())));
+    this.busy[k] = new Promise((resolve, reject) => this.z.write(bytes, (err) => (err ? reject(err) : resolve())));
   }
 
-  end(): Promise<void> {
+  async end(): Promise<void> {
+    await Promise.all(this.busy);
     this.z.end();
     return this.ended;
   }
@@ -253,7 +289,7 @@ const SLICE = 64;
 export class XlsxStream {
   private readonly zip: Zip;
   private readonly sheet: ZlibEntry;
-  private readonly letters: string[];
+  private readonly heads: string[];
   private readonly columns: readonly string[];
   private next = 2;
   /** The batch zlib is deflating (the header first). */
@@ -262,7 +298,8 @@ export class XlsxStream {
   constructor(columns: readonly string[], onData: (chunk: Uint8Array) => void, sheetName?: string) {
     this.columns = columns;
     if (columns.length > MAX_COLUMNS) throw new RangeError(`xlsx: ${columns.length} columns exceed ${MAX_COLUMNS}`);
-    this.letters = columns.map((_, i) => columnName(i));
+    const letters = columns.map((_, i) => columnName(i));
+    this.heads = headsOf(letters);
     this.zip = new Zip((err, chunk) => {
       if (err) throw err;
       onData(chunk);
@@ -274,7 +311,7 @@ export class XlsxStream {
     }
     this.sheet = new ZlibEntry('xl/worksheets/sheet1.xml');
     this.zip.add(this.sheet);
-    this.pending = this.sheet.write(SHEET_HEAD + headerXml(columns, this.letters));
+    this.pending = this.sheet.write(SHEET_HEAD + headerXml(columns, letters));
   }
 
   /** Rows written so far (not counting the header). */
@@ -283,8 +320,8 @@ export class XlsxStream {
   }
 
   /**
-   * Adds rows under those already written (only the stream's columns). Resolves once the batch before
-   * has been deflated: zlib works on one batch (in its thread) while the caller reads the next.
+   * Adds rows under those already written (only the stream's columns), SLICE rows at a time; resolves
+   * once zlib has the last slice (it deflates while the caller reads the next page).
    */
   async write(rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
     if (this.next - 1 + rows.length > MAX_ROWS - 1)
@@ -292,13 +329,12 @@ export class XlsxStream {
     await this.pending;
     // In slices: a page's XML as one string is a rope of ~15 MB that is flattened to encode it, and
     // slices that die young cost the collector far less.
-    const slices: Promise<void>[] = [];
     for (let at = 0; at < rows.length; at += SLICE) {
       let xml = '';
-      for (const row of rows.slice(at, at + SLICE)) xml += rowXml(this.columns, this.letters, row, this.next++);
-      slices.push(this.sheet.write(xml));
+      const end = Math.min(rows.length, at + SLICE);
+      for (let i = at; i < end; i++) xml += rowXml(this.columns, this.heads, rows[i], this.next++);
+      await this.sheet.write(xml);
     }
-    this.pending = Promise.all(slices).then(() => undefined);
   }
 
   /** Closes the sheet and the zip; the last pieces have gone out through onData when it resolves. */

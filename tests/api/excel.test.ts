@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { XLSX_CONTENT_TYPE, columnName, sanitizeSheetName, toXlsx } from '../../src/platform/excel.ts';
+import {
+  XLSX_CONTENT_TYPE,
+  XlsxStream,
+  columnName,
+  columnsOf,
+  sanitizeSheetName,
+  toXlsx,
+} from '../../src/platform/excel.ts';
 
 const REQUIRED_PARTS = [
   '[Content_Types].xml',
@@ -166,6 +173,45 @@ function findTool(names: string[]): string | undefined {
 }
 
 const converter = findTool(['ssconvert', 'libreoffice', 'soffice']);
+
+describe('XlsxStream', () => {
+  // The rows of a report go through fast paths (numbers, cells with nothing to escape, reused buffers):
+  // the sheet must be byte for byte the one toXlsx writes for the same rows.
+  const tricky: Record<string, unknown>[] = [
+    { id: 1, name: 'Plain', n: 0, neg: -3, big: 1e21, frac: 2.5, nan: NaN, inf: -Infinity, none: null },
+    {
+      id: 2,
+      name: '=1+1',
+      n: 7,
+      neg: '-7',
+      big: '+1+2',
+      frac: '@SUM(A1)',
+      nan: '\t=x',
+      inf: 'a<b>&"c\'',
+      tags: [{ a: 1 }],
+    },
+    { name: ' lead and trail ', other: 'line\r\nbreak\u0001', n: undefined, id: 3, deep: { x: '=y' } },
+    { id: 4, name: 'é 漢字 😀', n: Infinity, neg: -0, long: 'x'.repeat(40_000) },
+  ];
+  const rows = Array.from({ length: 300 }, (_, i) => ({ ...tricky[i % tricky.length], id: i }));
+
+  it('writes the same sheet as toXlsx, across slices and pages', async () => {
+    const chunks: Uint8Array[] = [];
+    const columns = columnsOf(rows);
+    const stream = new XlsxStream(columns, (c) => chunks.push(c.slice()), 'Sheet');
+    for (let at = 0; at < rows.length; at += 70) await stream.write(rows.slice(at, at + 70));
+    await stream.end();
+    const file = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    chunks.reduce((at, c) => (file.set(c, at), at + c.length), 0);
+    const sheet = unpack(file)['xl/worksheets/sheet1.xml'];
+    expect(sheet).toBe(unpack(toXlsx(rows, 'Sheet'))['xl/worksheets/sheet1.xml']);
+    expect(stream.rows).toBe(rows.length);
+    const c = cells(file);
+    expect(c.get('B3')).toBe("'=1+1");
+    expect(c.get('D2')).toBe('-3');
+    expect(c.get('H2')).toBe("'-Infinity");
+  });
+});
 
 describe('toXlsx in a real spreadsheet program', () => {
   it.skipIf(!converter)('converts to CSV with the expected content', { timeout: 120_000 }, () => {

@@ -10,6 +10,7 @@ import {
   type Method,
   type OwnerParam,
   type Param,
+  type ReportPage,
   type Result,
   type Row,
 } from './table.ts';
@@ -412,13 +413,20 @@ export function createDispatcher(deps: Deps) {
   /**
    * One page of a list, for a report job (src/platform/reports): the call `call` (run `as` its person)
    * validated and authorized as dispatch would, then the handler with `limit` rows from `offset` — more
-   * than a caller's page may hold (ctx.report). Rows as the handler made them (format=excel's too).
+   * than a caller's page may hold (ctx.report). Rows as the handler made them (format=excel's too), and
+   * where the page ended when the list reads by key (`next`: the next page's `after`, see ReportPage).
    */
-  async function reportRows(call: Call & { as: Caller }, limit: number, offset: number): Promise<Row[]> {
+  async function reportRows(
+    call: Call & { as: Caller },
+    limit: number,
+    offset: number,
+    after?: unknown,
+  ): Promise<{ rows: Row[]; next: unknown }> {
     const plan = call.name === undefined ? undefined : plans.get(call.name);
     if (!plan || !isReportOperation(plan.op)) throw new ApiError(404, `operation ${call.name} does not exist`);
     const { op } = plan;
     const params = readParams(plan, call);
+    const page: ReportPage = { after };
     let ctx: Context = {
       db,
       caller: call.as,
@@ -431,11 +439,11 @@ export function createDispatcher(deps: Deps) {
       config,
       counter,
       jobs: deps.jobs,
-      report: true,
+      report: page,
     };
     ctx = await authorize(op, ctx, params);
     const result = await op.handler!(ctx, { ...params, limit, offset, paginated: undefined });
-    return Array.isArray(result) ? result : result.rows;
+    return { rows: Array.isArray(result) ? result : result.rows, next: page.next };
   }
 
   /**

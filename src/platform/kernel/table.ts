@@ -120,15 +120,27 @@ export interface Context {
    */
   readonly jobs: Pick<JobQueue, 'add'>;
   /**
-   * True when a report job (format=excel-daemon, src/platform/reports) reads a page of a list: its
-   * pages may be longer than PAGE_LIMIT_MAX (the job reads REPORT_PAGE_ROWS at a time).
+   * Set when a report job (format=excel-daemon, src/platform/reports) reads a page of a list: its pages
+   * may be longer than PAGE_LIMIT_MAX (the job reads REPORT_PAGE_ROWS at a time).
    */
-  readonly report?: boolean;
+  readonly report?: ReportPage;
   /**
    * Whether the caller may read the list `name` with `query` now: its rule and its handler's own checks,
    * run for one row; throws the refusal (download.file checks again before it hands a report over).
    */
   readonly mayList?: (name: string, query: Readonly<Record<string, string>>) => Promise<void>;
+}
+
+/**
+ * A report's page (ctx.report). A list may read it by key instead of by `offset` (keyset pagination:
+ * an OFFSET reads every row it skips again, so a report's page k costs k pages): it then sets `next` to
+ * where its page ended, and the report's next page comes with that as `after` (its offset is then only
+ * a count). A list that leaves `next` unset is read by offset.
+ */
+export interface ReportPage {
+  /** Where the previous page ended, as its `next` said (undefined: the first page). */
+  readonly after: unknown;
+  next?: unknown;
 }
 
 interface OperationBase<P extends Params> {

@@ -54,10 +54,15 @@ async function callerOf(db: Kysely<DB>, row: DownloadRow): Promise<Caller> {
   };
 }
 
-/** Writes what the zip writer gives out as numbered pieces of about PIECE bytes. */
+/**
+ * Writes what the zip writer gives out as numbered pieces of PIECE bytes (the last one shorter). What
+ * comes out is copied into the piece being filled at once, so zlib's own chunks die young.
+ */
 class Pieces {
-  private held: Uint8Array[] = [];
-  private heldBytes = 0;
+  private piece = new Uint8Array(PIECE);
+  private filled = 0;
+  /** Full pieces not yet stored. */
+  private full: Uint8Array[] = [];
   private seq = 0;
   size = 0;
 
@@ -72,22 +77,29 @@ class Pieces {
   }
 
   take = (chunk: Uint8Array): void => {
-    this.held.push(chunk);
-    this.heldBytes += chunk.length;
     this.size += chunk.length;
+    for (let at = 0; at < chunk.length;) {
+      const n = Math.min(chunk.length - at, PIECE - this.filled);
+      this.piece.set(chunk.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === PIECE) {
+        this.full.push(this.piece);
+        this.piece = new Uint8Array(PIECE);
+        this.filled = 0;
+      }
+    }
   };
 
+  /** Stores the full pieces; with `all`, the last one too. */
   async flush(all: boolean): Promise<void> {
-    if (this.heldBytes === 0 || (!all && this.heldBytes < PIECE)) return;
-    const piece = new Uint8Array(this.heldBytes);
-    let at = 0;
-    for (const c of this.held) {
-      piece.set(c, at);
-      at += c.length;
+    const pieces = this.full;
+    this.full = [];
+    if (all && this.filled > 0) {
+      pieces.push(this.piece.slice(0, this.filled));
+      this.filled = 0;
     }
-    this.held = [];
-    this.heldBytes = 0;
-    await insertChunk(this.db, this.downloadID, this.attempt, this.seq++, piece);
+    for (const piece of pieces) await insertChunk(this.db, this.downloadID, this.attempt, this.seq++, piece);
   }
 }
 
@@ -139,8 +151,11 @@ export function reportHandlers(d: ReportDeps): Record<string, JobHandler> {
     const columns = known ? [...known] : [];
     let writer: XlsxStream | undefined;
     let grew = false;
+    let after: unknown;
     for (let offset = 0; ;) {
-      const rows = await reader.reportRows(call, pageRows, offset);
+      // By key when the list can (the page after the last row's key), else by offset.
+      const { rows, next } = await reader.reportRows(call, pageRows, offset, after);
+      after = next;
       if (!writer) {
         if (!known) columnsOf(rows, columns);
         writer = new XlsxStream([...columns], pieces.take, row.type);

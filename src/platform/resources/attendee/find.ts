@@ -65,7 +65,16 @@ export interface AttendeeSearch {
   readonly paginated: boolean;
   readonly fullProfile: boolean;
   readonly now: number;
+  /**
+   * Read by key (a report's pages: ReportPage of the kernel, by shape): the page starts after
+   * `keyset.after` (the sort key and personID of the previous page's last row) instead of at `offset`,
+   * and `keyset.next` is set to this page's last key. Not for order=rand (no key: read by offset).
+   */
+  readonly keyset?: { readonly after: unknown; next?: unknown };
 }
+
+/** Where a page read by key ended: its last row's sort key and personID. */
+type AttendeeKey = readonly [string | number, number];
 
 export async function findAttendees(
   db: Kysely<DB>,
@@ -208,13 +217,27 @@ export async function findAttendees(
         : TEXT_ORDERS.has(order)
           ? sql`lower(${sql.ref(column)})`
           : sql.ref(column);
-  const offset = search.offset;
+  const keyset = order === 'rand' ? undefined : search.keyset;
+  const after = keyset?.after as AttendeeKey | undefined;
+  if (after) {
+    // (key, personID) past the last row's, written so that both stores walk the order's index from there
+    // (SQLite does not for a row-value comparison): key beyond it, or the same key and a later person.
+    const [k, id] = after;
+    const [past, atOrPast] = search.desc ? ['<', '<='] : ['>', '>='];
+    const person = sql.ref('eventPerson.personID');
+    query = query.where(
+      sql<SqlBool>`${key} ${sql.raw(atOrPast)} ${k} and (${key} ${sql.raw(past)} ${k} or ${person} ${sql.raw(past)} ${id})`,
+    );
+  }
   const rows = await selectAttendee(query)
+    .$if(keyset !== undefined, (q) => q.select(sql<string | number>`${key}`.as('sortKey')))
     .orderBy(sql`${key} ${dir}`)
     .orderBy(sql`${sql.ref('eventPerson.personID')} ${dir}`)
     .limit(search.limit)
-    .offset(offset)
+    .offset(after ? 0 : search.offset)
     .execute();
+  const last = rows.at(-1) as (typeof rows)[number] & { sortKey?: string | number };
+  if (keyset && last) keyset.next = [last.sortKey!, last.personID] satisfies AttendeeKey;
   const records = await attendeeRecords(
     db,
     search.eventID,

@@ -140,6 +140,7 @@ export default defineOperation({
         paginated: p.paginated === '1',
         fullProfile: p.fullProfile === 1,
         now: ctx.now,
+        keyset: ctx.report,
       },
       viewer,
     );
