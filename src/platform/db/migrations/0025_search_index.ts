@@ -37,6 +37,7 @@ const plain = (html: string) =>
 const join = (...parts: string[]) => plain(parts.filter(Boolean).join(' ')).slice(0, 20_000);
 
 interface Doc {
+  docID: number;
   eventID: number;
   type: string;
   objectID: number;
@@ -46,8 +47,10 @@ interface Doc {
   scope: string;
 }
 
-const doc = (eventID: number, type: string, objectID: number, title: string, body: string, more = '', extra = ''): Doc => ({
-  eventID, type, objectID, title: title.trim(), body, more,
+const TYPES = ['activity', 'speaker', 'sponsor', 'section', 'person', 'comment'];
+// docID: the key (an attendee's enrollmentID, else the object's id) times 8 plus the type's place (FTS5's rowid).
+const doc = (eventID: number, type: string, objectID: number, title: string, body: string, more = '', extra = '', key = objectID): Doc => ({
+  docID: key * 8 + TYPES.indexOf(type), eventID, type, objectID, title: title.trim(), body, more,
   scope: `e${eventID} ${type} ${type === 'person' ? `person${objectID}e${eventID}` : `${type}${objectID}`}${extra}`,
 }); // prettier-ignore
 
@@ -57,7 +60,7 @@ const SOURCES: { table: string; key: string; make: (r: any) => Doc }[] = [
   { table: 'speaker', key: 'speakerID', make: (r) => doc(r.eventID, 'speaker', r.speakerID, r.name, join(r.headline, r.category, r.description)) }, // prettier-ignore
   { table: 'sponsor', key: 'sponsorID', make: (r) => doc(r.eventID, 'sponsor', r.sponsorID, r.companyName || r.name, join(r.name, r.category, r.bio)) }, // prettier-ignore
   { table: 'hotsite', key: 'sectionID', make: (r) => doc(r.eventID, 'section', r.sectionID, r.name, join(r.text)) },
-  { table: 'eventPerson', key: 'enrollmentID', make: (r) => doc(r.eventID, 'person', r.personID, r.name !== '' ? r.name : `${r.firstName} ${r.lastName}`, [r.role, r.company].filter(Boolean).join(', '), join(r.firstName, r.lastName, r.email, r.headline, r.city)) }, // prettier-ignore
+  { table: 'eventPerson', key: 'enrollmentID', make: (r) => doc(r.eventID, 'person', r.personID, r.name !== '' ? r.name : `${r.firstName} ${r.lastName}`, [r.role, r.company].filter(Boolean).join(', '), join(r.firstName, r.lastName, r.email, r.headline, r.city), '', r.enrollmentID) }, // prettier-ignore
   { table: 'comment', key: 'commentID', make: (r) => doc(r.eventID, 'comment', r.commentID, '', join(r.text), '', ` a${r.activityID} ${r.approved === 1 ? 'approved' : `waiting p${r.personID}`}`) }, // prettier-ignore
 ];
 
@@ -68,9 +71,9 @@ async function write(db: Kysely<any>, pg: boolean, docs: Doc[]): Promise<void> {
       ? sql`(${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope},
           setweight(to_tsvector('simple', ${words(d.title)}), 'A') || setweight(to_tsvector('simple', ${words(d.body)}), 'B')
           || setweight(to_tsvector('simple', ${words(d.more)}), 'C') || setweight(to_tsvector('simple', ${d.scope}), 'D'))`
-      : sql`(${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope})`,
+      : sql`(${d.docID}, ${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope})`,
   );
-  await sql`insert into "searchIndex" ("eventID", "type", "objectID", "title", "body", "more", "scope"${sql.raw(pg ? ', "doc"' : '')})
+  await sql`insert into "searchIndex" (${sql.raw(pg ? '' : 'rowid, ')}"eventID", "type", "objectID", "title", "body", "more", "scope"${sql.raw(pg ? ', "doc"' : '')})
     values ${sql.join(rows)}`.execute(db);
 }
 

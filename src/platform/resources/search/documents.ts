@@ -13,6 +13,12 @@ export const SEARCH_TYPES = ['activity', 'speaker', 'sponsor', 'section', 'perso
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export interface SearchDoc {
+  /**
+   * The document's number: its key (the object's id; an attendee's registration, enrollmentID) times 8
+   * plus its type's place in SEARCH_TYPES. FTS5 ranks and pages by it without reading a document's
+   * stored text (its rowid); the order of types is `docID % 8`.
+   */
+  docID: number;
   eventID: number;
   type: SearchType;
   objectID: number;
@@ -31,8 +37,9 @@ export const keyToken = (type: SearchType, objectID: number, eventID: number) =>
 export const activityToken = (activityID: number) => `a${activityID}`;
 export const authorToken = (personID: number) => `p${personID}`;
 
-const doc = (eventID: number, type: SearchType, objectID: number, title: string, body: string, more = '', extra = '') => ({
-  eventID, type, objectID, title: title.trim(), body, more, scope: `${eventToken(eventID)} ${type} ${keyToken(type, objectID, eventID)}${extra}`,
+const doc = (eventID: number, type: SearchType, objectID: number, title: string, body: string, more = '', extra = '', key = objectID): SearchDoc => ({
+  docID: key * 8 + SEARCH_TYPES.indexOf(type), eventID, type, objectID, title: title.trim(), body, more,
+  scope: `${eventToken(eventID)} ${type} ${keyToken(type, objectID, eventID)}${extra}`,
 }); // prettier-ignore
 
 /** Which rows: the objects with these ids, or every object of one event. */
@@ -76,7 +83,7 @@ export async function documentsOf(
     }
     case 'person': {
       // Only what the person gave to this event (its eventPerson row), never their other events' profiles.
-      const columns = ['personID', 'eventID', 'name', 'firstName', 'lastName', 'email', 'role', 'company', 'headline', 'city'] as const; // prettier-ignore
+      const columns = ['personID', 'enrollmentID', 'eventID', 'name', 'firstName', 'lastName', 'email', 'role', 'company', 'headline', 'city'] as const; // prettier-ignore
       let q = db.selectFrom('eventPerson').select(columns);
       q = byIDs
         ? q.where('eventID', '=', eventID!).where('personID', 'in', which.ids)
@@ -89,6 +96,8 @@ export async function documentsOf(
           r.name !== '' ? r.name : `${r.firstName} ${r.lastName}`,
           [r.role, r.company].filter(Boolean).join(', '),
           join(r.firstName, r.lastName, r.email, r.headline, r.city),
+          '',
+          r.enrollmentID,
         ),
       );
     }

@@ -9,8 +9,8 @@ import { wordsOf, type Terms } from './text.ts';
 // objectID unindexed), ranked by bm25. PostgreSQL: the table `searchIndex` whose `doc` tsvector (title A,
 // body B, more C, scope D, folded text, 'simple' configuration) has a GIN index, ranked by ts_rank.
 // Both are asked one boolean query: the scope words (event, types, visibility) AND the person's words,
-// the last as a prefix; no other filter reads a row that does not match. (On PostgreSQL the event is
-// only its scope word: with "eventID" = … too, the planner may read the event's rows by the key instead.)
+// the last as a prefix; the event is only its scope word (a filter on a column would read every match's
+// row, and on PostgreSQL the planner could read the event's rows by the key instead of the GIN index).
 
 /** Weights of title, body, more (scope never counts): FTS5's bm25 and PostgreSQL's ts_rank ({D,C,B,A}). */
 const BM25 = sql.raw('10.0, 3.0, 1.0, 0.0');
@@ -18,7 +18,7 @@ const TS_WEIGHTS = '{0, 0.1, 0.3, 1}';
 /** Keys per statement when replacing documents (well under either store's parameter limit). */
 export const CHUNK = 200;
 
-/** What the platform narrows a search to: every word of `all` and at least one of `any` (scope words). */
+/** What the platform narrows a search to: every word of `all` and at least one of `any` (none: no more). */
 export interface Scope {
   readonly all: readonly string[];
   readonly any: readonly string[];
@@ -30,8 +30,8 @@ const quoted = (w: string) => `"${w}"`; // words are letters and digits only (te
 export function ftsQuery(scope: Scope, terms: Terms): string {
   const last = terms.words.length - 1;
   const words = terms.words.map((w, i) => (i === last ? `${quoted(w)} *` : quoted(w)));
-  const all = scope.all.map(quoted).join(' AND ');
-  return `scope : (${all} AND (${scope.any.map(quoted).join(' OR ')})) AND {title body more} : (${words.join(' AND ')})`;
+  const any = scope.any.length > 0 ? ` AND (${scope.any.map(quoted).join(' OR ')})` : '';
+  return `scope : (${scope.all.map(quoted).join(' AND ')}${any}) AND {title body more} : (${words.join(' AND ')})`;
 }
 
 /** PostgreSQL's tsquery text: the same, scope words with weight D, the person's with A, B or C. */
@@ -39,7 +39,8 @@ export function tsQuery(scope: Scope, terms: Terms): { full: string; user: strin
   const last = terms.words.length - 1;
   const user = terms.words.map((w, i) => `${w}:${i === last ? '*' : ''}ABC`).join(' & ');
   const all = scope.all.map((w) => `${w}:D`).join(' & ');
-  return { full: `${all} & (${scope.any.map((w) => `${w}:D`).join(' | ')}) & ${user}`, user };
+  const any = scope.any.length > 0 ? ` & (${scope.any.map((w) => `${w}:D`).join(' | ')})` : '';
+  return { full: `${all}${any} & ${user}`, user };
 }
 
 const typeOrder = sql.raw(`case "type" ${SEARCH_TYPES.map((t, i) => `when '${t}' then ${i}`).join(' ')} end`);
@@ -50,45 +51,58 @@ export interface IndexHit {
   title: string;
   body: string;
   score: number;
-  top: number;
-  total: number;
 }
 
-/** One page of the event's matching documents, best first (then by type, then id), with the best score and the count. */
-export function matchQuery(db: Kysely<DB>, eventID: number, scope: Scope, terms: Terms, limit: number, offset: number) {
-  const page = sql`select "type", "objectID", "title", "body", "score", max("score") over () as "top",
-      count(*) over () as "total"
-    from hit order by "score" desc, ${typeOrder}, "objectID" limit ${limit} offset ${offset}`;
+/**
+ * The ranking query: one page of the matching documents' keys and scores, best first (then by type,
+ * then key). It reads the index only (FTS5: its doclists and each match's size for bm25; PostgreSQL: the
+ * GIN index, then each match's tsvector for ts_rank), never the stored text: a page's text is read after.
+ */
+export function matchQuery(db: Kysely<DB>, scope: Scope, terms: Terms, limit: number, offset: number) {
   if (isPostgres(db)) {
     const q = tsQuery(scope, terms);
-    return sql<IndexHit>`with hit as (
-        select "type", "objectID", "title", "body",
-          ts_rank(${TS_WEIGHTS}::float4[], "doc", to_tsquery('simple', ${q.user})) as "score"
-        from "searchIndex" where "doc" @@ to_tsquery('simple', ${q.full}))
-      ${page}`;
+    return sql<{ type: SearchType; objectID: number; eventID: number; score: number }>`
+      select "type", "objectID", "eventID", ts_rank(${TS_WEIGHTS}::float4[], "doc", to_tsquery('simple', ${q.user})) as "score"
+      from "searchIndex" where "doc" @@ to_tsquery('simple', ${q.full})
+      order by "score" desc, ${typeOrder}, "objectID" limit ${limit} offset ${offset}`;
   }
-  return sql<IndexHit>`with hit as (
-      select "type", "objectID", "title", "body", -bm25("searchIndex", ${BM25}) as "score"
-      from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)} and "eventID" = ${eventID})
-    ${page}`;
+  return sql<{ docID: number; score: number }>`
+    select rowid as "docID", -bm25("searchIndex", ${BM25}) as "score"
+    from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)}
+    order by "score" desc, rowid % 8, rowid limit ${limit} offset ${offset}`;
 }
 
+/** One page of hits, best first, with each hit's title and text. */
 export async function matchIndex(
   db: Kysely<DB>,
-  eventID: number,
   scope: Scope,
   terms: Terms,
   limit: number,
   offset: number,
 ): Promise<IndexHit[]> {
-  const { rows } = await matchQuery(db, eventID, scope, terms, limit, offset).execute(db);
-  return rows.map((r) => ({
-    ...r,
-    objectID: Number(r.objectID),
-    score: Number(r.score),
-    top: Number(r.top),
-    total: Number(r.total),
-  }));
+  const keys = (await matchQuery(db, scope, terms, limit, offset).execute(db)).rows as Record<string, unknown>[];
+  if (keys.length === 0) return [];
+  const texts = isPostgres(db)
+    ? await sql<{ type: string; objectID: number; title: string; body: string }>`
+        select "type", "objectID", "title", "body" from "searchIndex"
+        where ("type", "objectID", "eventID") in (${sql.join(keys.map((k) => sql`(${k.type}, ${k.objectID}, ${k.eventID})`))})`.execute(db) // prettier-ignore
+    : await sql<{ docID: number; type: string; objectID: number; title: string; body: string }>`
+        select rowid as "docID", "type", "objectID", "title", "body" from "searchIndex"
+        where rowid in (${sql.join(keys.map((k) => k.docID))})`.execute(db);
+  const keyOf = (r: Record<string, unknown>) => (isPostgres(db) ? `${String(r.type)}:${Number(r.objectID)}` : String(r.docID)); // prettier-ignore
+  const text = new Map(texts.rows.map((r) => [keyOf(r), r]));
+  return keys.flatMap((k) => {
+    const t = text.get(keyOf(k));
+    return t ? [{ type: t.type as SearchType, objectID: Number(t.objectID), title: t.title, body: t.body, score: Number(k.score) }] : []; // prettier-ignore
+  });
+}
+
+/** How many documents match (for paginated=1): the index only, no ranking. */
+export async function countMatches(db: Kysely<DB>, scope: Scope, terms: Terms): Promise<number> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ n: number }>`select count(*) as "n" from "searchIndex" where "doc" @@ to_tsquery('simple', ${tsQuery(scope, terms).full})`.execute(db) // prettier-ignore
+    : await sql<{ n: number }>`select count(*) as "n" from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)}`.execute(db); // prettier-ignore
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Drops the documents of these objects (of one event for attendees) and writes `docs` in their place. */
@@ -124,9 +138,9 @@ export async function insertDocs(trx: Kysely<DB>, docs: readonly SearchDoc[]): P
         ? sql`(${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope},
             setweight(to_tsvector('simple', ${wordsOf(d.title)}), 'A') || setweight(to_tsvector('simple', ${wordsOf(d.body)}), 'B')
             || setweight(to_tsvector('simple', ${wordsOf(d.more)}), 'C') || setweight(to_tsvector('simple', ${d.scope}), 'D'))`
-        : sql`(${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope})`,
+        : sql`(${d.docID}, ${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope})`,
     );
-    await sql`insert into "searchIndex" ("eventID", "type", "objectID", "title", "body", "more", "scope"${sql.raw(pg ? ', "doc"' : '')})
+    await sql`insert into "searchIndex" (${sql.raw(pg ? '' : 'rowid, ')}"eventID", "type", "objectID", "title", "body", "more", "scope"${sql.raw(pg ? ', "doc"' : '')})
       values ${sql.join(rows)}`.execute(trx);
   }
 }

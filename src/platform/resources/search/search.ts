@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Page } from '../../db/page.ts';
-import { authorToken, eventToken, type SearchType } from './documents.ts';
-import { matchIndex, type Scope } from './repository.ts';
+import { SEARCH_TYPES, authorToken, eventToken, type SearchType } from './documents.ts';
+import { countMatches, matchIndex, matchQuery, type Scope } from './repository.ts';
 import { rankOf, snippetOf } from './rank.ts';
 import { termsOf } from './text.ts';
 
@@ -28,15 +28,19 @@ export interface Hit {
 
 const EVERYONE: ReadonlySet<SearchType> = new Set(['activity', 'speaker', 'sponsor', 'section']);
 
-/** The scope words of a search: the event, and the types (and comments) the searcher may see. */
-export function scopeOf(eventID: number, types: ReadonlySet<SearchType>, who: Searcher): Scope {
+/**
+ * The scope words of a search: the event, and the types (and comments) the searcher may see; undefined
+ * when they may see none of the types asked for. An admin asking for every type needs no type words.
+ */
+export function scopeOf(eventID: number, types: ReadonlySet<SearchType>, who: Searcher): Scope | undefined {
+  if (who.admin && SEARCH_TYPES.every((t) => types.has(t))) return { all: [eventToken(eventID)], any: [] };
   const any: string[] = [];
   for (const t of types) {
     if (EVERYONE.has(t) || who.admin) any.push(t);
     // Others see approved comments and their own waiting ones (`waiting p9`: only comments have these words).
     else if (t === 'comment') any.push('approved', authorToken(who.personID));
   }
-  return { all: [eventToken(eventID)], any };
+  return any.length > 0 ? { all: [eventToken(eventID)], any } : undefined;
 }
 
 export async function searchEvent(
@@ -49,12 +53,14 @@ export async function searchEvent(
 ): Promise<{ hits: Hit[]; total: number }> {
   const terms = termsOf(query);
   const scope = scopeOf(eventID, types, who);
-  if (terms.words.length === 0 || scope.any.length === 0) return { hits: [], total: 0 };
-  const found = await matchIndex(db, eventID, scope, terms, page.limit, page.offset);
-  // Past the last page the window has no row to carry the count: ask for it once more.
-  let total = found[0]?.total ?? 0;
-  if (found.length === 0 && page.offset > 0 && page.paginated)
-    total = (await matchIndex(db, eventID, scope, terms, 1, 0))[0]?.total ?? 0;
+  if (terms.words.length === 0 || !scope) return { hits: [], total: 0 };
+  const found = await matchIndex(db, scope, terms, page.limit, page.offset);
+  const total = page.paginated ? await countMatches(db, scope, terms) : 0;
+  // A hit's rank is relative to the best hit of the whole answer, on every page.
+  const top =
+    page.offset === 0 || found.length === 0
+      ? (found[0]?.score ?? 0)
+      : Number((await matchQuery(db, scope, terms, 1, 0).execute(db)).rows[0]?.score ?? 0);
   const commentIDs = found.filter((h) => h.type === 'comment').map((h) => h.objectID);
   const comments = new Map(
     commentIDs.length === 0
@@ -86,7 +92,7 @@ export async function searchEvent(
       title: comment ? comment.eventName || comment.personName : h.title,
       snippet: snippetOf(h.body, terms.words),
       activityID: comment ? comment.activityID : null,
-      rank: rankOf(h.score, h.top),
+      rank: rankOf(h.score, top),
     };
   });
   return { hits, total };
