@@ -25,6 +25,7 @@ import * as senders from './migrations/0018_senders.ts';
 import * as beacons from './migrations/0019_beacons.ts';
 import * as bookings from './migrations/0020_bookings.ts';
 import * as crmfeed from './migrations/0021_crmfeed.ts';
+import * as searchIndex from './migrations/0025_search_index.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0019_beacons': beacons,
   '0020_bookings': bookings,
   '0021_crmfeed': crmfeed,
+  '0025_search_index': searchIndex,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -581,6 +581,22 @@ export interface DB {
   eventBooking: EventBookingTable;
   eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
   crmLink: CrmLinkTable;
+  searchIndex: SearchIndexTable;
+}
+
+/**
+ * One document of the search index (migration 0025, docs/api/search.md): an FTS5 table on SQLite, a
+ * table with a GIN-indexed `doc` tsvector on PostgreSQL (written and read with raw SQL in
+ * resources/search/repository.ts; this type serves the few plain deletes).
+ */
+export interface SearchIndexTable {
+  eventID: number;
+  type: string;
+  objectID: number;
+  title: string;
+  body: string;
+  more: string;
+  scope: string;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */

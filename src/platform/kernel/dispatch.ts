@@ -26,6 +26,7 @@ import { isEditOperation } from '../edit.ts';
 import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf } from './changes.ts';
 import { watchProgram } from '../resources/program/watch.ts';
+import { indexChange } from '../resources/search/maintain.ts';
 import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
 import { queueReport } from '../resources/download/operations/queue.ts';
 
@@ -458,7 +459,10 @@ export function createDispatcher(deps: Deps) {
         const out = await op.handler!({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
         await program?.(ctx.now, ctx.jobs);
-        return { result: out, change: await recordChange(trx, changeOf(op, ctx, params, out)) };
+        const change = changeOf(op, ctx, params, out);
+        // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts).
+        await indexChange(trx, change, Array.isArray(out) ? out : out.rows);
+        return { result: out, change: await recordChange(trx, change) };
       });
       // The answers of its event (or company) are born again — here, not only when the bus hands the
       // change back (it holds changes while it reads the log): the writer's next read must see its write.

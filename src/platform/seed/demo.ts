@@ -17,6 +17,7 @@ import { parseEdit } from '../edit.ts';
 import { bit } from '../schemas.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
 import { recordChange } from '../resources/change/log.ts';
+import { reindexEvent } from '../resources/search/maintain.ts';
 
 export const DEMO_NAMESPACE = 'demo';
 export const DEMO_ORGANIZER = 'organizer@demo.podium.test';
@@ -148,8 +149,11 @@ export async function seedDemo(
     await addBalance(trx, { companyID, eventID }, 'email', 2000, 120);
     // A writer outside the API logs its changes too (issue 11), so every process hears of the demo.
     await recordChange(trx, { operation: 'seed', kind: 'company', companyID, objectID: companyID });
-    for (const id of [eventID, privateEventID])
+    for (const id of [eventID, privateEventID]) {
+      // Written straight to the store, so indexed here for event.search (docs/api/search.md).
+      await reindexEvent(trx, id);
       await recordChange(trx, { operation: 'seed', kind: 'event', companyID, eventID: id, objectID: id });
+    }
     return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode };
   });
 }

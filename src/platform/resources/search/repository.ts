@@ -1,171 +1,166 @@
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { isPostgres } from '../../db/connect.ts';
+import { SEARCH_TYPES, activityToken, keyToken, type SearchDoc, type SearchType } from './documents.ts';
+import { wordsOf, type Terms } from './text.ts';
 
-// event.search's reads (docs/api/search.md): one bounded query per type of object, each a
-// case-insensitive "contains" on the type's text columns within one event, at most PER_TYPE rows. The
-// rows come back as hits to rank; who may see which rows is decided here, in the queries.
+// The search index's reads and writes (migration 0025, docs/api/search.md): the one place whose SQL
+// differs by store. SQLite: the FTS5 table `searchIndex` (title, body, more, scope; eventID, type,
+// objectID unindexed), ranked by bm25. PostgreSQL: the table `searchIndex` whose `doc` tsvector (title A,
+// body B, more C, scope D, folded text, 'simple' configuration) has a GIN index, ranked by ts_rank.
+// Both are asked one boolean query: the scope words (event, types, visibility) AND the person's words,
+// the last as a prefix; the event is only its scope word (a filter on a column would read every match's
+// row, and on PostgreSQL the planner could read the event's rows by the key instead of the GIN index).
 
-/** Most rows read of each type: a query that matches more is told to be more precise (page past them: none). */
-export const PER_TYPE = 50;
+/** Weights of title, body, more (scope never counts): FTS5's bm25 and PostgreSQL's ts_rank ({D,C,B,A}). */
+const BM25 = sql.raw('10.0, 3.0, 1.0, 0.0');
+const TS_WEIGHTS = '{0, 0.1, 0.3, 1}';
+/** Keys per statement when replacing documents (well under either store's parameter limit). */
+export const CHUNK = 200;
 
-export const SEARCH_TYPES = ['activity', 'speaker', 'sponsor', 'section', 'person', 'comment'] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+/** What the platform narrows a search to: every word of `all` and at least one of `any` (none: no more). */
+export interface Scope {
+  readonly all: readonly string[];
+  readonly any: readonly string[];
+}
 
-export interface RawHit {
+const quoted = (w: string) => `"${w}"`; // words are letters and digits only (text.ts): nothing to escape
+
+/** FTS5's MATCH text: the scope on the scope column, the words on the others, the last a prefix. */
+export function ftsQuery(scope: Scope, terms: Terms): string {
+  const last = terms.words.length - 1;
+  const words = terms.words.map((w, i) => (i === last ? `${quoted(w)} *` : quoted(w)));
+  const any = scope.any.length > 0 ? ` AND (${scope.any.map(quoted).join(' OR ')})` : '';
+  return `scope : (${scope.all.map(quoted).join(' AND ')}${any}) AND {title body more} : (${words.join(' AND ')})`;
+}
+
+/** PostgreSQL's tsquery text: the same, scope words with weight D, the person's with A, B or C. */
+export function tsQuery(scope: Scope, terms: Terms): { full: string; user: string } {
+  const last = terms.words.length - 1;
+  const user = terms.words.map((w, i) => `${w}:${i === last ? '*' : ''}ABC`).join(' & ');
+  const all = scope.all.map((w) => `${w}:D`).join(' & ');
+  const any = scope.any.length > 0 ? ` & (${scope.any.map((w) => `${w}:D`).join(' | ')})` : '';
+  return { full: `${all}${any} & ${user}`, user };
+}
+
+const typeOrder = sql.raw(`case "type" ${SEARCH_TYPES.map((t, i) => `when '${t}' then ${i}`).join(' ')} end`);
+
+export interface IndexHit {
   type: SearchType;
-  id: number;
+  objectID: number;
   title: string;
-  /** Text the snippet is cut from (may hold organizer HTML). */
-  text: string;
-  activityID: number | null;
+  body: string;
+  score: number;
 }
 
-/** Who searches: what people and comments they may see. */
-export interface Searcher {
-  personID: number;
-  /** Event admins: comments waiting for moderation too. */
-  admin: boolean;
-  /** Admins, staff, collectors: every attendee, private ones too, and by e-mail. */
-  readsPeople: boolean;
+/**
+ * The ranking query: one page of the matching documents' keys and scores, best first (then by type,
+ * then key). It reads the index only (FTS5: its doclists and each match's size for bm25; PostgreSQL: the
+ * GIN index, then each match's tsvector for ts_rank), never the stored text: a page's text is read after.
+ */
+export function matchQuery(db: Kysely<DB>, scope: Scope, terms: Terms, limit: number, offset: number) {
+  if (isPostgres(db)) {
+    const q = tsQuery(scope, terms);
+    return sql<{ type: SearchType; objectID: number; eventID: number; score: number }>`
+      select "type", "objectID", "eventID", ts_rank(${TS_WEIGHTS}::float4[], "doc", to_tsquery('simple', ${q.user})) as "score"
+      from "searchIndex" where "doc" @@ to_tsquery('simple', ${q.full})
+      order by "score" desc, ${typeOrder}, "objectID" limit ${limit} offset ${offset}`;
+  }
+  return sql<{ docID: number; score: number }>`
+    select rowid as "docID", -bm25("searchIndex", ${BM25}) as "score"
+    from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)}
+    order by "score" desc, rowid % 8, rowid limit ${limit} offset ${offset}`;
 }
 
-const like = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
-/** Any of `columns` contains the text (any case); % and _ in the text match themselves. */
-const anyContains = (columns: readonly string[], text: string) => {
-  const pattern = like(text);
-  return sql<SqlBool>`(${sql.join(
-    columns.map((c) => sql`lower(${sql.ref(c)}) like ${pattern} escape '\\'`),
-    sql` or `,
-  )})`;
-};
-
-export async function searchEvent(
+/** One page of hits, best first, with each hit's title and text. */
+export async function matchIndex(
   db: Kysely<DB>,
-  eventID: number,
-  text: string,
-  types: ReadonlySet<SearchType>,
-  who: Searcher,
-): Promise<RawHit[]> {
-  const reads: Promise<RawHit[]>[] = [];
-  if (types.has('activity'))
-    reads.push(
-      db
-        .selectFrom('activity')
-        .select(['activityID', 'name', 'description', 'location'])
-        .where('eventID', '=', eventID)
-        .where(anyContains(['name', 'description', 'location'], text))
-        .orderBy('activityID')
-        .limit(PER_TYPE)
-        .execute()
-        .then(
-          (rows) =>
-          rows.map((r) => ({ type: 'activity' as const, id: r.activityID, title: r.name, text: `${r.location} ${r.description}`, activityID: null })), // prettier-ignore
-        ),
-    );
-  if (types.has('speaker'))
-    reads.push(
-      db
-        .selectFrom('speaker')
-        .select(['speakerID', 'name', 'headline', 'description', 'category'])
-        .where('eventID', '=', eventID)
-        .where(anyContains(['name', 'headline', 'description', 'category'], text))
-        .orderBy('speakerID')
-        .limit(PER_TYPE)
-        .execute()
-        .then(
-          (rows) =>
-          rows.map((r) => ({ type: 'speaker' as const, id: r.speakerID, title: r.name, text: `${r.headline} ${r.category} ${r.description}`, activityID: null })), // prettier-ignore
-        ),
-    );
-  if (types.has('sponsor'))
-    reads.push(
-      db
-        .selectFrom('sponsor')
-        .select(['sponsorID', 'name', 'companyName', 'bio', 'category'])
-        .where('eventID', '=', eventID)
-        .where(anyContains(['name', 'companyName', 'bio', 'category'], text))
-        .orderBy('sponsorID')
-        .limit(PER_TYPE)
-        .execute()
-        .then(
-          (rows) =>
-          rows.map((r) => ({ type: 'sponsor' as const, id: r.sponsorID, title: r.companyName || r.name, text: `${r.name} ${r.category} ${r.bio}`, activityID: null })), // prettier-ignore
-        ),
-    );
-  if (types.has('section'))
-    reads.push(
-      db
-        .selectFrom('hotsite')
-        .select(['sectionID', 'name', 'text'])
-        .where('eventID', '=', eventID)
-        .where(anyContains(['name', 'text'], text))
-        .orderBy('sectionID')
-        .limit(PER_TYPE)
-        .execute()
-        .then(
-          (rows) =>
-          rows.map((r) => ({ type: 'section' as const, id: r.sectionID, title: r.name, text: r.text, activityID: null })), // prettier-ignore
-        ),
-    );
-  if (types.has('person')) {
-    const columns = ['name', 'firstName', 'lastName', 'company', 'role', ...(who.readsPeople ? ['email'] : [])];
-    let people = db
-      .selectFrom('eventPerson')
-      .select(['personID', 'name', 'firstName', 'lastName', 'role', 'company'])
-      .where('eventID', '=', eventID)
-      .where(anyContains(columns, text));
-    // Others see the people who did not make their profile private, and themselves.
-    if (!who.readsPeople) people = people.where((e) => e.or([e('private', '=', 0), e('personID', '=', who.personID)]));
-    reads.push(
-      people
-        .orderBy('personID')
-        .limit(PER_TYPE)
-        .execute()
-        .then((rows) =>
-          rows.map((r) => ({
-            type: 'person' as const,
-            id: r.personID,
-            title: r.name !== '' ? r.name : `${r.firstName} ${r.lastName}`.trim(),
-            text: [r.role, r.company].filter(Boolean).join(', '),
-            activityID: null,
-          })),
-        ),
-    );
+  scope: Scope,
+  terms: Terms,
+  limit: number,
+  offset: number,
+): Promise<IndexHit[]> {
+  const keys = (await matchQuery(db, scope, terms, limit, offset).execute(db)).rows as Record<string, unknown>[];
+  if (keys.length === 0) return [];
+  const texts = isPostgres(db)
+    ? await sql<{ type: string; objectID: number; title: string; body: string }>`
+        select "type", "objectID", "title", "body" from "searchIndex"
+        where ("type", "objectID", "eventID") in (${sql.join(keys.map((k) => sql`(${k.type}, ${k.objectID}, ${k.eventID})`))})`.execute(db) // prettier-ignore
+    : await sql<{ docID: number; type: string; objectID: number; title: string; body: string }>`
+        select rowid as "docID", "type", "objectID", "title", "body" from "searchIndex"
+        where rowid in (${sql.join(keys.map((k) => k.docID))})`.execute(db);
+  const keyOf = (r: Record<string, unknown>) => (isPostgres(db) ? `${String(r.type)}:${Number(r.objectID)}` : String(r.docID)); // prettier-ignore
+  const text = new Map(texts.rows.map((r) => [keyOf(r), r]));
+  return keys.flatMap((k) => {
+    const t = text.get(keyOf(k));
+    return t ? [{ type: t.type as SearchType, objectID: Number(t.objectID), title: t.title, body: t.body, score: Number(k.score) }] : []; // prettier-ignore
+  });
+}
+
+/** How many documents match (for paginated=1): the index only, no ranking. */
+export async function countMatches(db: Kysely<DB>, scope: Scope, terms: Terms): Promise<number> {
+  const { rows } = isPostgres(db)
+    ? await sql<{ n: number }>`select count(*) as "n" from "searchIndex" where "doc" @@ to_tsquery('simple', ${tsQuery(scope, terms).full})`.execute(db) // prettier-ignore
+    : await sql<{ n: number }>`select count(*) as "n" from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)}`.execute(db); // prettier-ignore
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Drops the documents of these objects (of one event for attendees) and writes `docs` in their place. */
+export async function replaceDocs(
+  trx: Kysely<DB>,
+  type: SearchType,
+  eventID: number | undefined,
+  ids: readonly number[],
+  docs: readonly SearchDoc[],
+): Promise<void> {
+  const pg = isPostgres(trx);
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const chunk = ids.slice(i, i + CHUNK);
+    if (pg) {
+      let q = trx.deleteFrom('searchIndex').where('type', '=', type).where('objectID', 'in', chunk);
+      if (type === 'person') q = q.where('eventID', '=', eventID!);
+      await q.execute();
+    } else {
+      const keys = chunk.map((id) => quoted(keyToken(type, id, eventID ?? 0))).join(' OR ');
+      await sql`delete from "searchIndex" where rowid in
+        (select rowid from "searchIndex" where "searchIndex" match ${`scope : (${keys})`})`.execute(trx);
+    }
   }
-  if (types.has('comment')) {
-    let comments = db
-      .selectFrom('comment')
-      .innerJoin('person', 'person.personID', 'comment.personID')
-      .leftJoin('eventPerson', (j) =>
-        j.onRef('eventPerson.eventID', '=', 'comment.eventID').onRef('eventPerson.personID', '=', 'comment.personID'),
-      )
-      .select([
-        'comment.commentID',
-        'comment.activityID',
-        'comment.text',
-        'person.name as personName',
-        'eventPerson.name as eventName',
-      ]) // prettier-ignore
-      .where('comment.eventID', '=', eventID)
-      .where(anyContains(['comment.text'], text));
-    // Comments waiting for moderation: their authors and the admins only.
-    if (!who.admin)
-      comments = comments.where((e) => e.or([e('comment.approved', '=', 1), e('comment.personID', '=', who.personID)]));
-    reads.push(
-      comments
-        .orderBy('comment.commentID')
-        .limit(PER_TYPE)
-        .execute()
-        .then((rows) =>
-          rows.map((r) => ({
-            type: 'comment' as const,
-            id: r.commentID,
-            title: r.eventName || r.personName,
-            text: r.text,
-            activityID: r.activityID,
-          })),
-        ),
+  await insertDocs(trx, docs);
+}
+
+/** Writes new documents (none of them indexed yet). */
+export async function insertDocs(trx: Kysely<DB>, docs: readonly SearchDoc[]): Promise<void> {
+  const pg = isPostgres(trx);
+  for (let i = 0; i < docs.length; i += CHUNK) {
+    const rows = docs.slice(i, i + CHUNK).map((d) =>
+      pg
+        ? sql`(${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope},
+            setweight(to_tsvector('simple', ${wordsOf(d.title)}), 'A') || setweight(to_tsvector('simple', ${wordsOf(d.body)}), 'B')
+            || setweight(to_tsvector('simple', ${wordsOf(d.more)}), 'C') || setweight(to_tsvector('simple', ${d.scope}), 'D'))`
+        : sql`(${d.docID}, ${d.eventID}, ${d.type}, ${d.objectID}, ${d.title}, ${d.body}, ${d.more}, ${d.scope})`,
     );
+    await sql`insert into "searchIndex" (${sql.raw(pg ? '' : 'rowid, ')}"eventID", "type", "objectID", "title", "body", "more", "scope"${sql.raw(pg ? ', "doc"' : '')})
+      values ${sql.join(rows)}`.execute(trx);
   }
-  return (await Promise.all(reads)).flat();
+}
+
+/** Drops the comments of a removed session (the store removed them with it: foreign key cascade). */
+export async function dropCommentsOf(trx: Kysely<DB>, activityIDs: readonly number[]): Promise<void> {
+  for (const activityID of activityIDs) {
+    if (isPostgres(trx))
+      await sql`delete from "searchIndex" where "doc" @@ to_tsquery('simple', ${`${activityToken(activityID)}:D & comment:D`})`.execute(trx); // prettier-ignore
+    else
+      await sql`delete from "searchIndex" where rowid in
+        (select rowid from "searchIndex" where "searchIndex" match ${`scope : ("${activityToken(activityID)}" AND "comment")`})`.execute(trx); // prettier-ignore
+  }
+}
+
+/** Drops every document of an event (before it is indexed anew). */
+export async function dropEvent(trx: Kysely<DB>, eventID: number, eventWord: string): Promise<void> {
+  if (isPostgres(trx))
+    await sql`delete from "searchIndex" where "doc" @@ to_tsquery('simple', ${`${eventWord}:D`}) and "eventID" = ${eventID}`.execute(trx); // prettier-ignore
+  else
+    await sql`delete from "searchIndex" where rowid in
+      (select rowid from "searchIndex" where "searchIndex" match ${`scope : ${quoted(eventWord)}`})`.execute(trx);
 }

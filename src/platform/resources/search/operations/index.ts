@@ -12,9 +12,8 @@ import {
 import { id } from '../../../schemas.ts';
 import { isEventAdmin } from '../../../kernel/call.ts';
 import { searchHitWire } from '../../../../shared/wire/search.ts';
-import { READERS } from '../../attendee/profile.ts';
-import { SEARCH_TYPES, searchEvent, type SearchType } from '../repository.ts';
-import { rankHits } from '../rank.ts';
+import { SEARCH_TYPES, type SearchType } from '../documents.ts';
+import { searchEvent } from '../search.ts';
 
 const QUERY_MIN = 2;
 const QUERY_MAX = 100;
@@ -37,18 +36,20 @@ const types = z
 
 /**
  * Spec §4.2: one query across the objects of an event that the caller may see (docs/api/search.md):
- * sessions, speakers, sponsors, site sections, people (everyone for admins, staff and collectors; those
- * who did not make their profile private for the others) and comments (approved ones and the caller's;
- * every one for admins). Ranked, then paged.
+ * sessions, speakers, sponsors, site sections, approved comments (and the caller's own), and for the
+ * event's admins its attendees and every comment. Answered from the store's text index, ranked, paged.
  */
 const eventSearch = defineOperation({
   name: 'event.search',
   summary:
-    'Searches the objects of an event the caller may see (sessions, speakers, sponsors, site sections, people, comments), ranked, each hit typed.',
+    'Searches the objects of an event the caller may see (sessions, speakers, sponsors, site sections, comments; attendees for admins), ranked, each hit typed.',
   methods: ['POST'],
   params: {
     eventID: q(id, 'the event'),
-    query: b(query, `the text to find (${QUERY_MIN} to ${QUERY_MAX} characters, any case)`),
+    query: b(
+      query,
+      `the words to find (${QUERY_MIN} to ${QUERY_MAX} characters; any case and accents; the last word may be the start of one)`,
+    ),
     types: qOpt(types, `Podium extension: only these types (${SEARCH_TYPES.join(', ')}; comma list)`),
     ...pageParams,
   },
@@ -56,13 +57,12 @@ const eventSearch = defineOperation({
   writes: false,
   answer: searchHitWire,
   async handler(ctx, p) {
-    const level = ctx.access!.level;
-    const raw = await searchEvent(ctx.db, p.eventID, p.query, p.types ?? new Set(SEARCH_TYPES), {
+    const page = pageOf(p);
+    const found = await searchEvent(ctx.db, p.eventID, p.query, p.types ?? new Set(SEARCH_TYPES), {
       personID: ctx.caller!.personID,
       admin: isEventAdmin(ctx),
-      readsPeople: (level & READERS) !== 0,
-    });
-    const hits = rankHits(raw, p.query).map((h) => ({
+    }, page); // prettier-ignore
+    const rows = found.hits.map((h) => ({
       type: h.type,
       id: String(h.id),
       eventID: String(p.eventID),
@@ -71,9 +71,7 @@ const eventSearch = defineOperation({
       activityID: h.activityID === null ? '' : String(h.activityID),
       rank: String(h.rank),
     }));
-    const page = pageOf(p);
-    const rows = hits.slice(page.offset, page.offset + page.limit);
-    return page.paginated ? { rows, total: hits.length } : rows;
+    return page.paginated ? { rows, total: found.total } : rows;
   },
 });
 
