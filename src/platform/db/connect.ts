@@ -24,6 +24,7 @@ import * as reports from './migrations/0017_reports.ts';
 import * as senders from './migrations/0018_senders.ts';
 import * as beacons from './migrations/0019_beacons.ts';
 import * as bookings from './migrations/0020_bookings.ts';
+import * as daemons from './migrations/0022_daemons.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0018_senders': senders,
   '0019_beacons': beacons,
   '0020_bookings': bookings,
+  '0022_daemons': daemons,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -16,6 +16,7 @@ import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
 import { SANITY_JOB, sanityHandler } from '../resources/sanity/job.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 import { reportHandlers } from '../reports/build.ts';
+import { daemonHandlers } from '../daemons/run.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -88,6 +89,7 @@ export function platformHandlers(
     [SMS_JOB]: smsHandler(store.db, sms, { logger, allowance: config.SMS_ALLOWANCE }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     ...reportHandlers({ db: store.db, config, queue, logger }),
+    ...daemonHandlers({ db: store.db, config, queue, logger }),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,
       rule: { hosts: config.WEBPUSH_HOSTS, allowHttp: config.WEBPUSH_ALLOW_HTTP === '1' },

@@ -47,3 +47,4 @@ export * from './search.ts';
 export * from './download.ts';
 export * from './booking.ts';
 export * from './journey.ts';
+export * from './daemon.ts';
