@@ -1,15 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import {
+  PASSWORD,
+  STORES,
+  freshStore,
+  operatorWithCompany,
+  startTestPlatform,
+  world,
+  type TestPlatform,
+  type World,
+} from '../helpers/platform.ts';
 import { STYLES, client, type Style } from '../helpers/operations.ts';
-import { until } from '../helpers/processes.ts';
+import { killAll, startPodiumProcess, until } from '../helpers/processes.ts';
+import { seedAttendees } from '../../src/platform/seed/attendees.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { daemonHandlers } from '../../src/platform/daemons/run.ts';
 import { DAEMON_JOB } from '../../src/platform/resources/daemon/targets.ts';
 import { silentLogger } from '../../src/platform/jobs/queue.ts';
 
 // Bulk daemons (daemon.bulk, daemon.find; docs/api/daemons.md): each target's items run through the single
-// operation as the caller, per item; progress and per-item refusals; limits; IDOR. The worker killed
-// halfway is tests/api/daemons-restart.test.ts.
+// operation as the caller, per item; progress and per-item refusals; limits; IDOR; a worker killed halfway.
 
 describe.each(STORES)('bulk daemons on %s', (kind) => {
   let p: TestPlatform;
@@ -313,5 +322,103 @@ describe.each(STORES)('bulk daemons on %s', (kind) => {
     const page = await p.call('daemon.find', { token: w.adminA, query: { eventID, operation: 'bulk', target: 'all', limit: 2, paginated: 1 } }); // prettier-ignore
     expect(page.data).toHaveLength(2);
     await client(p, 'rest').fail('daemon.find', { token: w.adminA, query: { eventID, operation: 'report', target: 'all' } }, 400, /^400 operation must be bulk$/); // prettier-ignore
+  });
+});
+
+// A bulk daemon whose worker is killed (SIGKILL) halfway: the API process only adds jobs (JOBS_WORK=0), a
+// `podium worker` runs the daemon and is killed once some items are done; a second worker takes the job
+// when its lease runs out and the daemon completes — every item applied exactly once (one enrolment and
+// one change each, no refusal from a second try).
+const ITEMS = 600;
+
+describe.each(STORES)('a bulk daemon whose worker is killed halfway, on %s', (kind) => {
+  let p: TestPlatform;
+  let drop: () => Promise<void>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    const store = await freshStore(kind);
+    drop = store.drop;
+    env = {
+      DATABASE_URL: store.url,
+      SITE: '0',
+      SEED_DEMO: '0',
+      HOST: '127.0.0.1',
+      API_PORT: '0',
+      LOG_LEVEL: 'warn',
+      JOBS_WORK: '0',
+      JOBS_LEASE_SECONDS: '5',
+      JOBS_POLL_MS: '100',
+      JOBS_RETRY_SECONDS: '1',
+      DAEMON_BATCH: '100',
+    };
+    p = await startTestPlatform(kind, env);
+  }, 60_000);
+
+  afterAll(async () => {
+    await killAll();
+    await p?.close();
+    await drop?.();
+  });
+
+  it('completes after a restart, each item applied once', { timeout: 300_000 }, async () => {
+    const { operator: token, companyID } = await operatorWithCompany(p, 'Restart');
+    const [{ eventID }] = await p.ok('company.event.bind', {
+      token,
+      query: { companyID },
+      body: { name: 'Big', nickname: 'big' },
+    });
+    await seedAttendees(p.db, Number(eventID), ITEMS, 'restart');
+    const ids = (
+      await p.db.selectFrom('eventPerson').select('personID').where('eventID', '=', Number(eventID)).execute()
+    ).map((r) => r.personID);
+    expect(ids).toHaveLength(ITEMS);
+    const [{ activityID }] = await p.ok('activity.create', {
+      token,
+      query: { eventID },
+      body: { name: 'Everyone', capacity: String(ITEMS * 2) },
+    });
+
+    const first = await startPodiumProcess('worker', env);
+    const [queued] = await p.ok('daemon.bulk', {
+      token,
+      query: { eventID, target: 'activity.person.bind', targetID: activityID, resourceType: 'person' },
+      body: { resources: JSON.stringify(ids) },
+    });
+    const state = () =>
+      p.db
+        .selectFrom('daemon')
+        .select(['state', 'done', 'applied', 'failed'])
+        .where('daemonID', '=', Number(queued.daemonID))
+        .executeTakeFirstOrThrow();
+    await until(async () => (await state()).done >= 150, 'the first items', 120_000, 20);
+    await first.kill();
+    const cut = await state();
+    expect(cut.state).toBe('running');
+    expect(cut.done).toBeLessThan(ITEMS);
+
+    await startPodiumProcess('worker', env);
+    await until(async () => ['done', 'failed'].includes((await state()).state), 'the daemon', 240_000, 100);
+    const [done] = await p.ok('daemon.find', {
+      token,
+      query: { eventID, operation: 'bulk', target: 'activity.person.bind', daemonID: queued.daemonID },
+    });
+    expect(done).toMatchObject({ state: 'done', total: String(ITEMS), progress: String(ITEMS), applied: String(ITEMS), failed: '0', errors: [] }); // prettier-ignore
+    const enrolled = await p.db
+      .selectFrom('activityPerson')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('activityID', '=', Number(activityID))
+      .executeTakeFirstOrThrow();
+    expect(Number(enrolled.n)).toBe(ITEMS);
+    // One change per item: an item applied twice would have recorded a second.
+    const changes = await p.db
+      .selectFrom('change')
+      .select('ids')
+      .where('operation', '=', 'activity.person.bind')
+      .where('eventID', '=', Number(eventID))
+      .execute();
+    const people = changes.map((c) => (JSON.parse(c.ids) as { personID: number }).personID);
+    expect(people).toHaveLength(ITEMS);
+    expect(new Set(people).size).toBe(ITEMS);
   });
 });
