@@ -310,6 +310,10 @@ const schema = z.object({
   REPORT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
   /** Rows a report job reads from the store at a time (its memory holds one such page). */
   REPORT_PAGE_ROWS: z.coerce.number().int().min(10).max(20_000).default(500),
+  /** Most items one daemon.bulk may hold (docs/api/daemons.md); one more is 413. */
+  DAEMON_MAX_ITEMS: z.coerce.number().int().min(1).max(100_000).default(10_000),
+  /** Items one run of a bulk daemon's job processes before it hands over to the next run (a job of its own). */
+  DAEMON_BATCH: z.coerce.number().int().min(1).max(10_000).default(200),
 });
 
 export type Config = Readonly<z.infer<typeof schema>>;

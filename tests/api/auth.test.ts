@@ -28,6 +28,10 @@ const POOL = [
   'raw',
   'message',
   'beacons',
+  // daemon.bulk / daemon.find (issue 17): a target, its resourceType, the daemon operation.
+  'activity.person.bind',
+  'person',
+  'bulk',
 ];
 
 /** Operations whose rule admits every member for one form only (the own-record form): that form is used. */

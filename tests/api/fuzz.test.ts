@@ -413,6 +413,13 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       emailLogID: [emailLogID, '999999'],
       telephone: ['+351912345678', '912345678'],
       downloadID: [downloadID, '999999'],
+      // daemon.bulk / daemon.find (issue 17): a target of the table, its items, the daemon operation.
+      target: ['activity.person.bind', 'all', 'event.remove'],
+      targetID: [activityID, '999999'],
+      resourceType: ['person', 'tag'],
+      resources: [`${w.attendeeID},999999`, '[{"name":"x"}]', '[[[[1]]]]'],
+      extra: ['{"bypassWebhook":"1"}', '[]'],
+      operation: ['bulk', 'report'],
       code: [code, 'x'.repeat(60)],
       currentPassword: [PASSWORD],
       minutes: ['15', '-15'],

@@ -25,6 +25,7 @@ import * as senders from './migrations/0018_senders.ts';
 import * as beacons from './migrations/0019_beacons.ts';
 import * as bookings from './migrations/0020_bookings.ts';
 import * as crmfeed from './migrations/0021_crmfeed.ts';
+import * as daemons from './migrations/0022_daemons.ts';
 import * as searchIndex from './migrations/0025_search_index.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0019_beacons': beacons,
   '0020_bookings': bookings,
   '0021_crmfeed': crmfeed,
+  '0022_daemons': daemons,
   '0025_search_index': searchIndex,
 };
 

@@ -582,6 +582,8 @@ export interface DB {
   eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
   crmLink: CrmLinkTable;
   searchIndex: SearchIndexTable;
+  daemon: DaemonTable;
+  daemonError: { daemonID: number; item: number; error: string };
 }
 
 /**
@@ -597,6 +599,36 @@ export interface SearchIndexTable {
   body: string;
   more: string;
   scope: string;
+}
+
+/** Migration 0022: a bulk operation run as a job, item by item (docs/api/daemons.md). */
+export interface DaemonTable {
+  daemonID: D<number>;
+  companyID: number;
+  eventID: number;
+  personID: number;
+  scope: 'system' | 'event';
+  /** The asker's token's event (event scope), else 0. */
+  scopeTargetID: D<number>;
+  /** The daemon operation (`bulk`). */
+  operation: string;
+  target: string;
+  targetID: D<number>;
+  resourceID: D<number>;
+  resourceType: string;
+  /** The items, JSON. */
+  resources: string;
+  /** The target's extra parameters, JSON. */
+  extra: D<string>;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  done: D<number>;
+  applied: D<number>;
+  failed: D<number>;
+  error: D<string>;
+  date: number;
+  started: D<number>;
+  finished: D<number>;
 }
 
 /** An expense of an event (migration 0016, docs/api/budgets.md). */

@@ -18,6 +18,7 @@ import { CRM_SYNC_JOB, crmSyncHandler } from '../resources/crmfeed/job.ts';
 import { crmProviderOf } from '../resources/crmfeed/provider.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
 import { reportHandlers } from '../reports/build.ts';
+import { daemonHandlers } from '../daemons/run.ts';
 
 // Where the platform's jobs are run: `podium worker` runs them alone (runWorker), so jobs scale apart
 // from the API; `podium start` runs them in its own process (startJobs, over the API's store).
@@ -95,6 +96,7 @@ export function platformHandlers(
       logger,
     }),
     ...reportHandlers({ db: store.db, config, queue, logger }),
+    ...daemonHandlers({ db: store.db, config, queue, logger }),
     [SEND_JOB]: sendHandler(store.db, {
       subject: config.VAPID_SUBJECT,
       rule: { hosts: config.WEBPUSH_HOSTS, allowHttp: config.WEBPUSH_ALLOW_HTTP === '1' },

@@ -448,16 +448,60 @@ export function createDispatcher(deps: Deps) {
   }
 
   /**
+   * One item of a bulk daemon (src/platform/daemons/run.ts): the write `call` (run `as` its person)
+   * validated and authorized exactly as dispatch would, its handler, its change — and `within`, in the
+   * same transaction (the daemon's progress; it throws to roll the item back). The object the call names
+   * must be of `eventID`: one of another event is refused as an unknown id of its kind would be.
+   */
+  async function runItem(
+    call: Call & { as: Caller },
+    eventID: number,
+    within: (trx: Kysely<DB>) => Promise<void>,
+  ): Promise<Result> {
+    const plan = call.name === undefined ? undefined : plans.get(call.name);
+    if (!plan || !plan.op.writes || plan.op.stream) throw new ApiError(404, `operation ${call.name} does not exist`);
+    const { op } = plan;
+    const params = readParams(plan, call);
+    let ctx: Context = {
+      db,
+      caller: call.as,
+      access: undefined,
+      now: Math.floor(Date.now() / 1000),
+      clientIp: call.clientIp,
+      sandbox: false,
+      prepared: {},
+      extra: readPatternParams(op, call),
+      config,
+      counter,
+      jobs: deps.jobs,
+    };
+    if (op.auth.kind === 'event') {
+      const target = await eventOf(op.auth.via ?? ['eventID'], params);
+      if (target.eventID !== eventID) throw notFound(target.object);
+    }
+    ctx = await authorize(op, ctx, params);
+    if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
+    return write(op, ctx, params, within);
+  }
+
+  /**
    * A write: in a transaction, rolled back for sandbox=1, which also records its change in the change
    * log (so a change is logged if and only if its write committed); a commit clears the cache and is told.
    */
-  async function write(op: AnyOperation, ctx: Context, params: Record<string, unknown>): Promise<Result> {
+  async function write(
+    op: AnyOperation,
+    ctx: Context,
+    params: Record<string, unknown>,
+    /** More of the same transaction, after the handler (a bulk daemon's progress: runItem). */
+    within?: (trx: Kysely<DB>) => Promise<void>,
+  ): Promise<Result> {
     try {
       const { result, change } = await db.transaction().execute(async (trx) => {
         // A write that can change the event's program records what it changed (the program changelog).
         const program = await watchProgram(trx, op.name, ctx.access?.eventID);
         const out = await op.handler!({ ...ctx, db: trx }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
+        await within?.(trx);
         await program?.(ctx.now, ctx.jobs);
         const change = changeOf(op, ctx, params, out);
         // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts).
@@ -588,6 +632,11 @@ export function createDispatcher(deps: Deps) {
         mayList: async (name, query) => {
           if (caller) await reportRows({ ...call, name, query, body: undefined, as: caller }, 1, 0);
         },
+        checkCall: (name, query, body) => {
+          const target = plans.get(name);
+          if (!target) throw new ApiError(404, `operation ${name} does not exist`);
+          readParams(target, { ...call, name, query, body });
+        },
       };
       ctx = await authorize(op, ctx, params);
       if (op.prepare) ctx = { ...ctx, prepared: await op.prepare(params) };
@@ -639,6 +688,7 @@ export function createDispatcher(deps: Deps) {
   return {
     table,
     reportRows,
+    runItem,
     invalidate: () => cache.clear(),
     /** A change committed by another process (the bus): the answers it touches are not served again. */
     applyChange: (change: ChangeRow) => {

@@ -129,6 +129,15 @@ export interface Context {
    * run for one row; throws the refusal (download.file checks again before it hands a report over).
    */
   readonly mayList?: (name: string, query: Readonly<Record<string, string>>) => Promise<void>;
+  /**
+   * Validates the parameters of a call to the operation `name` as the dispatcher would (placement, required,
+   * schemas), without running it; throws its `400` (daemon.bulk checks each item before it queues one).
+   */
+  readonly checkCall?: (
+    name: string,
+    query: Readonly<Record<string, string>>,
+    body: Readonly<Record<string, string>> | undefined,
+  ) => void;
 }
 
 /**

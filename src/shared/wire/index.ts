@@ -48,3 +48,4 @@ export * from './download.ts';
 export * from './booking.ts';
 export * from './journey.ts';
 export * from './crmfeed.ts';
+export * from './daemon.ts';

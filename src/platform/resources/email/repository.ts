@@ -327,3 +327,24 @@ export async function unsuppress(db: Kysely<DB>, eventBlacklistID: number) {
   if (row) await db.deleteFrom('eventBlacklist').where('eventBlacklistID', '=', eventBlacklistID).execute();
   return row;
 }
+
+/** Whether the person has had (or is being sent) the custom e-mail: its log row exists (idem of bulk.ts). */
+export async function hadEmail(db: Kysely<DB>, eventEmailID: number, personID: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('emailLog')
+    .select('emailLogID')
+    .where('idem', '=', `email:${eventEmailID}:${personID}`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** An attendee's e-mail address in the event, or undefined when the person is not one of its attendees. */
+export async function attendeeEmail(db: Kysely<DB>, eventID: number, personID: number): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('eventPerson')
+    .select('email')
+    .where('eventID', '=', eventID)
+    .where('personID', '=', personID)
+    .executeTakeFirst();
+  return row?.email;
+}

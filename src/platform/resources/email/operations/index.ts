@@ -5,6 +5,7 @@ import find from './find.ts';
 import get from './get.ts';
 import tryIt from './try.ts';
 import dispatch from './dispatch.ts';
+import send from './send.ts';
 import log from './log.ts';
 import unsubscribe from './unsubscribe.ts';
 import blacklistFind from './blacklist-find.ts';
@@ -20,6 +21,7 @@ export const emailOperations: readonly AnyOperation[] = [
   get,
   tryIt,
   dispatch,
+  send,
   log,
   unsubscribe,
   blacklistFind,
