@@ -14,6 +14,8 @@ import {
   accessCodeWire,
   activityWire,
   adFindWire,
+  commentWire,
+  signInWire,
   companyWire,
   envelopeOf,
   eventListItemWire,
@@ -29,7 +31,9 @@ import {
   type AccessCodeAnswer,
   type Activity,
   type AdShown,
+  type Comment,
   type Company,
+  type SignIn,
   type EventListItem,
   type HotsiteSectionRow,
   type PasswordSet,
@@ -179,8 +183,17 @@ export class PodiumClient {
     return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
   }
 
-  async #request(path: string, method: 'GET' | 'POST', clientIp?: string, body?: string, again = false): Promise<Raw> {
+  async #request(
+    path: string,
+    method: 'GET' | 'POST',
+    clientIp?: string,
+    body?: string,
+    again = false,
+    token?: string,
+  ): Promise<Raw> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    // A visitor's token goes in the header, never in the URL (logs, the platform's and any proxy's).
+    if (token) headers.authorization = `Bearer ${token}`;
     // A re-check must see every committed change: another process of the platform may not have heard
     // of it yet, so its cached answer is not taken (Cache-Control: no-cache).
     if (again) headers['cache-control'] = 'no-cache';
@@ -427,6 +440,65 @@ export class PodiumClient {
    */
   personRecover(email: string, ctx?: CallContext): Promise<RecoverAnswer> {
     return this.#post('person.recover', { email }, recoverWire, ctx);
+  }
+
+  /**
+   * comment.find selection approved (Podium extension, public): a session's approved comments, newest
+   * first (the first page of 100). Read like the other public reads: shared, kept, recorded for the page cache.
+   */
+  commentFind(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Comment[]> {
+    return this.#get('comment.find', { activityID, selection: 'approved', grant, limit: PAGE_SIZE_MAX }, commentWire, ctx);
+  }
+
+  /**
+   * comment.find selection approved+me with a visitor's token: the approved comments and the visitor's
+   * own. A request of its own, never shared, kept nor recorded: its answer is one person's.
+   */
+  async commentFindMine(activityID: number, token: string, ctx?: CallContext): Promise<Comment[]> {
+    const query = { activityID, selection: 'approved+me', limit: PAGE_SIZE_MAX };
+    return this.#authed('comment.find', 'GET', query, undefined, commentWire, token, ctx);
+  }
+
+  /** comment.create with a visitor's token (POST; the text in the body). */
+  async commentCreate(activityID: number, text: string, token: string, ctx?: CallContext): Promise<Comment> {
+    return (await this.#authed('comment.create', 'POST', { activityID }, { text }, commentWire, token, ctx))[0];
+  }
+
+  /**
+   * person.signIn with eventID (POST; the password in the body): the visitor's token for the event's
+   * site (docs/site.md "Comments"). The visitor's address is forwarded for the wrong-password throttle.
+   */
+  async personSignIn(username: string, password: string, eventID: number, ctx?: CallContext): Promise<SignIn> {
+    return (await this.#authed('person.signIn', 'POST', { username, eventID }, { password }, signInWire, undefined, ctx))[0]; // prettier-ignore
+  }
+
+  /** A call made for one visitor (their token, or a secret in the body): parsed here, never memoized. */
+  async #authed<T extends z.ZodType>(
+    operation: string,
+    method: 'GET' | 'POST',
+    query: Query,
+    body: Record<string, string> | undefined,
+    item: T,
+    token: string | undefined,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>[]> {
+    const path = this.pathOf(operation, query);
+    const form = body && new URLSearchParams(body).toString();
+    const raw = await this.#request(path, method, ctx?.clientIp, form, false, token);
+    if (raw.status !== 200) {
+      const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
+      throw new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.body);
+    } catch {
+      json = undefined;
+    }
+    const result = envelopeOf(item).safeParse(json);
+    if (!result.success || (method === 'POST' && result.data.data.length === 0))
+      throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
+    return result.data.data as z.infer<T>[];
   }
 
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */
