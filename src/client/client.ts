@@ -447,7 +447,12 @@ export class PodiumClient {
    * first (the first page of 100). Read like the other public reads: shared, kept, recorded for the page cache.
    */
   commentFind(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Comment[]> {
-    return this.#get('comment.find', { activityID, selection: 'approved', grant, limit: PAGE_SIZE_MAX }, commentWire, ctx);
+    return this.#get(
+      'comment.find',
+      { activityID, selection: 'approved', grant, limit: PAGE_SIZE_MAX },
+      commentWire,
+      ctx,
+    );
   }
 
   /**

@@ -161,7 +161,10 @@ const commentFind = defineOperation({
   params: {
     activityID: q(id, 'the session'),
     selection: q(z.enum(SELECTIONS, `must be one of ${SELECTIONS.join(', ')}`), SELECTIONS.join(', ')),
-    grant: qOpt(grantSchema, 'Podium extension (selection approved): the grant of event.checkAccessCode for a private event'),
+    grant: qOpt(
+      grantSchema,
+      'Podium extension (selection approved): the grant of event.checkAccessCode for a private event',
+    ),
     ...pageParams,
   },
   // Public so the event's site can show a session's approved comments to anyone who may read the
