@@ -237,6 +237,12 @@ const en = {
   'form.inviteRequired': 'You need an invite code to register.',
   'form.consent': 'I agree that my data will be processed to manage my participation in this event.',
   'form.networkError': 'Could not connect. Check your connection and try again.',
+  'form.guests': 'Guests',
+  'form.guestsHelp': 'You may bring up to {count} guests. They take places of the event too.',
+  'form.guestName': 'Name of guest {n}',
+  'form.guestEmail': 'E-mail of guest {n}',
+  'form.addGuest': 'Add a guest',
+  'form.removeGuest': 'Remove guest {n}',
   'form.tooManyRequests': 'Too many attempts. Please wait a moment and try again.',
 
   // Access gate (private events)
@@ -582,6 +588,12 @@ const pt: Messages = {
   'form.inviteRequired': 'É necessário um código de convite para se inscrever.',
   'form.consent': 'Concordo com o tratamento dos meus dados para a gestão da minha participação neste evento.',
   'form.networkError': 'Não foi possível conectar. Verifique sua conexão e tente novamente.',
+  'form.guests': 'Convidados',
+  'form.guestsHelp': 'Você pode levar até {count} convidados. Eles também ocupam vagas do evento.',
+  'form.guestName': 'Nome do convidado {n}',
+  'form.guestEmail': 'E-mail do convidado {n}',
+  'form.addGuest': 'Adicionar convidado',
+  'form.removeGuest': 'Remover convidado {n}',
   'form.tooManyRequests': 'Muitas tentativas. Aguarde um momento e tente novamente.',
 
   'gate.title': 'Este evento é privado',
@@ -923,6 +935,12 @@ const es: Messages = {
   'form.inviteRequired': 'Necesitas un código de invitación para inscribirte.',
   'form.consent': 'Acepto que mis datos se traten para gestionar mi participación en este evento.',
   'form.networkError': 'No se pudo conectar. Comprueba tu conexión e inténtalo de nuevo.',
+  'form.guests': 'Invitados',
+  'form.guestsHelp': 'Puedes llevar hasta {count} invitados. También ocupan plazas del evento.',
+  'form.guestName': 'Nombre del invitado {n}',
+  'form.guestEmail': 'Correo del invitado {n}',
+  'form.addGuest': 'Añadir invitado',
+  'form.removeGuest': 'Quitar invitado {n}',
   'form.tooManyRequests': 'Demasiados intentos. Espera un momento e inténtalo de nuevo.',
 
   'gate.title': 'Este evento es privado',
