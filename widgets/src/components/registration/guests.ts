@@ -54,12 +54,12 @@ export function guests(el: unknown, def: Record<string, unknown>, html: typeof H
     set(now().map((g, j) => (j === i ? { ...g, [key]: (e.target as HTMLInputElement).value } : g)));
   };
   return html`<fieldset class="field" part="field" aria-describedby="guests-help">
-    <legend part="label">${t('form.guests')}</legend>
-    <p class="help muted" id="guests-help" part="help">${t('form.guestsHelp', { count: max })}</p>
+    <legend part="label">${t('guests.title')}</legend>
+    <p class="help muted" id="guests-help" part="help">${t('guests.help', { count: max })}</p>
     ${list.map(
       (g, i) =>
         html`<div class="field" part="field">
-            <label for="guest-${i}" part="label">${t('form.guestName', { n: i + 1 })}</label>
+            <label for="guest-${i}" part="label">${t('guests.name', { n: i + 1 })}</label>
             <input
               id="guest-${i}"
               part="input"
@@ -72,7 +72,7 @@ export function guests(el: unknown, def: Record<string, unknown>, html: typeof H
           </div>
           <div class="field" part="field">
             <label for="guest-${i}-email" part="label"
-              >${t('form.guestEmail', { n: i + 1 })} <span class="muted">(${t('form.optional')})</span></label
+              >${t('guests.email', { n: i + 1 })} <span class="muted">(${t('form.optional')})</span></label
             >
             <input
               id="guest-${i}-email"
@@ -94,7 +94,7 @@ export function guests(el: unknown, def: Record<string, unknown>, html: typeof H
                 '#add-guest',
               )}
           >
-            ${t('form.removeGuest', { n: i + 1 })}
+            ${t('guests.remove', { n: i + 1 })}
           </button>`,
     )}
     ${
@@ -106,7 +106,7 @@ export function guests(el: unknown, def: Record<string, unknown>, html: typeof H
             part="button"
             @click=${() => set([...now(), { name: '', email: '' }], `#guest-${list.length}`)}
           >
-            ${t('form.addGuest')}
+            ${t('guests.add')}
           </button>`
         : ''
     }
