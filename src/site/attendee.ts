@@ -32,6 +32,7 @@ export function attendeeCookieOptions(base: string, secure: boolean, now: number
 
 /** The path the sign-in form returns to: a path of this event only (no other host, no scheme-relative URL). */
 export function nextWithin(raw: string, base: string, fallback: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
   const safe = /^\/(?![/\\])[^\\\s\x00-\x1f\x7f]*$/.test(raw);
   const inEvent = base === '' || raw === base || raw.startsWith(`${base}/`) || raw.startsWith(`${base}?`);
   return safe && inEvent ? raw : fallback;

@@ -16,7 +16,6 @@ const HOSTILE = 'Nice <img src=x onerror="window.__xss=1"> &lt;script&gt;window.
 let p: Podium;
 let browser: Browser;
 const problems: string[] = [];
-let base: string;
 let sessionPath: string;
 let emptyPath: string;
 let organizer: string;
@@ -41,7 +40,6 @@ async function api(op: string, query: Record<string, string | number>, body?: Re
 
 beforeAll(async () => {
   [p, browser] = await Promise.all([startPodium({ API_PORT: '41750', SITE_PORT: '41751' }), launchChromium()]);
-  base = `${p.site}/demo/summit`;
   organizer = (await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }))[0]
     .tokenID;
   const [event] = await api('event.get', { namespace: 'demo', nickname: 'summit' });

@@ -22,7 +22,6 @@ import { addGuest, guestFor, hostOf, type Actor } from '../rules.ts';
 
 // Guests (spec §4.9, §2.6 Guest; issue 16; docs/api/guests.md).
 
-
 /** The editable fields of a guest. */
 const KEYS: Record<string, EditKey> = {
   name: editKey(guestName),
