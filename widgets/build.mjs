@@ -233,8 +233,15 @@ export function widgetSource(source, ids, en) {
   );
   if (named.size > 0) {
     const own = Object.fromEntries([...named].map((k) => [ids.get(k), en[k]]));
-    contents += `\nimport { messages as podiumMessages$ } from ${JSON.stringify(MESSAGES)};`;
-    contents += `\nObject.assign(podiumMessages$.en, ${JSON.stringify(own)});\n`;
+    // A chunk loaded by import() that says `podium:messages-via-host` gets its English messages as a
+    // constant it reads itself: an import of the catalogue here would split the catalogue out of the
+    // chunk every widget shares (a file more for every page).
+    if (source.includes('podium:messages-via-host'))
+      contents += `\nconst podiumOwnMessages$ = ${JSON.stringify(own)};\n`;
+    else {
+      contents += `\nimport { messages as podiumMessages$ } from ${JSON.stringify(MESSAGES)};`;
+      contents += `\nObject.assign(podiumMessages$.en, ${JSON.stringify(own)});\n`;
+    }
   }
   return contents;
 }

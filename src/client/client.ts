@@ -16,6 +16,8 @@ import {
   checkScanWire,
   checkStatsWire,
   adFindWire,
+  commentWire,
+  signInWire,
   companyWire,
   envelopeOf,
   eventListItemWire,
@@ -34,7 +36,9 @@ import {
   type AdShown,
   type CheckScan,
   type CheckStats,
+  type Comment,
   type Company,
+  type SignIn,
   type EventListItem,
   type HotsiteSectionRow,
   type PasswordSet,
@@ -194,7 +198,8 @@ export class PodiumClient {
     token?: string,
   ): Promise<Raw> {
     const headers: Record<string, string> = { accept: 'application/json' };
-    // A staff member's token (the check-in page) travels as a header, never in the URL a log keeps.
+    // A visitor's or staff member's token goes in the header, never in the URL (logs, the platform's and
+    // any proxy's).
     if (token) headers.authorization = `Bearer ${token}`;
     // A re-check must see every committed change: another process of the platform may not have heard
     // of it yet, so its cached answer is not taken (Cache-Control: no-cache).
@@ -466,14 +471,54 @@ export class PodiumClient {
   }
 
   /** checklog.stats with a staff token: one row per door, the entrance first (asked anew every time). */
-  async checkStats(token: string, eventID: number, ctx?: CallContext): Promise<CheckStats[]> {
-    const path = this.pathOf('checklog.stats', { eventID });
-    const raw = await this.#request(path, 'GET', ctx?.clientIp, undefined, true, token);
-    if (raw.status !== 200) this.#parse('checklog.stats', path, raw, checkStatsWire);
-    const result = envelopeOf(checkStatsWire).safeParse(jsonOf(raw.body));
-    if (!result.success) throw new PodiumError(502, 'unexpected answer to checklog.stats', 'checklog.stats');
-    return result.data.data;
+  checkStats(token: string, eventID: number, ctx?: CallContext): Promise<CheckStats[]> {
+    return this.#readAs('checklog.stats', { eventID }, checkStatsWire, token, ctx);
   }
+
+
+  /**
+   * comment.find selection approved (Podium extension, public): a session's approved comments, newest
+   * first (the first page of 100). Read like the other public reads: shared, kept, recorded for the page cache.
+   */
+  commentFind(activityID: number, grant?: Grant, ctx?: CallContext): Promise<Comment[]> {
+    return this.#get(
+      'comment.find',
+      { activityID, selection: 'approved', grant, limit: PAGE_SIZE_MAX },
+      commentWire,
+      ctx,
+    );
+  }
+
+  /**
+   * comment.find selection approved+me with a visitor's token: the approved comments and the visitor's
+   * own. A request of its own, never shared, kept nor recorded: its answer is one person's.
+   */
+  commentFindMine(activityID: number, token: string, ctx?: CallContext): Promise<Comment[]> {
+    const query = { activityID, selection: 'approved+me', limit: PAGE_SIZE_MAX };
+    return this.#readAs('comment.find', query, commentWire, token, ctx);
+  }
+
+  /** comment.create with a visitor's token (POST; the text in the body). */
+  commentCreate(activityID: number, text: string, token: string, ctx?: CallContext): Promise<Comment> {
+    return this.#post('comment.create', { text }, commentWire, ctx, { activityID }, token);
+  }
+
+  /** A read made for one person (their token): asked anew, parsed here, never shared nor memoized. */
+  async #readAs<T extends z.ZodType>(
+    operation: string,
+    query: Query,
+    item: T,
+    token: string,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>[]> {
+    const path = this.pathOf(operation, query);
+    const raw = await this.#request(path, 'GET', ctx?.clientIp, undefined, true, token);
+    if (raw.status !== 200) this.#parse(operation, path, raw, item);
+    const result = envelopeOf(item).safeParse(jsonOf(raw.body));
+    if (!result.success) throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
+    return result.data.data as z.infer<T>[];
+  }
+
 
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */
   async #post<T extends z.ZodType>(

@@ -47,6 +47,14 @@ export function organizerHtml(html: string): string {
   return html === '' ? '' : cleaned.memo(html);
 }
 
+/** What people write (comments): no tag at all, `&`, `<`, `>` as references — the platform's rule for it, again on render. */
+const USER_TEXT: sanitizeHtml.IOptions = { ...ORGANIZER_HTML_RULES, allowedTags: [], allowedAttributes: {} };
+
+/** A person's text (already plain on the platform) as HTML that can only be text. */
+export function userHtml(text: string): string {
+  return sanitizeHtml(text, USER_TEXT).trim();
+}
+
 /** Organizer HTML as one line of plain text (meta descriptions, JSON-LD), at most `max` characters. */
 export function plainText(html: string, max = 300): string {
   const text = html

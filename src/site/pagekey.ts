@@ -2,11 +2,14 @@
 // the language chosen with the switcher (its cookie) and the best language of Accept-Language. Nothing
 // else of the request: other cookies (analytics, the access grant: private pages are never stored) and
 // the scheme do not change a public page. The front server (server.ts) computes it to answer from the
-// cache before Astro; the middleware computes the same to store what it rendered.
+// cache before Astro; the middleware computes the same to store what it rendered. A request of a
+// signed-in attendee (their cookie, attendee.ts) has no key: it is never answered from the cache, and
+// what it renders (one person's page) is never stored for others.
 
 import { LRUCache } from 'lru-cache';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
 import { LANG_COOKIE, parseCookies } from './grant.ts';
+import { ATTENDEE_COOKIE } from './attendee.ts';
 import { hostOf } from './net.ts';
 
 /** Validated host names by Host header ('' when malformed): a server sees few distinct ones. */
@@ -41,7 +44,7 @@ export function pageKeyOfRequest(
   acceptLanguage: string | undefined,
 ): string | undefined {
   const hostname = hostnameOf(hostHeader);
-  if (!hostname) return undefined;
+  if (!hostname || cookieHeader?.includes(ATTENDEE_COOKIE)) return undefined;
   const chosen = cookieHeader?.includes(LANG_COOKIE) ? chosenLocaleOf(parseCookies(cookieHeader)) : undefined;
   return pageKey(hostname, pathAndQuery, chosen, acceptLocaleOf(acceptLanguage));
 }

@@ -8,6 +8,7 @@ import { isPodiumError } from '../client/index.ts';
 import { isLocale } from '../shared/i18n/messages.ts';
 import type { RequestContext, SiteRuntime } from './context.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
+import { ATTENDEE_COOKIE } from './attendee.ts';
 import type { HostSite } from './hosts.ts';
 import { clientIp, isHttps, type Asker } from './net.ts';
 import { acceptLocaleOf, chosenLocaleOf, hostnameOf, pageKey } from './pagekey.ts';
@@ -112,8 +113,12 @@ export async function routeRequest(context: APIContext, runtime: SiteRuntime): P
   const cookies = parseCookies(request.headers.get('cookie') ?? undefined);
   const chosenLocale = chosenLocaleOf(cookies);
   const acceptLocale = acceptLocaleOf(request.headers.get('accept-language'));
+  // A signed-in attendee's requests are theirs alone: no page-cache key (pagekey.ts).
   const cacheKey =
-    runtime.pageCache && site.kind !== 'unknown' && (method === 'GET' || method === 'HEAD')
+    runtime.pageCache &&
+    site.kind !== 'unknown' &&
+    (method === 'GET' || method === 'HEAD') &&
+    !cookies.has(ATTENDEE_COOKIE)
       ? pageKey(hostname, `${pathname}${search}`, chosenLocale, acceptLocale)
       : undefined;
   const ctx: RequestContext = {

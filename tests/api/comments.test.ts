@@ -132,7 +132,37 @@ describe.each(STORES)('comments on %s', (kind) => {
       const page = await c.call('comment.find', { token: w.adminA, query: { activityID, selection: 'all', limit: 2, offset: 1, paginated: 1 } }); // prettier-ignore
       expect([page.total, page.data.map((x) => x.text)]).toEqual(['4', ['a2', 'b1']]);
       expect((await c.call('comment.find', { token: a.token, query: { activityID, selection: 'all' } })).text).toBe('403 only event admins may list every comment'); // prettier-ignore
-      expect((await c.call('comment.find', { token: a.token, query: { activityID, selection: 'mine' } })).text).toBe('400 selection must be one of all, approved+me'); // prettier-ignore
+      expect((await c.call('comment.find', { token: a.token, query: { activityID, selection: 'mine' } })).text).toBe('400 selection must be one of all, approved, approved+me'); // prettier-ignore
+    });
+
+    it('comment.find selection approved is public: anyone who may read the session, approved comments only', async () => {
+      await autoApprove(0);
+      const [a, activityID] = [await member(), await session()];
+      const shown = (await comment(a.token, activityID, 'shown <b>to all</b>')).data[0].commentID as string;
+      await comment(a.token, activityID, 'waits');
+      await edit(w.adminA, shown, 'approved', '1');
+      const approved = (token?: string, query: Record<string, string> = {}) =>
+        c.call('comment.find', { token, query: { activityID, selection: 'approved', ...query } });
+      // Anonymous, a person of the event (even the author of the waiting one), an admin: the approved only.
+      for (const token of [undefined, a.token, w.adminA, w.adminB]) {
+        const r = await approved(token);
+        expect(r.status, r.text).toBe(200);
+        expect(r.data.map((x) => [x.commentID, x.text])).toEqual([[shown, 'shown to all']]);
+      }
+      expect((await c.call('comment.find', { query: { activityID, selection: 'approved+me' } })).status).toBe(401);
+      expect((await c.call('comment.find', { query: { activityID: UNKNOWN, selection: 'approved' } })).text).toBe('404 activity not found'); // prettier-ignore
+      // A hidden event's session does not exist for the public; a private one needs the grant.
+      const hidden = (await p.ok('company.event.bind', { token: w.adminA, query: { companyID: w.companyA.companyID }, body: { name: 'Hidden', nickname: `hidden-${++seq}` } }))[0].eventID as string; // prettier-ignore
+      const hiddenSession = await session(hidden);
+      await p.ok('event.edit', { token: w.operator, query: { eventID: hidden, key: 'visible' }, body: { value: 0 } });
+      expect((await c.call('comment.find', { query: { activityID: hiddenSession, selection: 'approved' } })).text).toBe('404 activity not found'); // prettier-ignore
+      expect((await c.call('comment.find', { token: w.adminA, query: { activityID: hiddenSession, selection: 'approved' } })).status).toBe(200); // prettier-ignore
+      await p.ok('event.edit', { token: w.operator, query: { eventID: hidden, key: 'visible' }, body: { value: 1 } });
+      await p.ok('event.edit', { token: w.adminA, query: { eventID: hidden, key: 'accessCode' }, body: { value: '4321' } }); // prettier-ignore
+      await p.ok('event.edit', { token: w.adminA, query: { eventID: hidden, key: 'public' }, body: { value: 0 } });
+      expect((await c.call('comment.find', { query: { activityID: hiddenSession, selection: 'approved' } })).text).toMatch(/^403 .*grant/); // prettier-ignore
+      const [check] = await p.ok('event.checkAccessCode', { query: { eventID: hidden }, body: { accessCode: 4321 } });
+      expect((await c.call('comment.find', { query: { activityID: hiddenSession, selection: 'approved', grant: check.grant as string } })).status).toBe(200); // prettier-ignore
     });
 
     it('comment.hashtags counts the tags of approved comments, most used first, paged', async () => {

@@ -112,6 +112,65 @@ describe.each(STORES)('guests on %s', (kind) => {
       expect((await bind(eventID, bob.token, { name: 'G3' })).text).toBe('409 registration is full: no place left for a guest'); // prettier-ignore
     });
 
+    /** form.respondRegistration with B guests (a JSON list). */
+    const registerWith = (eventID: string, who: string, guests: unknown, extra: Record<string, string> = {}) =>
+      c.call('form.respondRegistration', {
+        query: { eventID },
+        body: { firstName: who, lastName: 'X', email: `${who.toLowerCase()}-${style}-${seq}@guest.test`, feedbackContent: '[]', guests: typeof guests === 'string' ? guests : JSON.stringify(guests), ...extra }, // prettier-ignore
+      });
+
+    it('the registration brings guests in the same call: bound as the new attendee’s, each a change', async () => {
+      const eventID = await newEvent({ capacity: 10 });
+      const r = await registerWith(eventID, 'Eva', [{ name: ' Lia  Mota ', email: 'LIA@guest.test' }, { name: 'Rui' }]);
+      expect(r.status, r.text).toBe(200);
+      const [row] = r.data;
+      const guests = row.guests as Record<string, string>[];
+      expect(guests.map((g) => [g.name, g.email, g.hostID])).toEqual([['Lia Mota', 'lia@guest.test', row.personID], ['Rui', '', row.personID]]); // prettier-ignore
+      expect(guests.every((g) => Object.keys(g).sort().join() === [...FIELDS].sort().join())).toBe(true);
+      expect((await c.ok('form.get', { query: { eventID } }))[0].remaining).toBe('7');
+      expect(await changes('event.guest.bind', eventID)).toEqual(guests.map((g) => g.eventGuestID));
+      expect(await changes('form.respondRegistration', eventID)).toHaveLength(1);
+      const host = await c.call('event.guest.find', { token: w.adminA, query: { eventID, hostID: row.personID as string } }); // prettier-ignore
+      expect(host.data.map((g) => g.name)).toEqual(['Lia Mota', 'Rui']);
+      // Without B guests (or with []) the answer's guests are [].
+      expect((await registerWith(eventID, 'Noguests', [])).data[0].guests).toEqual([]);
+      // A repeat of the registration binds nothing: knowing an e-mail adds no guest to its registration.
+      const again = await registerWith(eventID, 'Eva', [{ name: 'Sneaky' }]);
+      expect([again.data[0].duplicate, again.data[0].guests]).toEqual(['1', []]);
+      expect((await c.call('event.guest.find', { token: w.adminA, query: { eventID, hostID: row.personID as string } })).data).toHaveLength(2); // prettier-ignore
+    });
+
+    it('guests with the registration follow the guest rules, all checked before anything is written', async () => {
+      const eventID = await newEvent({ capacity: 4, waitingList: 1 });
+      const refused = async (who: string, guests: unknown, text: string | RegExp) => {
+        const r = await registerWith(eventID, who, guests);
+        if (typeof text === 'string') expect(r.text).toBe(text);
+        else expect(r.text).toMatch(text);
+        const [form] = await c.ok('form.get', { query: { eventID } });
+        return form.remaining;
+      };
+      expect(await refused('A', [{ name: '1' }, { name: '2' }, { name: '3' }], '409 an attendee may bring at most 2 guests to this event')).toBe('4'); // prettier-ignore
+      expect(await refused('B', [{ name: ' ' }], '400 guests 1 name cannot be blank')).toBe('4');
+      expect(await refused('C', [{ name: 'x', email: 'nope' }], '400 guests 1 email must be an e-mail address')).toBe('4'); // prettier-ignore
+      expect(await refused('D', { name: 'x' }, '400 guests must be a JSON list of {"name","email"}')).toBe('4');
+      expect(await refused('E', [{ name: 'x', hostID: '1' }], '400 guests 1 has an unknown key hostID')).toBe('4');
+      expect(await refused('F', 'not json', /^400 guests must be a JSON list/)).toBe('4');
+      // Three places: the registrant and two guests take them together; then one place, two guests: refused whole.
+      expect((await registerWith(eventID, 'G', [{ name: 'g1' }])).status).toBe(200);
+      expect(await refused('H', [{ name: 'h1' }, { name: 'h2' }], '409 registration is full: no place left for 2 guests')).toBe('2'); // prettier-ignore
+      expect((await registerWith(eventID, 'I', [{ name: 'i1' }])).data[0].approved).toBe('1');
+      // Full: alone, the waiting list takes them; with a guest, nothing is written (a guest needs an approved host).
+      expect(await refused('J', [{ name: 'j1' }], '409 registration is full: no place left for a guest')).toBe('0');
+      const alone = await registerWith(eventID, 'J', []);
+      expect([alone.data[0].approved, alone.data[0].guests]).toEqual(['0', []]);
+
+      const none = await newEvent({ guestsForMember: 0 });
+      expect((await registerWith(none, 'K', [{ name: 'k' }])).text).toBe('403 this event does not allow guests');
+      const approval = await newEvent({ approvalRequired: 1 });
+      expect((await registerWith(approval, 'L', [{ name: 'l' }])).text).toBe('409 an application cannot bring guests: they are added once it is approved'); // prettier-ignore
+      expect((await registerWith(approval, 'L', [])).data[0].approved).toBe('-1');
+    });
+
     it('an admin brings a guest for any attendee (hostID); an attendee only for themself', async () => {
       const eventID = await newEvent();
       const ana = await member(eventID, 'Ana');

@@ -37,7 +37,7 @@ const ANSWER_FIELDS = [
   'engagement', 'language', 'personLanguage', 'origin', 'crmAID', 'crmAType', 'crmBID', 'enrollmentDate',
   'updatedDate', 'meetingQuotaName', 'meetingQuotaAmount', 'device', 'downloaded', 'favorite', 'ally', 'isSponsor',
   'prints', 'profileID', 'ticketID', 'assistantEmail', 'ticketName', 'ticketEntrance', 'tags', 'speakerID',
-  'enrollmentID', 'tokenID', 'duplicate',
+  'enrollmentID', 'tokenID', 'duplicate', 'guests',
 ]; // prettier-ignore
 const INVITE_FIELDS = ['eventID', 'email', 'dateCreated', 'registered', 'personID'];
 const DAY = 86400;

@@ -57,8 +57,9 @@ describe('src/shared is browser-safe', () => {
     // No browser downloads the whole catalogue: the site renders its messages on the server and the
     // widgets' build keeps only the English messages they name, with pt/es as lazy chunks (weighed in
     // tests/widgets/size.test.ts). This only bounds the catalogue's growth (11.3 KB after issue 12's
-    // schedule, embed configurator and landing texts).
-    expect(i18n).toBeLessThan(13_000);
+    // schedule, embed configurator and landing texts; 12.76 KB before issue 16's site comments, sign-in
+    // and the registration form's guests, in three languages, took it over 13 KB).
+    expect(i18n).toBeLessThan(14_000);
     expect(theme).toBeLessThan(2_500);
   });
 });

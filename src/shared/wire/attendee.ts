@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { id, s, strings } from './values.ts';
 import { sessionTagWire } from './activity.ts';
+import { guestWire } from './guest.ts';
 
 /** An answer to a custom field of the registration form (fullProfile=1). */
 export const attendeeFeedbackWire = z.object({ feedbackID: id, name: s, value: s });
@@ -99,7 +100,12 @@ export type AttendeeShort = z.infer<typeof attendeeShortWire>;
 /**
  * form.respondRegistration: the attendee record plus the event-scope `tokenID` of login=1 ('' else)
  * and `duplicate` 1 when the person was already registered (then the record holds only what the call
- * sent and the ids).
+ * sent and the ids), and the guests it bound.
  */
-export const registrationWire = attendeeWire.extend({ tokenID: s, duplicate: s });
+export const registrationWire = attendeeWire.extend({
+  tokenID: s,
+  duplicate: s,
+  /** Podium extension: the guests this call bound to the new attendee (B guests; [] else). */
+  guests: z.array(guestWire),
+});
 export type Registration = z.infer<typeof registrationWire>;

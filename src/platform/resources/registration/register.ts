@@ -16,7 +16,9 @@ import { recordOf, type RecordOf } from '../records.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
 import { CLOSED_MESSAGES, windowReason } from '../form/settings.ts';
-import { placesTaken } from '../guest/repository.ts';
+import { guestRecord, insertGuest, placesTaken } from '../guest/repository.ts';
+import type { GuestInput } from '../guest/fields.ts';
+import { recordChange } from '../change/log.ts';
 import { applicationOf, deleteApplication, insertApplication } from '../applicant/repository.ts';
 
 /** What form.respondRegistration receives (spec §4.4), after parameter validation. */
@@ -47,6 +49,11 @@ export interface RegistrationInput {
   readonly apply?: boolean;
   /** Where the registration came from (eventPerson.origin; default `form`). */
   readonly origin?: string;
+  /**
+   * Guests the new attendee brings (Podium extension, docs/api/guests.md "Guests with the
+   * registration"): bound in this transaction, as the attendee's, when this call registers them.
+   */
+  readonly guests?: readonly GuestInput[];
 }
 
 /**
@@ -67,6 +74,8 @@ const formQuery = compiledOnce(1, (db, eventID: number) =>
       'event.waitingList',
       'event.approvalRequired',
       'event.capacity',
+      'event.guestsForMember',
+      'event.companyID',
       'event.enrollmentBegin',
       'event.enrollmentEnd',
       'event.consent',
@@ -168,7 +177,7 @@ function eventProfile(p: RegistrationInput, username: string) {
 const BLANK = Object.fromEntries(
   Object.keys(registrationWire.shape)
     .filter((k) => k !== 'feedbacks')
-    .map((k) => [k, k === 'tags' ? [] : '']),
+    .map((k) => [k, k === 'tags' || k === 'guests' ? [] : '']),
 ) as unknown as RegistrationAnswer;
 
 /**
@@ -289,6 +298,15 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       .executeTakeFirst();
     if (!invited) throw new ApiError(403, 'invite is not on the invitee list of this event');
   }
+  const guests = p.guests ?? [];
+  if (guests.length > 0) {
+    // As event.guest.bind rules (guest/rules.ts), checked before anything is written.
+    if (e.guestsForMember === 0) throw new ApiError(403, 'this event does not allow guests');
+    if (guests.length > e.guestsForMember)
+      throw conflict(`an attendee may bring at most ${e.guestsForMember} guests to this event`);
+    if (e.approvalRequired === 1 || p.apply === true)
+      throw conflict('an application cannot bring guests: they are added once it is approved');
+  }
   const answers = readFeedbackContent(p.feedbackContent, fields);
   const tagIDs = [...new Set(p.tagIDs ?? [])];
   // Read as the record reads its tags (name, color, that order): a registration that is not a
@@ -342,7 +360,8 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       const headline = [profile.role, profile.company].filter((x) => x !== '').join(', ');
       const sent = { ...profile, personName: profile.name, headline, personLanguage: e.language };
       const ids = { eventID: p.eventID, personID: person.personID, ...registered };
-      return answer({ ...only(await recordOf(false), { ...sent, ...ids }), tokenID: '', duplicate: 1 });
+      // Guests sent with a repeat are not bound: knowing an e-mail adds nothing to its registration.
+      return answer({ ...only(await recordOf(false), { ...sent, ...ids }), tokenID: '', duplicate: 1, guests: [] });
     }
   }
 
@@ -370,10 +389,16 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   }
 
   let approved = 1;
-  // Guests count against capacity (docs/api/guests.md).
-  if (e.capacity > 0 && (await placesTaken(db, p.eventID, e.capacity)) >= e.capacity) {
-    if (e.waitingList !== 1) throw conflict(CLOSED_MESSAGES.full);
-    approved = 0;
+  // Guests count against capacity (docs/api/guests.md); the registrant and their guests take their
+  // places together or not at all (a guest needs an approved host: never on the waiting list).
+  if (e.capacity > 0) {
+    const taken = await placesTaken(db, p.eventID, e.capacity);
+    if (guests.length > 0 && taken + 1 + guests.length > e.capacity)
+      throw conflict(`${CLOSED_MESSAGES.full}: no place left for ${guests.length === 1 ? 'a guest' : `${guests.length} guests`}`); // prettier-ignore
+    if (taken >= e.capacity) {
+      if (e.waitingList !== 1) throw conflict(CLOSED_MESSAGES.full);
+      approved = 0;
+    }
   }
   const rsvp = p.rsvp ?? 0;
   const isPrivate = p.private ?? 0;
@@ -409,11 +434,26 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       .values(tagIDs.map((tagID) => ({ eventID: p.eventID, personID: person.personID, tagID })))
       .execute();
   }
+  const bound = [];
+  for (const g of guests) {
+    const row = await insertGuest(db, { eventID: p.eventID, hostID: person.personID, ...g, dateCreated: ctx.now });
+    bound.push(guestRecord(row));
+    // Each guest is a change of its own, as event.guest.bind records it (webhooks, push): the call's
+    // change is the registration's.
+    await recordChange(db, {
+      operation: 'event.guest.bind',
+      kind: 'event.guest',
+      companyID: e.companyID,
+      eventID: p.eventID,
+      objectID: row.eventGuestID,
+      ids: { eventID: p.eventID, hostID: person.personID, eventGuestID: row.eventGuestID },
+    });
+  }
   // The badge code and a token belong to whoever proves to be the person: here, only its creator.
   if (!isNew) {
     const record = await recordOf(false, true);
-    return answer({ ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0 });
+    return answer({ ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0, guests: bound });
   }
   const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
-  return answer({ ...(await recordOf(true, true)), tokenID, duplicate: 0 });
+  return answer({ ...(await recordOf(true, true)), tokenID, duplicate: 0, guests: bound });
 }

@@ -115,6 +115,62 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it('offers "add a guest" when the event allows guests and registers them with the attendee', async () => {
+    const made = await admin(
+      'company.event.bind',
+      { companyID: 1 },
+      { name: 'Guests', nickname: `guests${Date.now()}` },
+    );
+    const eventID = made.data[0].eventID as string;
+    await admin('event.edit', { eventID, key: 'visible' }, { value: '1' });
+    for (const [key, value] of [
+      ['guestsForMember', '2'],
+      ['capacity', '10'],
+    ])
+      await admin('form.edit', { eventID, key }, { value });
+    const el = registration(`event="${eventID}"`);
+    await formOf(el);
+    const mail = email();
+    type(control(el, 'firstName'), 'Ada');
+    type(control(el, 'lastName'), 'Lovelace');
+    type(control(el, 'email'), mail);
+    const add = () => until(() => $<HTMLButtonElement>(el, '#add-guest'), 'the add-a-guest button');
+    (await add()).click();
+    const first = await until(() => $<HTMLInputElement>(el, '#guest-0'), "the first guest's name");
+    await until(() => el.shadowRoot!.activeElement === first, 'focus on the new guest');
+    type(first, 'Grace Hopper');
+    (await add()).click();
+    type(await until(() => $<HTMLInputElement>(el, '#guest-1'), 'the second guest'), 'Alan Turing');
+    type($<HTMLInputElement>(el, '#guest-1-email')!, 'alan@widgets.test');
+    await el.updateComplete;
+    equal($(el, '#add-guest'), null, 'no more than guestsForMember guests');
+    equal(first.value, 'Grace Hopper', 'what was typed stays through updates');
+    await expectAccessible(el);
+    // Remove the first: the second keeps what was typed.
+    [...$$<HTMLButtonElement>(el, 'button[type="button"]')].find((b) => /Remove guest 1/.test(b.textContent!))!.click();
+    await el.updateComplete;
+    equal($<HTMLInputElement>(el, '#guest-0')!.value, 'Alan Turing');
+    $<HTMLButtonElement>(el, 'form > button:not([type])')!.click();
+    const success = await until(() => $(el, '[part="success"]'), 'the success message');
+    assert(/registered/i.test(success.textContent!), success.textContent!);
+    const person = await admin('event.person.find', { eventID, selection: 'all', email: mail });
+    const hostID = person.data[0].personID as string;
+    const bound = await admin('event.guest.find', { eventID, hostID });
+    equal(
+      bound.data.map((g) => [g.name, g.email]),
+      [['Alan Turing', 'alan@widgets.test']],
+    );
+    const form = await admin('form.get', { eventID });
+    equal(form.data[0].remaining, '8', 'the attendee and the guest take places');
+  });
+
+  it('offers no guests where the event takes none, or records applications', async () => {
+    const el = registration('event="1"');
+    await formOf(el);
+    await new Promise((r) => setTimeout(r, 200));
+    equal($(el, '#add-guest'), null);
+  });
+
   it('tells an applicant of an event that needs approval that the application was received', async () => {
     const made = await admin(
       'company.event.bind',

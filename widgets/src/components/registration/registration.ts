@@ -106,6 +106,7 @@ export class PodiumRegistration extends PodiumElement {
     _errors: { state: true },
     _busy: { state: true },
     _result: { state: true },
+    _g: { state: true },
   };
 
   /** Prefills the first name. */
@@ -130,6 +131,8 @@ export class PodiumRegistration extends PodiumElement {
   declare private _errors: Record<string, string>;
   declare private _busy: boolean;
   declare private _result: Row | undefined;
+  /** The "add a guest" part (guests.ts), loaded when the event allows guests . */
+  declare private _g: typeof import('./guests.ts').guests | undefined;
 
   #form: StoreController<Read<FormDefinition>, ReadStore<FormDefinition>> | undefined;
   #reported: unknown;
@@ -270,6 +273,8 @@ export class PodiumRegistration extends PodiumElement {
     // The platform's invite is the invitee's e-mail: the one of the link, else the one typed.
     if (def.inviteRequired === '1') body.invite = this.#invite || body.email;
     if (def.consent) body.consent ||= '0';
+    // The guests part (guests.ts) keeps its list as JSON text.
+    body.guests = this._values.guests as string;
     try {
       const [row] = await call(api, 'form.respondRegistration', { eventID, grant: grantOf(api, eventID!) }, body);
       writeJson('sessionStorage', this.#draft, undefined);
@@ -435,6 +440,11 @@ export class PodiumRegistration extends PodiumElement {
     return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
       ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
       ${this.#fields().map((f) => this.#control(f))}
+      ${
+        +(def.guestsForMember as string)
+          ? (this._g?.(this, def, html) ?? void import('./refusal.ts').then((m) => (this._g = m.guests)))
+          : nothing
+      }
       ${formError ? html`<p class="error" part="error" role="alert" tabindex="-1">${formError}</p>` : nothing}
       <button class="button" part="button" aria-disabled=${this._busy}>
         ${this.t(this._busy ? 'form.submitting' : 'form.submit')}

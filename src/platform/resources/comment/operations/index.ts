@@ -7,6 +7,8 @@ import {
   pageOf,
   pageParams,
   q,
+  qOpt,
+  LEVEL,
   type AnyOperation,
   type Context,
 } from '../../../kernel/table.ts';
@@ -16,6 +18,9 @@ import { keyList, parseEdit } from '../../../edit.ts';
 import { commentWire, hashtagWire } from '../../../../shared/wire/comment.ts';
 import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import { memberOf } from '../../chat/repository.ts';
+import { readableEvent, grantSchema } from '../../../auth/grant.ts';
+import { requireCaller, requireEvent } from '../../../auth/access.ts';
+import { activityRow } from '../../activity/repository.ts';
 import {
   autoApproves,
   commentByID,
@@ -134,25 +139,55 @@ const commentGet = defineOperation({
   },
 });
 
-const SELECTIONS = ['all', 'approved+me'] as const;
+const SELECTIONS = ['all', 'approved', 'approved+me'] as const;
+
+/** A session's event as a public read sees it; a session the caller may not see is a missing one. */
+async function readableSession(ctx: Context, activityID: number, grant: string | undefined): Promise<void> {
+  const row = await activityRow(ctx.db, activityID);
+  if (!row) throw notFound('activity');
+  try {
+    await readableEvent(ctx, row.eventID, grant);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw notFound('activity');
+    throw err;
+  }
+}
 
 const commentFind = defineOperation({
   name: 'comment.find',
   summary:
-    "Lists a session's comments, newest first: all (admins: waiting ones too) or approved+me (approved ones and your own).",
+    "Lists a session's comments, newest first: approved (Podium extension: public, as the session is), all (admins: waiting ones too) or approved+me (approved ones and your own).",
   methods: ['GET'],
   params: {
     activityID: q(id, 'the session'),
-    selection: q(z.enum(SELECTIONS, `must be one of ${SELECTIONS.join(', ')}`), SELECTIONS.join(' or ')),
+    selection: q(z.enum(SELECTIONS, `must be one of ${SELECTIONS.join(', ')}`), SELECTIONS.join(', ')),
+    grant: qOpt(
+      grantSchema,
+      'Podium extension (selection approved): the grant of event.checkAccessCode for a private event',
+    ),
     ...pageParams,
   },
-  auth: { kind: 'event', levels: ANY_LEVEL, via: ['activityID'] },
+  // Public so the event's site can show a session's approved comments to anyone who may read the
+  // session (selection approved, docs/api/comments.md); the other selections need a person of the event.
+  auth: { kind: 'public' },
   writes: false,
   answer: commentWire,
   async handler(ctx, p) {
-    const all = p.selection === 'all';
-    if (all && !isEventAdmin(ctx)) throw new ApiError(403, 'only event admins may list every comment');
-    const page = await commentsOf(ctx.db, p.activityID, all ? { all } : { all, viewer: me(ctx) }, pageOf(p));
+    let selection: Parameters<typeof commentsOf>[2];
+    if (p.selection === 'approved') {
+      await readableSession(ctx, p.activityID, p.grant);
+      selection = { all: false, viewer: 0 };
+    } else {
+      requireCaller(ctx);
+      const row = await activityRow(ctx.db, p.activityID);
+      if (!row) throw notFound('activity');
+      const access = await requireEvent(ctx, row.eventID, ANY_LEVEL, 'activity');
+      const all = p.selection === 'all';
+      if (all && (access.level & LEVEL.ADMIN) === 0)
+        throw new ApiError(403, 'only event admins may list every comment');
+      selection = all ? { all } : { all, viewer: me(ctx) };
+    }
+    const page = await commentsOf(ctx.db, p.activityID, selection, pageOf(p));
     return Array.isArray(page) ? page.map(commentRecord) : { rows: page.rows.map(commentRecord), total: page.total };
   },
 });

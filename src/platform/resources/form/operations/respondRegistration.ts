@@ -6,6 +6,7 @@ import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { queueConfirmation } from '../../email/confirmation.ts';
 import { redeem } from '../../coupon/redeem.ts';
+import { parseGuestList } from '../../guest/fields.ts';
 
 const name = text(100)
   .transform((v) => v.trim())
@@ -60,6 +61,10 @@ export default defineOperation({
     tagIDs: bOpt(ids, 'attendee-type tags of this event, separated by commas'),
     private: bOpt(bit, '0 or 1 (default 0)'),
     consent: bOpt(bit, 'Podium extension: 1 accepts the consent text of the form (required when it has one)'),
+    guests: bOpt(
+      text(40000),
+      'Podium extension: guests the new attendee brings, a JSON list of {"name","email"} (at most the event\'s guestsForMember; bound only when this call registers them)',
+    ),
     coupon: bOpt(
       text(40),
       'a coupon code of the event (only where it has a ticket price): its discount is stored on the enrollment',
@@ -73,7 +78,8 @@ export default defineOperation({
   // scrypt only when a password is given, and outside the transaction (see Operation.prepare).
   prepare: async (p) => ({ passwordHash: p.password ? await hashPassword(p.password) : '' }),
   async handler(ctx, p) {
-    const answer = await register(ctx, p, (ctx.prepared.passwordHash as string | undefined) ?? '');
+    const guests = p.guests === undefined ? undefined : parseGuestList(p.guests);
+    const answer = await register(ctx, { ...p, guests }, (ctx.prepared.passwordHash as string | undefined) ?? '');
     // A registration already made keeps its discount: sending the form again uses no coupon.
     if (p.coupon !== undefined && Number(answer.duplicate) === 0)
       await redeem(ctx.db, p.eventID, Number(answer.personID), p.coupon, ctx.now);

@@ -11,7 +11,8 @@ import {
   type AnyOperation,
   type Context,
 } from '../../../kernel/table.ts';
-import { email, id, text } from '../../../schemas.ts';
+import { id, text } from '../../../schemas.ts';
+import { guestEmail, guestName } from '../fields.ts';
 import { badRequest } from '../../../errors.ts';
 import { editKey, keyList, parseEdit, type EditKey } from '../../../edit.ts';
 import { isAdmin, isAdminOrStaff } from '../../../kernel/call.ts';
@@ -20,11 +21,6 @@ import { deleteGuest, findGuests, guestRecord, updateGuest } from '../repository
 import { addGuest, guestFor, hostOf, type Actor } from '../rules.ts';
 
 // Guests (spec §4.9, §2.6 Guest; issue 16; docs/api/guests.md).
-
-const guestName = text(200)
-  .transform((v) => v.trim().replace(/\s+/g, ' '))
-  .refine((v) => v !== '', 'cannot be blank');
-const guestEmail = email.transform((v) => v.toLowerCase());
 
 /** The editable fields of a guest. */
 const KEYS: Record<string, EditKey> = {
