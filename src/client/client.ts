@@ -17,7 +17,6 @@ import {
   checkStatsWire,
   adFindWire,
   commentWire,
-  signInWire,
   companyWire,
   envelopeOf,
   eventListItemWire,
@@ -38,7 +37,6 @@ import {
   type CheckStats,
   type Comment,
   type Company,
-  type SignIn,
   type EventListItem,
   type HotsiteSectionRow,
   type PasswordSet,
@@ -475,7 +473,6 @@ export class PodiumClient {
     return this.#readAs('checklog.stats', { eventID }, checkStatsWire, token, ctx);
   }
 
-
   /**
    * comment.find selection approved (Podium extension, public): a session's approved comments, newest
    * first (the first page of 100). Read like the other public reads: shared, kept, recorded for the page cache.
@@ -518,7 +515,6 @@ export class PodiumClient {
     if (!result.success) throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
     return result.data.data as z.infer<T>[];
   }
-
 
   /** A form-encoded POST whose answer must hold one row of `item`; errors become PodiumError. */
   async #post<T extends z.ZodType>(

@@ -129,6 +129,11 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     // event.sendSMS (issue 15): an E.164 number; beacon.create (issue 17): an iBeacon proximity UUID.
     telephone: '+15550100',
     uuid: 'f7826da6-4fa2-4e98-8024-bc5b71e0893e',
+    // daemon.bulk (issue 17): people bound to the caller's own activity, one item.
+    operation: 'bulk',
+    target: 'activity.person.bind',
+    resourceType: 'person',
+    resources: '1',
   };
   return own[name];
 }

@@ -64,6 +64,10 @@ export const PRIVATE_WRITES: ReadonlySet<string> = new Set([
   'beacon.log',
   'push.bind',
   'push.dismiss',
+  'billing',
+  'crmfeed',
+  'company.person.sync',
+  'daemon',
 ]);
 
 /** Whether a change may make a public answer stale (see PRIVATE_WRITES). */
