@@ -542,6 +542,8 @@ describe.each(STORES)('fuzz on %s', (kind) => {
       'comment.edit': { key: 'approved', value: '1' },
       'error.edit': { key: 'solved', value: '1' },
       'download.file': { key: downloadKey },
+      // Its target names the activity the people are bound to (targetID is required for that target only).
+      'daemon.bulk': { targetID: validValues(op, 'targetID')[0] ?? '' },
     };
     const out: Values = {};
     for (const name of requiredOf(op)) out[name] = validValues(op, name)[0] ?? '';
@@ -586,13 +588,14 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  it('a JSON (or other non-form) body is 415 and an oversized body 413, for every operation', async () => {
+  it('a JSON (or other non-form) body is 415 (but where the operation takes JSON) and an oversized body 413, for every operation', async () => {
     const problems: string[] = [];
     for (const [i, op] of operations.entries()) {
       const { query, body } = place(op, base(op));
       for (const style of STYLES) {
         const json = { name: op.name, style, method: 'POST', query, token: w.operator, body: JSON.stringify(body) };
-        await probe(p, { ...json, contentType: 'application/json' }, problems, 415);
+        // The one operation that takes JSON (event.email.bounce: an MTA's report) takes this one too.
+        await probe(p, { ...json, contentType: 'application/json' }, problems, op.json ? 200 : 415);
         await probe(p, { ...json, contentType: 'text/plain' }, problems, 415);
       }
       const big = `${form(body)}&pad=${'x'.repeat(BODY_LIMIT)}`;
