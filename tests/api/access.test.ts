@@ -103,6 +103,14 @@ const COLUMNS: readonly Column[] = [
   },
   { label: 'billC', op: 'billing.find', call: (t) => ({ query: { companyID: t.companyID } }) },
   { label: 'billE', op: 'billing.find', call: (t) => ({ query: { eventID: t.eventID } }) },
+  // Balances are added by platform operators only (issue 15).
+  {
+    label: 'billCr',
+    op: 'billing.create',
+    call: (t) => ({ query: { companyID: t.companyID, ...SANDBOX }, body: { product: 'email', amount: '10' } }),
+  },
+  // The company's admins, who are told 409 here: no CRM is connected in this world (issue 17).
+  { label: 'pSync', op: 'company.person.sync', call: (t) => ({ query: { companyID: t.companyID, ...SANDBOX } }) },
   { label: 'codeCh', op: 'event.accessCode.challenge', call: (t) => ({ query: { eventID: t.eventID } }) },
   { label: 'codeF', op: 'event.accessCode.find', call: (t) => ({ query: { eventID: t.eventID } }) },
   // The caller's own identity: any system-scope token; the two public ones answer the same to everyone.
@@ -143,36 +151,36 @@ type Matrix = Record<CallerName, string>;
 // prettier-ignore
 /** Company A, event A1 (the callers' own company and event, except adminB's). */
 const MATRIX_A: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf chSub push
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400    200    200',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE billCr pSync codeCh codeF pEdit pRecov pConf chSub push
+  anonymous:            '200   401   200   401   401   401   200   401   401   401   401   401   200   401   401   200   200   401   200   401   401   401   401   200   401   401   200   400   200   200',
   // A stale token is 401 everywhere but where a client holding one must get a new one (staleTokenIgnored).
-  invalidToken:         '200    401   401  401    401   401   401  401   401   401   401   401   401  401    401   401   401  401   401   401   401   401    401   401   200    400    401    401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400    200    200',
-  adminA:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400    200    200',
-  externalA:            '200    200   200  403    403   200   200  403   403   403   200   403   200  200    403   200   200  403   200   403   403   200    403   200   200    400    200    200',
-  adminB:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400    200    200',
-  attendee:             '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   403   200    400    200    200',
-  attendeeSystem:       '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   200   200    400    200    200',
-  eventAdminEventScope: '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200   403   403   200    400    200    200',
-  eventAdminSystem:     '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  200   200   403   200   200    200   200   200    400    200    200',
-  staff:                '200    200   200  403    403   200   200  403   403   403   403   403   200  200    403   200   200  403   200   403   403   200    403   403   200    400    200    200',
+  invalidToken:         '200   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   200   400   401   401',
+  operator:             '200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   409   200   200   200   200   400   200   200',
+  adminA:               '200   200   200   403   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   403   409   200   200   200   200   400   200   200',
+  externalA:            '200   200   200   403   403   200   200   403   403   403   200   403   200   200   403   200   200   403   200   403   403   403   403   200   403   200   200   400   200   200',
+  adminB:               '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   200   200   400   200   200',
+  attendee:             '200   200   200   403   403   200   200   403   403   403   403   403   200   200   403   200   200   403   200   403   403   403   403   200   403   403   200   400   200   200',
+  attendeeSystem:       '200   200   200   403   403   200   200   403   403   403   403   403   200   200   403   200   200   403   200   403   403   403   403   200   403   200   200   400   200   200',
+  eventAdminEventScope: '200   200   200   403   403   200   200   403   403   403   403   403   200   200   403   200   200   403   200   403   403   403   403   200   403   403   200   400   200   200',
+  eventAdminSystem:     '200   200   200   403   403   200   200   403   403   403   403   403   200   200   403   200   200   200   200   403   200   403   403   200   200   200   200   400   200   200',
+  staff:                '200   200   200   403   403   200   200   403   403   403   403   403   200   200   403   200   200   403   200   403   403   403   403   200   403   403   200   400   200   200',
 };
 
 // prettier-ignore
 /** Company B, event B1: only the operator and adminB have any rights; for the rest B does not exist. */
 const MATRIX_B: Matrix = {
-  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE codeCh codeF pEdit pRecov pConf chSub push
-  anonymous:            '200    401   200  401    401   401   200  401   401   401   401   401   200  401    401   200   200  401   200   401   401   200    401   401   200    400    200    200',
-  invalidToken:         '200    401   401  401    401   401   401  401   401   401   401   401   401  401    401   401   401  401   401   401   401   401    401   401   200    400    401    401',
-  operator:             '200    200   200  200    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400    200    200',
-  adminA:               '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400    200    200',
-  externalA:            '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400    200    200',
-  adminB:               '200    200   200  403    200   200   200  200   200   200   200   200   200  200    200   200   200  200   200   200   200   200    200   200   200    400    200    200',
-  attendee:             '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400    200    200',
-  attendeeSystem:       '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400    200    200',
-  eventAdminEventScope: '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400    200    200',
-  eventAdminSystem:     '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   200   200    400    200    200',
-  staff:                '200    200   200  403    404   200   200  404   404   404   404   404   200  200    404   200   200  404   200   404   404   200    404   403   200    400    200    200',
+  //                    signIn descr ping cCreat cEdit cFind cGet pBind pOper pDism pFind tEdit tGet tAvail eBind eFind eGet eEdit eCode billC billE billCr pSync codeCh codeF pEdit pRecov pConf chSub push
+  anonymous:            '200   401   200   401   401   401   200   401   401   401   401   401   200   401   401   200   200   401   200   401   401   401   401   200   401   401   200   400   200   200',
+  invalidToken:         '200   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   401   200   400   401   401',
+  operator:             '200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   409   200   200   200   200   400   200   200',
+  adminA:               '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   200   200   400   200   200',
+  externalA:            '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   200   200   400   200   200',
+  adminB:               '200   200   200   403   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   200   403   409   200   200   200   200   400   200   200',
+  attendee:             '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   403   200   400   200   200',
+  attendeeSystem:       '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   200   200   400   200   200',
+  eventAdminEventScope: '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   403   200   400   200   200',
+  eventAdminSystem:     '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   200   200   400   200   200',
+  staff:                '200   200   200   403   404   200   200   404   404   404   404   404   200   200   404   200   200   404   200   404   404   403   404   200   404   403   200   400   200   200',
 };
 
 /** One matrix line as { column label: status }. */
