@@ -162,14 +162,16 @@ describe.each(STORES)('conformance: enrollment and event tags on %s', (kind) => 
         expect(found.map((r) => Number(r.enrollmentID)).sort((x, y) => x - y)).toEqual(ids);
       });
 
-      it("a new person's answer is their full §2.3 record, as the event's admin reads it, plus tokenID and duplicate", async () => {
+      // guests: the guests bound with the registration (B guests, docs/api/guests.md), [] when none.
+      it("a new person's answer is their full §2.3 record, as the event's admin reads it, plus tokenID, duplicate and guests", async () => {
         const eventID = await newEvent();
         const email = `${unique('new')}@answer.test`;
         const reg = await register(eventID, email, { role: 'Editor', company: 'Daily', telephone: '+351 1', login: 1 });
         expect(reg.status, reg.text).toBe(200);
         const row = reg.data[0] as Record<string, unknown>;
-        expect(Object.keys(row).sort()).toEqual([...ATTENDEE_FIELDS, 'tokenID', 'duplicate'].sort());
-        const { tokenID, duplicate, ...record } = row;
+        expect(Object.keys(row).sort()).toEqual([...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests'].sort());
+        const { tokenID, duplicate, guests, ...record } = row;
+        expect(guests).toEqual([]);
         expect(tokenID).toMatch(/^\S{60}$/);
         expect(duplicate).toBe('0');
         const [read] = await c.ok('event.person.get', { token: w.adminA, query: { eventID, personID: String(row.personID) } }); // prettier-ignore
@@ -199,7 +201,9 @@ describe.each(STORES)('conformance: enrollment and event tags on %s', (kind) => 
           const reg = await register(eventID, email, submit === 'enrolled' ? sent : { ...sent, firstName: 'Again' });
           expect(reg.status, reg.text).toBe(200);
           const row = reg.data[0] as Record<string, string>;
-          expect(Object.keys(row).sort(), submit).toEqual([...ATTENDEE_FIELDS, 'tokenID', 'duplicate'].sort());
+          expect(Object.keys(row).sort(), submit).toEqual(
+            [...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests'].sort(),
+          );
           expect(row, submit).toMatchObject({
             personID: first.data[0].personID,
             eventID,

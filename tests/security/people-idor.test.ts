@@ -104,6 +104,7 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     tagID: e.tagID,
     sectionID: e.sectionID,
     feedbackID: e.feedbackID,
+    eventEmailID: e.eventEmailID,
     selection: 'all',
     name: 'Caller Name',
     firstName: 'Caller',
@@ -134,6 +135,8 @@ function ownValue(name: string, t: Tenant, e: EventFixture): string | undefined 
     target: 'activity.person.bind',
     resourceType: 'person',
     resources: '1',
+    // billing.create (issue 15): a product of the balances.
+    product: 'email',
   };
   return own[name];
 }

@@ -49,6 +49,8 @@ export interface EventFixture {
   readonly tagID: string;
   readonly sectionID: string;
   readonly feedbackID: string;
+  /** A custom e-mail of the event (event.email.send names it with the person to send it to). */
+  readonly eventEmailID: string;
 }
 
 /** Someone calling: a token (none for anonymous) and the events that are theirs to aim at. */
@@ -152,6 +154,7 @@ async function eventWithContent(p: TestPlatform, t: { companyID: string; admin: 
     tagID: await insertOne(p, 'tag', { eventID, companyID, name: `${label} track`, kind: 'activity' }, 'tagID'),
     sectionID: await insertOne(p, 'hotsite', { eventID, section: 'text', position: 1, name: label }, 'sectionID'),
     feedbackID: await insertOne(p, 'feedback', { eventID, name: `${label} field`, type: 'text', options: '[]', apiKey: null }, 'feedbackID'), // prettier-ignore
+    eventEmailID: await insertOne(p, 'eventEmail', { eventID, subject: `${label} news`, text: '<p>News</p>', date: 1700000000 }, 'eventEmailID'), // prettier-ignore
   } satisfies EventFixture;
 }
 
