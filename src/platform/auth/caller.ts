@@ -37,3 +37,26 @@ export async function callerOfHash(db: Kysely<DB>, tokenHash: string, now: numbe
     expiresAt: row.expiresAt,
   };
 }
+
+/**
+ * The person who asked for a job (a report, a bulk daemon), with the scope they asked with, as the job
+ * runs it later: no token behind it (a hash no token has), operator only if still one.
+ */
+export async function askerOf(
+  db: Kysely<DB>,
+  asked: { readonly personID: number; readonly scope: 'system' | 'event'; readonly targetID: number },
+): Promise<Caller> {
+  const person = await db
+    .selectFrom('person')
+    .select('operator')
+    .where('personID', '=', asked.personID)
+    .executeTakeFirst();
+  return {
+    personID: asked.personID,
+    scope: asked.scope,
+    targetID: asked.targetID,
+    operator: asked.scope === 'system' && person?.operator === 1,
+    tokenHash: '',
+    expiresAt: Number.MAX_SAFE_INTEGER,
+  };
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Config } from '../config.ts';
-import type { Caller } from '../auth/caller.ts';
+import { askerOf } from '../auth/caller.ts';
 import type { JobHandler, JobLogger, JobQueue, RunningJob } from '../jobs/queue.ts';
 import { createDispatcher } from '../kernel/dispatch.ts';
 import { operations } from '../catalog/index.ts';
@@ -39,23 +39,6 @@ const NO_LOG = { error() {}, warn() {}, info() {} };
 
 /** Thrown inside an item's transaction when another run processed the item first: rolls the write back. */
 class Superseded extends Error {}
-
-/** The person who asked, with the scope they asked with (no token behind it: a hash no token has). */
-async function callerOf(db: Kysely<DB>, row: DaemonRow): Promise<Caller> {
-  const person = await db
-    .selectFrom('person')
-    .select('operator')
-    .where('personID', '=', row.personID)
-    .executeTakeFirst();
-  return {
-    personID: row.personID,
-    scope: row.scope,
-    targetID: row.scopeTargetID,
-    operator: row.scope === 'system' && person?.operator === 1,
-    tokenHash: '',
-    expiresAt: Number.MAX_SAFE_INTEGER,
-  };
-}
 
 export interface DaemonDeps {
   readonly db: Kysely<DB>;
@@ -97,7 +80,7 @@ export function daemonHandlers(d: DaemonDeps): Record<string, JobHandler> {
       });
       row = (await daemonByID(d.db, daemonID))!;
     }
-    const caller = await callerOf(d.db, row);
+    const caller = await askerOf(d.db, { ...row, targetID: row.scopeTargetID });
     // The asker must still hold daemon.bulk's rule on the event: else nothing more is run, with why.
     const access = await eventAccess(d.db, caller, row.eventID);
     if (!access || !access.related) return settle(row, 'failed', '404 event not found');

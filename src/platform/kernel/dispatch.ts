@@ -411,6 +411,23 @@ export function createDispatcher(deps: Deps) {
     };
   }
 
+  /** The context of a call a job makes for the person who asked (a report's page, a daemon's item). */
+  function jobContext(op: AnyOperation, call: Call & { as: Caller }): Context {
+    return {
+      db,
+      caller: call.as,
+      access: undefined,
+      now: Math.floor(Date.now() / 1000),
+      clientIp: call.clientIp,
+      sandbox: false,
+      prepared: {},
+      extra: readPatternParams(op, call),
+      config,
+      counter,
+      jobs: deps.jobs,
+    };
+  }
+
   /**
    * One page of a list, for a report job (src/platform/reports): the call `call` (run `as` its person)
    * validated and authorized as dispatch would, then the handler with `limit` rows from `offset` — more
@@ -428,20 +445,7 @@ export function createDispatcher(deps: Deps) {
     const { op } = plan;
     const params = readParams(plan, call);
     const page: ReportPage = { after };
-    let ctx: Context = {
-      db,
-      caller: call.as,
-      access: undefined,
-      now: Math.floor(Date.now() / 1000),
-      clientIp: call.clientIp,
-      sandbox: false,
-      prepared: {},
-      extra: readPatternParams(op, call),
-      config,
-      counter,
-      jobs: deps.jobs,
-      report: page,
-    };
+    let ctx: Context = { ...jobContext(op, call), report: page };
     ctx = await authorize(op, ctx, params);
     const result = await op.handler!(ctx, { ...params, limit, offset, paginated: undefined });
     return { rows: Array.isArray(result) ? result : result.rows, next: page.next };
@@ -462,19 +466,7 @@ export function createDispatcher(deps: Deps) {
     if (!plan || !plan.op.writes || plan.op.stream) throw new ApiError(404, `operation ${call.name} does not exist`);
     const { op } = plan;
     const params = readParams(plan, call);
-    let ctx: Context = {
-      db,
-      caller: call.as,
-      access: undefined,
-      now: Math.floor(Date.now() / 1000),
-      clientIp: call.clientIp,
-      sandbox: false,
-      prepared: {},
-      extra: readPatternParams(op, call),
-      config,
-      counter,
-      jobs: deps.jobs,
-    };
+    let ctx = jobContext(op, call);
     if (op.auth.kind === 'event') {
       const target = await eventOf(op.auth.via ?? ['eventID'], params);
       if (target.eventID !== eventID) throw notFound(target.object);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Config } from '../config.ts';
-import type { Caller } from '../auth/caller.ts';
+import { askerOf, type Caller } from '../auth/caller.ts';
 import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
 import { createDispatcher } from '../kernel/dispatch.ts';
 import { operations } from '../catalog/index.ts';
@@ -36,23 +36,6 @@ import { REPORT_EXPIRE_JOB, REPORT_JOB } from '../resources/download/operations/
 
 const PIECE = 1 << 20;
 const NO_LOG = { error() {}, warn() {}, info() {} };
-
-/** The person who asked, with the scope they asked with (no token behind it: a hash no token has). */
-async function callerOf(db: Kysely<DB>, row: DownloadRow): Promise<Caller> {
-  const person = await db
-    .selectFrom('person')
-    .select('operator')
-    .where('personID', '=', row.personID)
-    .executeTakeFirst();
-  return {
-    personID: row.personID,
-    scope: row.scope,
-    targetID: row.targetID,
-    operator: row.scope === 'system' && person?.operator === 1,
-    tokenHash: '',
-    expiresAt: Number.MAX_SAFE_INTEGER,
-  };
-}
 
 /**
  * Writes what the zip writer gives out as numbered pieces of PIECE bytes (the last one shorter). What
@@ -179,7 +162,7 @@ export function reportHandlers(d: ReportDeps): Record<string, JobHandler> {
     const attempt = await startBuild(d.db, downloadID);
     if (attempt === undefined) return;
     const row = (await downloadByID(d.db, downloadID))!;
-    const caller = await callerOf(d.db, row);
+    const caller = await askerOf(d.db, row);
     const now = () => Math.floor(Date.now() / 1000);
     try {
       let out = await pass(row, attempt, caller, undefined);
