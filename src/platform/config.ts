@@ -306,6 +306,11 @@ const schema = z.object({
     .default([5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000, 259_200_000]),
   /** Milliseconds between the webhook feeder's reads of the change log when the bus tells it nothing. */
   WEBHOOK_FEED_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * Milliseconds between rounds that write the search documents of attendees written since (event.search
+   * finds an attendee at most this much after their registration or edit; docs/api/search.md).
+   */
+  SEARCH_PENDING_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   /** Seconds a ready report (format=excel-daemon) can be downloaded before it expires and its file is deleted: 7 days. */
   REPORT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
   /** Rows a report job reads from the store at a time (its memory holds one such page). */

@@ -27,6 +27,7 @@ import * as bookings from './migrations/0020_bookings.ts';
 import * as crmfeed from './migrations/0021_crmfeed.ts';
 import * as daemons from './migrations/0022_daemons.ts';
 import * as searchIndex from './migrations/0025_search_index.ts';
+import * as searchPending from './migrations/0027_search_pending.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0021_crmfeed': crmfeed,
   '0022_daemons': daemons,
   '0025_search_index': searchIndex,
+  '0027_search_pending': searchPending,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

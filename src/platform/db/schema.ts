@@ -582,6 +582,8 @@ export interface DB {
   eventBookingStock: { eventID: number; item: string; total: number; booked: D<number> };
   crmLink: CrmLinkTable;
   searchIndex: SearchIndexTable;
+  /** Attendees whose search documents are to be written again (migration 0027, resources/search/pending.ts). */
+  searchPending: { pendingID: Generated<number>; eventID: number; personID: number };
   daemon: DaemonTable;
   daemonError: { daemonID: number; item: number; error: string };
 }

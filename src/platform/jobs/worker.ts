@@ -4,6 +4,8 @@ import { migrate, openStore, type Store } from '../db/connect.ts';
 import { pruneHandler, PRUNE_JOB, schedulePrune } from './prune.ts';
 import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type JobSettings } from './queue.ts';
 import { plainLine } from './retry.ts';
+import { startRounds } from './rounds.ts';
+import { indexPending, PENDING_PAGE } from '../resources/search/pending.ts';
 import { outboxOf, type Outbox } from '../mail/outbox.ts';
 import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/confirmation.ts';
 import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '../resources/email/bulk.ts';
@@ -137,6 +139,14 @@ export async function startJobs(
     ...webhooks.handlers,
   });
   webhooks.start();
+  // Attendees' search documents, written after their writes (resources/search/pending.ts): on the timer
+  // only, not on every change, so that a round writes the attendees of many registrations at once.
+  const searchRounds = startRounds(
+    () => indexPending(store.db),
+    PENDING_PAGE,
+    config.SEARCH_PENDING_MS,
+    (err) => options.logger.error({ err: plainLine(err) }, 'search: indexing attendees failed'),
+  );
   const stopPruning = schedulePrune(queue, store.db, (err) =>
     options.logger.error({ err: plainLine(err) }, 'jobs: could not schedule change.prune'),
   );
@@ -145,6 +155,7 @@ export async function startJobs(
     poke: webhooks.poke,
     stop: async () => {
       stopPruning();
+      await searchRounds.stop();
       await webhooks.stopFeeding();
       await queue.stop();
       await webhooks.close();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { startRounds, type Rounds } from '../jobs/rounds.ts';
 import {
   webhooksFor,
   feedChangesIn,
@@ -152,44 +153,7 @@ function batchesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number): Delivery
   return batches;
 }
 
-/**
- * Runs rounds every `everyMs` and on poke() (the bus's changes), one at a time; a full page runs the
- * next round at once. Answers poke and stop.
- */
-export function startFeeder(d: FeedDeps, everyMs: number, onError: (err: unknown) => void) {
-  let running = false;
-  let again = false;
-  let stopped = false;
-  let idle: Promise<void> = Promise.resolve();
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    idle = (async () => {
-      try {
-        do {
-          again = false;
-          if ((await feedRound(d)) >= PAGE) again = true;
-        } while (again && !stopped);
-      } catch (err) {
-        onError(err);
-      } finally {
-        running = false;
-      }
-    })();
-  };
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  run();
-  return {
-    poke: run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await idle;
-    },
-  };
+/** Feeds in rounds (jobs/rounds.ts): every `everyMs`, on poke() (the bus's changes), one at a time. */
+export function startFeeder(d: FeedDeps, everyMs: number, onError: (err: unknown) => void): Rounds {
+  return startRounds(() => feedRound(d), PAGE, everyMs, onError);
 }

@@ -2,13 +2,15 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Change } from '../change/log.ts';
 import { SEARCH_TYPES, documentsOf, eventToken, type SearchType } from './documents.ts';
-import { dropCommentsOf, dropEvent, insertDocs, replaceDocs } from './repository.ts';
+import { dropCommentsOf, dropEvent, insertDocs, notePending, replaceDocs } from './repository.ts';
 
 // Keeping the search index up to date (docs/api/search.md): ONE hook, run by the dispatcher inside every
 // write's transaction with the change the write records (kernel/dispatch.ts), so a document changes if and
 // only if its object's write commits, on both stores, and no operation has to remember it. From the change
 // (its module, object and ids) and the answer's rows it knows which objects of which type the write may
-// have made, changed or removed, reads them again and replaces their documents (none: removed).
+// have made, changed or removed, reads them again and replaces their documents (none: removed). Attendees
+// are the exception: the hook notes them, and their documents are written after the commit, many at a
+// time (pending.ts).
 
 /** Modules whose writes change objects of one indexed type, and the id naming such an object. */
 const TYPE_OF: Readonly<Record<string, { type: SearchType; id: string }>> = {
@@ -91,7 +93,8 @@ export async function indexChange(
   }
   const own = PEOPLE[change.kind];
   if (own !== undefined && change.eventID) {
-    await reindex(trx, 'person', idsNamed('personID', change, rows, own), change.eventID);
+    // Written after the commit, many at a time (pending.ts): an FTS5 write per registration costs half again.
+    await notePending(trx, change.eventID, idsNamed('personID', change, rows, own));
     return;
   }
   if (WHOLE_EVENT.has(change.kind) && change.eventID) await reindexEvent(trx, change.eventID);

@@ -164,3 +164,47 @@ export async function dropEvent(trx: Kysely<DB>, eventID: number, eventWord: str
     await sql`delete from "searchIndex" where rowid in
       (select rowid from "searchIndex" where "searchIndex" match ${`scope : ${quoted(eventWord)}`})`.execute(trx);
 }
+
+/** Notes, in a write's transaction, that these attendees of `eventID` are to be indexed again (pending.ts). */
+export async function notePending(trx: Kysely<DB>, eventID: number, personIDs: readonly number[]): Promise<void> {
+  if (personIDs.length === 0) return;
+  await trx
+    .insertInto('searchPending')
+    .values(personIDs.map((personID) => ({ eventID, personID })))
+    .execute();
+}
+
+/** Whether anything waits, without a transaction (on SQLite a round's transaction takes the write lock). */
+export async function anyPending(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom('searchPending').select('pendingID').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * In a round's transaction: on PostgreSQL, whether this transaction is the one round across processes
+ * (two rounds writing the same attendee's document at once would collide on its key); SQLite's write
+ * lock already makes rounds one at a time.
+ */
+export async function lockPending(trx: Kysely<DB>): Promise<boolean> {
+  if (!isPostgres(trx)) return true;
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(hashtext('podium.searchPending')) as "locked"`.execute(trx); // prettier-ignore
+  return rows[0]?.locked === true;
+}
+
+/** The oldest `limit` notes. */
+export async function takePending(trx: Kysely<DB>, limit: number) {
+  return trx
+    .selectFrom('searchPending')
+    .select(['pendingID', 'eventID', 'personID'])
+    .orderBy('pendingID')
+    .limit(limit)
+    .execute();
+}
+
+/** Forgets these notes (their attendees' documents were written in the same transaction). */
+export async function dropPending(trx: Kysely<DB>, pendingIDs: readonly number[]): Promise<void> {
+  for (let i = 0; i < pendingIDs.length; i += CHUNK)
+    await trx
+      .deleteFrom('searchPending')
+      .where('pendingID', 'in', pendingIDs.slice(i, i + CHUNK))
+      .execute();
+}
