@@ -12,7 +12,7 @@ import { simpleParser } from 'mailparser';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver } from '../../src/platform/resources/email/deliver.ts';
-import { fileOutbox, type Outbox } from '../../src/platform/mail/outbox.ts';
+import { Abandoned, fileOutbox, type Outbox } from '../../src/platform/mail/outbox.ts';
 import { silentLogger } from '../../src/platform/jobs/queue.ts';
 import { smtpSink, until, untilAsync, type Sink } from '../helpers/smtp.ts';
 import { STORES, operatorWithCompany, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
@@ -117,9 +117,10 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
 
   it('sends nothing new for a second registration with the same e-mail', async () => {
     const [again] = await register('ana@mail.test');
-    expect(again.duplicate).toBe('1');
+    expect([again.duplicate, again.emailed]).toEqual(['1', '0']);
     // A registration after it, to know the queue has run past the duplicate.
-    await register('bruno@mail.test', 'Bruno');
+    const [bruno] = await register('bruno@mail.test', 'Bruno');
+    expect(bruno.emailed).toBe('1');
     await until(() => (to('bruno@mail.test').length ? true : undefined));
     expect(to('ana@mail.test')).toHaveLength(1);
   });
@@ -164,7 +165,8 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
       query: { companyID, key: 'confirmationEmail' },
       body: { value: 0 },
     });
-    await register('quiet@mail.test', 'Quim');
+    const [quiet] = await register('quiet@mail.test', 'Quim');
+    expect(quiet.emailed).toBe('0');
     await new Promise((r) => setTimeout(r, 500));
     expect(await p.db.selectFrom('emailLog').select('to').where('to', '=', 'quiet@mail.test').execute()).toEqual([]);
     expect(to('quiet@mail.test')).toHaveLength(0);
@@ -190,6 +192,38 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     await p.db.insertInto('emailLog').values({ ...start('t:3', 'x@mail.test'), status: 'sending', date: 1, updatedDate: 1 }).execute(); // prettier-ignore
     expect(await deliver(p.db, outbox, start('t:3', 'x@mail.test'), message, opts)).toBe('unknown');
     expect(sends).toBe(1);
+  });
+
+  it('a message taken over from a run that died mid-send is charged to the balance once', async () => {
+    // A committing outbox (as SMTP): the end of data goes only once the row says sent.
+    let sends = 0;
+    const outbox: Outbox = {
+      committing: true,
+      send: async (_m, commit) => {
+        if (commit && !(await commit())) throw new Abandoned();
+        return `sent ${++sends}`;
+      },
+      close() {},
+    };
+    const start = (idem: string) => ({ eventID: Number(eventID), personID: 0, eventEmailID: 0, kind: 'confirmation' as const, idem, to: 'y@mail.test' }); // prettier-ignore
+    const message = async () => ({ to: 'y@mail.test', subject: 'S', text: 'T' });
+    const opts = { logger: silentLogger, domain: 'podium.test', emailAllowance: 1000 };
+    const spent = async () =>
+      Number((await p.db.selectFrom('billing').select((e) => e.fn.sum<number>('sent').as('n')).where('product', '=', 'email').executeTakeFirst())?.n ?? 0); // prettier-ignore
+    expect(await deliver(p.db, outbox, start('c:1'), message, opts)).toBe('sent');
+    const before = await spent();
+    expect(before).toBeGreaterThanOrEqual(1);
+    // A run took a unit, moved the row to sending, and died before the end of data: its unit is the message's.
+    const [billing] = await p.db.selectFrom('billing').select(['billingID']).where('product', '=', 'email').execute();
+    await p.db.updateTable('billing').set((e) => ({ sent: e('sent', '+', 1) })).where('billingID', '=', billing.billingID).execute(); // prettier-ignore
+    await p.db.insertInto('emailLog').values({ ...start('c:2'), status: 'sending', attempts: 1, billingID: billing.billingID, date: 1, updatedDate: 1 }).execute(); // prettier-ignore
+    expect(await deliver(p.db, outbox, start('c:2'), message, opts)).toBe('sent');
+    expect(sends).toBe(2);
+    expect(await spent()).toBe(before + 1);
+    // Died after claiming, before taking a unit: the run that takes over takes one.
+    await p.db.insertInto('emailLog').values({ ...start('c:3'), status: 'sending', attempts: 1, date: 1, updatedDate: 1 }).execute(); // prettier-ignore
+    expect(await deliver(p.db, outbox, start('c:3'), message, opts)).toBe('sent');
+    expect(await spent()).toBe(before + 2);
   });
 });
 

@@ -165,5 +165,8 @@ describe.each(STORES)('a 5,000-attendee dispatch whose worker is killed halfway,
     for (const r of rows) expect(sink.got.get(r.to.toLowerCase())).toEqual([r.messageID]);
     const [email] = await p.ok('event.email.get', { token, query: { eventEmailID } });
     expect([Number(email.sent), email.state]).toEqual([PEOPLE, 'dispatched']);
+    // Each message took one unit of the balance: a message taken over keeps the unit of the run that died.
+    const spent = await p.db.selectFrom('billing').select((e) => e.fn.sum<number>('sent').as('n')).where('product', '=', 'email').executeTakeFirst(); // prettier-ignore
+    expect(Number(spent?.n)).toBe(PEOPLE);
   });
 });

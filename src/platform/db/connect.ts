@@ -28,6 +28,7 @@ import * as crmfeed from './migrations/0021_crmfeed.ts';
 import * as daemons from './migrations/0022_daemons.ts';
 import * as searchIndex from './migrations/0025_search_index.ts';
 import * as searchPending from './migrations/0027_search_pending.ts';
+import * as emailBilling from './migrations/0028_email_billing.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '0022_daemons': daemons,
   '0025_search_index': searchIndex,
   '0027_search_pending': searchPending,
+  '0028_email_billing': emailBilling,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -761,6 +761,8 @@ export interface EmailLogTable {
   reason: D<string>;
   opens: D<number>;
   attempts: D<number>;
+  /** The billing row this message's unit of the e-mail balance was taken from; 0: none held (migration 0028). */
+  billingID: D<number>;
   date: number;
   updatedDate: number;
 }

@@ -107,7 +107,9 @@ async function drawable(db: Kysely<DB>, eventID: number, product: BillingProduct
  * one of them insert (on PostgreSQL the others wait for its commit, then see its row).
  */
 async function ensureAllowance(db: Kysely<DB>, companyID: number, product: BillingProduct, allowance: number) {
-  await db.transaction().execute((trx) => claimAllowance(trx, companyID, product, allowance));
+  // Inside a caller's transaction (a unit taken and noted on its message together), in that one.
+  if (db.isTransaction) await claimAllowance(db, companyID, product, allowance);
+  else await db.transaction().execute((trx) => claimAllowance(trx, companyID, product, allowance));
 }
 
 /**

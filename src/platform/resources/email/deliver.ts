@@ -3,8 +3,16 @@ import type { DB } from '../../db/schema.ts';
 import type { JobLogger } from '../../jobs/queue.ts';
 import { plainLine } from '../../jobs/retry.ts';
 import { Abandoned, isPermanent, type Message, type Outbox } from '../../mail/outbox.ts';
-import { refund, reserve } from '../billing/repository.ts';
-import { isSuppressed, logRowOf, moveLog, suppress, type EmailStatus, type LogStart } from './repository.ts';
+import {
+  holdUnit,
+  isSuppressed,
+  logRowOf,
+  moveLog,
+  releaseUnit,
+  suppress,
+  type EmailStatus,
+  type LogStart,
+} from './repository.ts';
 
 // One message, sent at most once whatever happens to the job that sends it (issue 15, "never sent twice
 // after a worker crash"). Its e-mail log row, keyed by what the message is for (idem), goes
@@ -66,12 +74,18 @@ export async function deliver(
   const attempts = row.attempts + 1;
   const set = { from: fromText(message, ''), subject: message.subject, to: message.to, attempts };
   if (!(await moveLog(db, id, from, 'sending', { ...set, messageID }, now(), row.attempts))) return 'sending';
-  // One unit of the balance, taken just before the message leaves and given back if it does not.
-  const billingID =
+  // One unit of the balance, taken just before the message leaves and given back if it does not. A
+  // run taking over from one that died mid-send finds that run's unit on the row: it is this message's.
+  const held =
     options.emailAllowance === undefined
       ? undefined
-      : await reserve(db, start.eventID, 'email', options.emailAllowance);
-  if (options.emailAllowance !== undefined && billingID === undefined) {
+      : row.billingID > 0
+        ? row.billingID
+        : await holdUnit(db, id, attempts, start.eventID, options.emailAllowance);
+  // A later run claimed the message meanwhile: it is that run's to send.
+  if (held === 'taken') return 'sending';
+  const billingID = held === 'empty' ? undefined : held;
+  if (held === 'empty') {
     await moveLog(db, id, ['sending'], 'skipped', { reason: 'no e-mail balance left' }, now());
     options.logger.warn({ emailLogID: id, eventID: start.eventID }, 'mail skipped: no e-mail balance left');
     return 'skipped';
@@ -83,9 +97,10 @@ export async function deliver(
   } catch (err) {
     const committed = (err as { committed?: boolean }).committed === true;
     const answered = typeof (err as { responseCode?: unknown }).responseCode === 'number';
-    // The unit goes back unless the message may have left (committed, no answer to the end of data).
-    if (billingID !== undefined && (!committed || answered)) await refund(db, billingID);
+    // A later run took the message over, with its unit: that run gives it back or spends it.
     if (err instanceof Abandoned) return 'sending';
+    // The unit goes back unless the message may have left (committed, no answer to the end of data).
+    if (billingID !== undefined && (!committed || answered)) await releaseUnit(db, id, billingID);
     const reason = plainLine(err);
     // After the commit the row says sent: what the server answered to the end of data decides.
     const was: EmailStatus[] = committed ? ['sent'] : ['sending'];

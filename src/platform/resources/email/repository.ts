@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, EmailLogTable } from '../../db/schema.ts';
 import { contains } from '../hotsite/content.ts';
+import { refund, reserve } from '../billing/repository.ts';
 
 export type EmailLogRow = Selectable<EmailLogTable>;
 export type EmailStatus = EmailLogRow['status'];
@@ -347,4 +348,45 @@ export async function attendeeEmail(db: Kysely<DB>, eventID: number, personID: n
     .where('personID', '=', personID)
     .executeTakeFirst();
   return row?.email;
+}
+
+/**
+ * Takes one unit of the event's e-mail balance for this message and notes it on its log row, in one
+ * transaction. Answers the billing row; `empty` when no unit is left; `taken` when a later run has claimed
+ * the message since (`attempts` is no longer the row's): then nothing is taken.
+ */
+export async function holdUnit(
+  db: Kysely<DB>,
+  emailLogID: number,
+  attempts: number,
+  eventID: number,
+  allowance: number,
+): Promise<number | 'empty' | 'taken'> {
+  const taken = new Error('taken');
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const billingID = await reserve(trx, eventID, 'email', allowance);
+      if (billingID === undefined) return 'empty';
+      const r = await trx
+        .updateTable('emailLog')
+        .set({ billingID })
+        .where('emailLogID', '=', emailLogID)
+        .where('attempts', '=', attempts)
+        .executeTakeFirst();
+      // Thrown to roll the unit back.
+      if (Number(r.numUpdatedRows) !== 1) throw taken;
+      return billingID;
+    });
+  } catch (err) {
+    if (err === taken) return 'taken';
+    throw err;
+  }
+}
+
+/** Gives the message's unit back (it did not leave), and the row no longer holds one. */
+export async function releaseUnit(db: Kysely<DB>, emailLogID: number, billingID: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await refund(trx, billingID);
+    await trx.updateTable('emailLog').set({ billingID: 0 }).where('emailLogID', '=', emailLogID).execute();
+  });
 }
