@@ -162,15 +162,18 @@ describe.each(STORES)('conformance: enrollment and event tags on %s', (kind) => 
         expect(found.map((r) => Number(r.enrollmentID)).sort((x, y) => x - y)).toEqual(ids);
       });
 
-      // guests: the guests bound with the registration (B guests, docs/api/guests.md), [] when none.
-      it("a new person's answer is their full §2.3 record, as the event's admin reads it, plus tokenID, duplicate and guests", async () => {
+      // guests: the guests bound with the registration (B guests, docs/api/guests.md), [] when none; emailed:
+      // 1 when the call queued the confirmation e-mail (docs/messaging.md).
+      it("a new person's answer is their full §2.3 record, as the event's admin reads it, plus tokenID, duplicate, guests and emailed", async () => {
         const eventID = await newEvent();
         const email = `${unique('new')}@answer.test`;
         const reg = await register(eventID, email, { role: 'Editor', company: 'Daily', telephone: '+351 1', login: 1 });
         expect(reg.status, reg.text).toBe(200);
         const row = reg.data[0] as Record<string, unknown>;
-        expect(Object.keys(row).sort()).toEqual([...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests'].sort());
-        const { tokenID, duplicate, guests, ...record } = row;
+        expect(Object.keys(row).sort()).toEqual(
+          [...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests', 'emailed'].sort(),
+        );
+        const { tokenID, duplicate, guests, emailed, ...record } = row;
         expect(guests).toEqual([]);
         expect(tokenID).toMatch(/^\S{60}$/);
         expect(duplicate).toBe('0');
@@ -202,7 +205,7 @@ describe.each(STORES)('conformance: enrollment and event tags on %s', (kind) => 
           expect(reg.status, reg.text).toBe(200);
           const row = reg.data[0] as Record<string, string>;
           expect(Object.keys(row).sort(), submit).toEqual(
-            [...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests'].sort(),
+            [...ATTENDEE_FIELDS, 'tokenID', 'duplicate', 'guests', 'emailed'].sort(),
           );
           expect(row, submit).toMatchObject({
             personID: first.data[0].personID,

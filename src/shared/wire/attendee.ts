@@ -107,5 +107,7 @@ export const registrationWire = attendeeWire.extend({
   duplicate: s,
   /** Podium extension: the guests this call bound to the new attendee (B guests; [] else). */
   guests: z.array(guestWire),
+  /** Podium extension: 1 when this call queued the confirmation e-mail (docs/messaging.md), else 0. */
+  emailed: s,
 });
 export type Registration = z.infer<typeof registrationWire>;

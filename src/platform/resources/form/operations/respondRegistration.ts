@@ -85,8 +85,12 @@ export default defineOperation({
       await redeem(ctx.db, p.eventID, Number(answer.personID), p.coupon, ctx.now);
     // The confirmation e-mail, a job in this transaction (a waiting-list registration gets none yet).
     // (The record's values are as stored: numbers.)
-    if (Number(answer.duplicate) === 0 && Number(answer.approved) === 1 && !ctx.sandbox)
-      await queueConfirmation(ctx.db, ctx.jobs, p.eventID, Number(answer.personID));
-    return [answer];
+    const emailed =
+      Number(answer.duplicate) === 0 &&
+      Number(answer.approved) === 1 &&
+      !ctx.sandbox &&
+      (await queueConfirmation(ctx.db, ctx.jobs, p.eventID, Number(answer.personID)));
+    // `emailed`: whether this call queued a confirmation, so the form says an e-mail is coming only then.
+    return [{ ...answer, emailed: emailed ? 1 : 0 }];
   },
 });
