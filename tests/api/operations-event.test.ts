@@ -15,8 +15,8 @@ const EVENT_FIELDS = `eventID name nickname emailAddress emailName emailDNS emai
   vlControlRoomLayout vlBackgroundIdle vlJoinBeforeStarts vlJoinAfterEnds vlNetworkingRouletteTimer meetingStartTime
   meetingEndTime meetingDurationTime accessCode wireless templateID companyID hasTag hasFeedback hasPhoto hasMaterial
   hasSponsor systemLevel companyLevel personID role company level approved templateName templateColor isSponsor
-  placeName happeningNow happeningAfter peopleCount email printLimit`.split(/\s+/);
-const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit'];
+  placeName happeningNow happeningAfter peopleCount email printLimit smsText`.split(/\s+/);
+const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit', 'smsText'];
 const GATE_FIELDS = [
   'eventID',
   'companyID',

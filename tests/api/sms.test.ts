@@ -124,6 +124,30 @@ describe.each(STORES)('SMS and balances on %s', (kind) => {
     expect(Number(sms.billingID)).toBeGreaterThan(0);
   });
 
+  it("says the organizer's text when set (event.edit key=smsText, with {{eventName}} and {{link}}), one line only", async () => {
+    // A company of its own: the other tests count this company's units.
+    const own = { operator, companyID: (await p.ok('company.create', { token: operator, body: { shortName: 'Word Co' } }))[0].companyID }; // prettier-ignore
+    const [made] = await p.ok('company.event.bind', { token: own.operator, query: { companyID: own.companyID }, body: { name: 'Fest worded', nickname: 'worded' } }); // prettier-ignore
+    const event = made.eventID as string;
+    await p.ok('event.edit', { token: own.operator, query: { eventID: event, key: 'visible' }, body: { value: 1 } });
+    const edit = (value: string) =>
+      p.call('event.edit', { token: own.operator, method: 'POST', query: { eventID: event, key: 'smsText' }, body: { value } }); // prettier-ignore
+    expect((await edit('Doors at 9\r\nBcc: x')).text).toBe('400 value must be one line (key smsText)');
+    expect((await edit('x'.repeat(301))).status).toBe(400);
+    expect((await edit('  See you at {{eventName}}! Ticket: {{ link }} ({{other}})  ')).status).toBe(200);
+    // Admins see it; the public record does not carry it.
+    const [admin] = await p.ok('event.get', { token: own.operator, query: { eventID: event } });
+    expect(admin.smsText).toBe('See you at {{eventName}}! Ticket: {{ link }} ({{other}})');
+    const [pub] = await p.ok('event.get', { query: { eventID: event } });
+    expect(pub.smsText).toBeUndefined();
+    const r = await send(event, '+351912345670', fresh().ip);
+    const [row] = r.data as Record<string, string>[];
+    expect((await settled(row.smsLogID)).status).toBe('sent');
+    expect(hits.find((h) => h.body.id === Number(row.smsLogID))!.body.text).toBe(
+      'See you at Fest worded! Ticket: https://events.podium.test/word-co/worded ({{other}})',
+    );
+  });
+
   it('retries a provider that fails (5xx), and does not retry a refusal (4xx), giving the unit back', async () => {
     const a = fresh();
     const b = fresh();

@@ -29,6 +29,7 @@ import * as daemons from './migrations/0022_daemons.ts';
 import * as searchIndex from './migrations/0025_search_index.ts';
 import * as searchPending from './migrations/0027_search_pending.ts';
 import * as emailBilling from './migrations/0028_email_billing.ts';
+import * as eventSmsText from './migrations/0029_event_sms_text.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0025_search_index': searchIndex,
   '0027_search_pending': searchPending,
   '0028_email_billing': emailBilling,
+  '0029_event_sms_text': eventSmsText,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

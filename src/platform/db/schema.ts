@@ -117,7 +117,7 @@ export type ToolSwitch = (typeof TOOL_SWITCHES)[number];
 export type CompanyToolTable = { id: D<number>; companyID: number } & { [K in ToolSwitch]: D<number> };
 
 export const EVENT_TEXT_COLUMNS = [
-  'name', 'nickname', 'emailAddress', 'emailName', 'emailDNS', 'emailReplyTo', 'description',
+  'name', 'nickname', 'smsText', 'emailAddress', 'emailName', 'emailDNS', 'emailReplyTo', 'description',
   'background', 'cover', 'coverVideo', 'welcomeOverlay', 'activityLayout', 'fontFamily', 'page',
   'contentPage', 'keywords', 'currency', 'spot', 'address', 'city', 'state', 'fugleman', 'ebEventID',
   'ticketURL', 'contentLanguage', 'googleAnalytics', 'googleTagManager', 'socialAPixel', 'socialBPixel',

@@ -132,6 +132,8 @@ export const eventWire = z.object({
   siblingID: s,
   /** Admins of the event only ('' for everyone else): labels one attendee may print (0: no limit). */
   printLimit: s,
+  /** Admins of the event only ('' for everyone else): what event.sendSMS says ('' = the name and the link). */
+  smsText: s,
   ...strings('hasTag', 'hasFeedback', 'hasPhoto', 'hasMaterial', 'hasSponsor'),
   /** The reader (or the personID asked for): their level in the system, the company and the event. */
   systemLevel: s,

@@ -61,6 +61,8 @@ export const EDIT_KEYS: Record<string, EditKey> = {
   archived: editKey(bit),
   /** Podium extension: how many labels each attendee may print (event.person.print); 0 = no limit. */
   printLimit: editKey(z.string().regex(/^\d{1,9}$/, 'must be an integer of at least 0').transform(Number), { clear: 0 }),
+  /** Podium extension: what event.sendSMS says, with {{eventName}} and {{link}}; '' = the name and the link. */
+  smsText: editKey(text(300).refine((v) => !/[\r\n]/.test(v), 'must be one line').transform((v) => v.trim()), { clear: '' }),
 }; // prettier-ignore
 
 /** The split date keys (dayBegin … minuteEnd): unit and side of the date they change. */

@@ -7,7 +7,7 @@ import { recordOf, type RecordOf } from '../records.ts';
 export type EventView = 'full' | 'public';
 
 /** Fields only the event's admins see (a private event's access code, budget, sender DNS, tracking set-up). */
-const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit'] as const;
+const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit', 'smsText'] as const;
 type AdminOnly = (typeof ADMIN_ONLY)[number];
 
 /**

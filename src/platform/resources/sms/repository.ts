@@ -71,6 +71,14 @@ export const smsEvent = (db: Kysely<DB>, eventID: number) =>
   db
     .selectFrom('event')
     .innerJoin('company', 'company.companyID', 'event.companyID')
-    .select(['event.eventID', 'event.name', 'event.nickname', 'event.cname', 'event.visible', 'company.namespace'])
+    .select([
+      'event.eventID',
+      'event.name',
+      'event.nickname',
+      'event.cname',
+      'event.visible',
+      'event.smsText',
+      'company.namespace',
+    ])
     .where('event.eventID', '=', eventID)
     .executeTakeFirst();

@@ -23,6 +23,16 @@ const HOUR = 3600;
  * number, per event and per caller address each hour (429), and paid from the company's SMS balance
  * (402 when none is left: nothing is sent). The message is a job: the answer says `queued`.
  */
+/**
+ * What the SMS says: the organizer's text (event.edit key=smsText) with {{eventName}} and {{link}} put
+ * in — plain replacement, nothing evaluated —, else the event's name and link.
+ */
+export function smsTextOf(event: { name: string; smsText: string }, link: string): string {
+  const name = oneLine(event.name).slice(0, 80);
+  if (event.smsText === '') return `${name}: ${link}`;
+  return event.smsText.replace(/\{\{\s*(eventName|link)\s*\}\}/g, (_m, k: string) => (k === 'link' ? link : name));
+}
+
 export default defineOperation({
   name: 'event.sendSMS',
   summary:
@@ -51,7 +61,7 @@ export default defineOperation({
     if (!(await canSpend(ctx.db, p.eventID, 'sms', c.SMS_ALLOWANCE)))
       throw new ApiError(402, 'the SMS balance of this event is used up');
     const siteUrl = c.SITE_URL ?? `http://${c.HOST}:${c.SITE_PORT}`;
-    const text = `${oneLine(event.name).slice(0, 80)}: ${eventLink(event, siteUrl)}`;
+    const text = smsTextOf(event, eventLink(event, siteUrl));
     const smsLogID = await insertSms(ctx.db, { eventID: p.eventID, telephone: p.telephone, text, address: ctx.clientIp, now: ctx.now }); // prettier-ignore
     await ctx.jobs.add(ctx.db, SMS_JOB, { smsLogID });
     return [{ smsLogID, eventID: p.eventID, telephone: p.telephone, status: 'queued' }];
