@@ -264,8 +264,12 @@ function start(root: HTMLElement) {
   window.addEventListener('offline', () => void sayQueue());
   setInterval(() => void readStats(), 5000);
   void flush();
-  // The server's page counts the entrance; a session's door remembered on this phone is read now.
-  if (door !== 0) void readStats();
+  // The server's page counts the entrance; a session's door remembered on this phone is read now (and
+  // not shown with the entrance's count meanwhile, nor offline).
+  if (door !== 0) {
+    byId('checkin-inside').textContent = '–';
+    void readStats();
+  }
   keepOffline(root, byId('checkin-offline'));
   camera(byId('checkin-camera') as HTMLButtonElement, byId('checkin-video') as HTMLVideoElement, text, scanCode);
 }
