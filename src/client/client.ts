@@ -456,16 +456,31 @@ export class PodiumClient {
   }
 
   /**
-   * checklog.checkIn at the event's entrance with a staff token (POST, never shared or cached). `nonce`
-   * is the device's id of the scan: a queue sent twice gets the first answers again (docs/api/checkin.md).
+   * checklog.checkIn at the event's entrance (or a session's door: `activityID`) with a staff token (POST,
+   * never shared or cached). `nonce` is the device's id of the scan: a queue sent twice gets the first
+   * answers again (docs/api/checkin.md).
    */
   checkIn(
     token: string,
-    scan: { eventID: number; code: string; date: number; nonce: string },
+    scan: { eventID: number; activityID?: number; code: string; date: number; nonce: string },
     ctx?: CallContext,
   ): Promise<CheckScan> {
     // The operation takes its parameters in the query (spec §4.8); the token stays in the header.
     return this.#post('checklog.checkIn', {}, checkScanWire, ctx, scan, token);
+  }
+
+  /**
+   * activity.find with a staff token: the event's sessions (the check-in page's doors), page by page up
+   * to `max`; private events included, as the token is the event's. Asked anew every time.
+   */
+  async activityFindAs(token: string, eventID: number, ctx?: CallContext, max = 1000): Promise<Activity[]> {
+    const out: Activity[] = [];
+    for (let offset = 0; offset < max; offset += PAGE_SIZE_MAX) {
+      const rows = await this.#readAs('activity.find', { eventID, limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
+      out.push(...rows);
+      if (rows.length < PAGE_SIZE_MAX) break;
+    }
+    return out;
   }
 
   /** checklog.stats with a staff token: one row per door, the entrance first (asked anew every time). */

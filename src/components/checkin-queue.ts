@@ -10,6 +10,8 @@ export interface QueuedScan {
   /** The event's id: one phone may scan at several events' pages. */
   event: string;
   code: string;
+  /** The door it was scanned at: 0 (or absent, in scans queued before doors) the entrance, else a session's id. */
+  door?: number;
   /** When it was scanned (Unix seconds, the phone's clock). */
   date: number;
   /** Milliseconds, for the order of sending. */

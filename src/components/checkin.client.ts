@@ -5,9 +5,12 @@
 // by the result's live region. Without a connection the scan waits (the count of waiting scans is said),
 // and the queue is sent when the browser is back online (or every 10 s while scans wait); a scan the
 // platform refuses then (already inside: the same person scanned twice while offline) goes to the list
-// of conflicts. The inside-count is read every 5 s and after each answer. The camera is offered where
-// the browser has BarcodeDetector; typing the code always works. DOM built with textContent only
-// (Trusted Types are enforced on the site).
+// of conflicts. Staff pick the door (the event's entrance or a session's), which this phone remembers
+// (localStorage) and the page shows above the result; each scan keeps the door it was made at, even in
+// the queue. The door's inside-count is read every 5 s and after each answer. The camera is offered where
+// the browser has BarcodeDetector; typing the code always works. The page's service worker (./sw.js,
+// checkin-sw.js) is registered so a reload without a network still opens this page. DOM built with
+// textContent only (Trusted Types are enforced on the site).
 
 import { newNonce, ScanQueue, type QueuedScan } from './checkin-queue.ts';
 
@@ -43,6 +46,8 @@ function start(root: HTMLElement) {
   const input = byId('checkin-code') as HTMLInputElement;
   const conflicts = byId('checkin-conflicts');
   const conflictList = byId('checkin-conflict-list');
+  const doorSelect = byId('checkin-door') as HTMLSelectElement;
+  const doorKey = `podium:checkin:door:${queue.event}`;
   const inflight = new Set<string>();
   let flushing = false;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -67,13 +72,42 @@ function start(root: HTMLElement) {
   };
   show('ready', text('ready'));
 
+  let storage: Storage | undefined;
+  try {
+    storage = window.localStorage;
+  } catch {
+    storage = undefined;
+  }
+  /** The door scans are made at now: 0 the entrance, else a session's activityID. */
+  let door = 0;
+  const useDoor = (value: string) => {
+    const option = [...doorSelect.options].find((o) => o.value === value) ?? doorSelect.options[0];
+    doorSelect.value = option.value;
+    door = Number(option.value);
+    byId('checkin-door-name').textContent = option.text;
+    const approved = document.getElementById('checkin-approved');
+    if (approved) approved.hidden = door !== 0;
+  };
+  useDoor(storage?.getItem(doorKey) ?? '0');
+  doorSelect.addEventListener('change', () => {
+    useDoor(doorSelect.value);
+    try {
+      storage?.setItem(doorKey, String(door));
+    } catch {
+      // storage full or refused: the door holds for this page's life
+    }
+    byId('checkin-inside').textContent = '–';
+    show('ready', text('ready'));
+    void readStats();
+  });
+
   async function send(scan: QueuedScan): Promise<Sent> {
     let res: Response;
     try {
       res = await fetch(scanUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ code: scan.code, date: scan.date, nonce: scan.nonce }),
+        body: JSON.stringify({ code: scan.code, date: scan.date, nonce: scan.nonce, activityID: scan.door ?? 0 }),
         cache: 'no-store',
       });
     } catch {
@@ -143,12 +177,41 @@ function start(root: HTMLElement) {
     // "Saved on this phone" is no longer true once the queue went out.
     if (sent > 0 && result.dataset.state === 'queued' && (await queue.list()).length === 0)
       show('ready', text('ready'));
+
+    let storage: Storage | undefined;
+    try {
+      storage = window.localStorage;
+    } catch {
+      storage = undefined;
+    }
+    /** The door scans are made at now: 0 the entrance, else a session's activityID. */
+    let door = 0;
+    const useDoor = (value: string) => {
+      const option = [...doorSelect.options].find((o) => o.value === value) ?? doorSelect.options[0];
+      doorSelect.value = option.value;
+      door = Number(option.value);
+      byId('checkin-door-name').textContent = option.text;
+      const approved = document.getElementById('checkin-approved');
+      if (approved) approved.hidden = door !== 0;
+    };
+    useDoor(storage?.getItem(doorKey) ?? '0');
+    doorSelect.addEventListener('change', () => {
+      useDoor(doorSelect.value);
+      try {
+        storage?.setItem(doorKey, String(door));
+      } catch {
+        // storage full or refused: the door holds for this page's life
+      }
+      byId('checkin-inside').textContent = '–';
+      show('ready', text('ready'));
+      void readStats();
+    });
     if (sent > 0) void readStats();
     if (wait !== undefined && !signedOut) retryTimer = setTimeout(() => void flush(), wait);
   }
 
   async function scanCode(code: string) {
-    const scan: QueuedScan = { nonce: newNonce(), event: queue.event, code, date: Math.floor(Date.now() / 1000), at: Date.now() }; // prettier-ignore
+    const scan: QueuedScan = { nonce: newNonce(), event: queue.event, door, code, date: Math.floor(Date.now() / 1000), at: Date.now() }; // prettier-ignore
     await queue.add(scan);
     if (!navigator.onLine) {
       show('queued', text('queued'), code);
@@ -174,10 +237,14 @@ function start(root: HTMLElement) {
 
   async function readStats() {
     if (!navigator.onLine || document.hidden) return;
+    const asked = door;
     try {
-      const res = await fetch(statsUrl, { headers: { accept: 'application/json' }, cache: 'no-store' });
+      const url = asked === 0 ? statsUrl : `${statsUrl}?activityID=${asked}`;
+      const res = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
       if (!res.ok) return;
       const s = (await res.json()) as { inside: string; approved: string };
+      // Another door was picked meanwhile: its own answer follows.
+      if (asked !== door) return;
       byId('checkin-inside').textContent = s.inside;
       const approved = document.getElementById('checkin-approved');
       if (approved && s.approved) approved.textContent = text('ofApproved', { approved: s.approved });
@@ -197,7 +264,49 @@ function start(root: HTMLElement) {
   window.addEventListener('offline', () => void sayQueue());
   setInterval(() => void readStats(), 5000);
   void flush();
+  // The server's page counts the entrance; a session's door remembered on this phone is read now (and
+  // not shown with the entrance's count meanwhile, nor offline).
+  if (door !== 0) {
+    byId('checkin-inside').textContent = '–';
+    void readStats();
+  }
+  keepOffline(root, byId('checkin-offline'));
   camera(byId('checkin-camera') as HTMLButtonElement, byId('checkin-video') as HTMLVideoElement, text, scanCode);
+}
+
+/**
+ * Registers the page's service worker (checkin-sw.js at ./sw.js, scope: this page's path), which keeps
+ * the page and its files; once it is active, says so. The address goes through the `podium-checkin-sw`
+ * Trusted Types policy, which passes that one address only.
+ */
+function keepOffline(root: HTMLElement, note: HTMLElement) {
+  const { sw, swScope } = root.dataset;
+  if (!sw || !swScope || !window.isSecureContext || !('serviceWorker' in navigator)) return;
+  const tt = (
+    window as { trustedTypes?: { createPolicy(n: string, p: object): { createScriptURL(u: string): unknown } } }
+  ).trustedTypes;
+  let url: string;
+  try {
+    url = tt
+      ? (tt.createPolicy('podium-checkin-sw', { createScriptURL: (u: string) => (u === sw ? u : '') }).createScriptURL(sw) as string) // prettier-ignore
+      : sw;
+  } catch {
+    return; // the policy refused (another copy of this script made it): the page works online
+  }
+  navigator.serviceWorker
+    .register(url, { scope: swScope, updateViaCache: 'none' })
+    .then(async (registration) => {
+      const worker = registration.active ?? registration.waiting ?? registration.installing;
+      if (worker && worker.state !== 'activated')
+        await new Promise<void>((resolve) =>
+          worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()),
+        );
+      note.hidden = false;
+      root.dataset.offline = 'ready';
+    })
+    .catch(() => {
+      // No worker (storage refused, the page not kept): the page works online, and scans still queue.
+    });
 }
 
 interface Detector {

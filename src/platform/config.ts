@@ -51,6 +51,11 @@ const schema = z.object({
   CHAT_PER_MINUTE: perSecond.default(20),
   /** Error reports (error.create) one client address may send per hour; more are 429 (docs/api/errors.md). */
   ERROR_REPORTS_PER_HOUR: perSecond.default(60),
+  /**
+   * event.search ranks at most this many matches, the first in the index's order (docs/api/search.md
+   * "Common words"): a word in most of a big event costs a bounded ranking; its pages end there.
+   */
+  SEARCH_RANK_CAP: z.coerce.number().int().min(1).max(1_000_000).default(3000),
   /** Calls per second allowed from one client address (spec §8). */
   RATE_LIMIT_CLIENT: perSecond.default(100),
   /** Days a token from person.signIn stays valid. */

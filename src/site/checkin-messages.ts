@@ -46,6 +46,10 @@ const en = {
   conflicts: 'Refused when sent',
   signInAgain: 'Sign in again to send the waiting scans (they are kept).',
   failed: 'Could not check in: {message}',
+  door: 'Door',
+  entrance: 'Event entrance',
+  at: 'Checking in at',
+  offlineReady: 'This page also opens without a connection on this phone.',
 } as const;
 
 export type CheckinKey = keyof typeof en;
@@ -91,6 +95,10 @@ const pt: Record<CheckinKey, string> = {
   conflicts: 'Recusadas no envio',
   signInAgain: 'Entre de novo para enviar as leituras em espera (elas ficam guardadas).',
   failed: 'Não foi possível credenciar: {message}',
+  door: 'Porta',
+  entrance: 'Entrada do evento',
+  at: 'Credenciando em',
+  offlineReady: 'Esta página também abre sem conexão neste celular.',
 };
 
 const es: Record<CheckinKey, string> = {
@@ -135,6 +143,10 @@ const es: Record<CheckinKey, string> = {
   conflicts: 'Rechazadas al enviar',
   signInAgain: 'Inicia sesión de nuevo para enviar las lecturas en espera (se conservan).',
   failed: 'No se pudo acreditar: {message}',
+  door: 'Puerta',
+  entrance: 'Entrada del evento',
+  at: 'Acreditando en',
+  offlineReady: 'Esta página también se abre sin conexión en este teléfono.',
 };
 
 const CATALOGUE: Record<Locale, Record<CheckinKey, string>> = { en, pt, es };
@@ -168,6 +180,7 @@ export const CLIENT_KEYS = [
   'cameraStop',
   'cameraOff',
   'ofApproved',
+  'offlineReady',
 ] as const satisfies readonly CheckinKey[];
 
 export function clientMessages(locale: Locale): Record<string, string> {

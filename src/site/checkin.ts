@@ -1,14 +1,17 @@
 // The staff check-in page's server side (/{company}/{event}/checkin, docs/site.md "Check-in"): the
 // staff token in an HttpOnly cookie, and the page's two JSON endpoints that call the platform with it
-// (checklog.checkIn, checklog.stats). The page's script never sees the token: it talks to this site
-// only (same origin, the CSP's connect-src 'self'), and the site calls the platform's public API with
-// the token as a Bearer header, never in a URL.
+// (checklog.checkIn, checklog.stats), at the door the page chose (the entrance or a session's). The
+// page's script never sees the token: it talks to this site only (same origin, the CSP's connect-src
+// 'self'), and the site calls the platform's public API with the token as a Bearer header, never in a URL.
 
-import { isPodiumError, type CheckScan } from '../client/index.ts';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { isPodiumError, type Activity, type CheckScan } from '../client/index.ts';
 import type { RequestContext } from './context.ts';
 import { loadEvent, type EventLoad } from './load.ts';
 import { postedFromHere } from './origin.ts';
-import { safeTimeZone } from '../shared/schedule/time.ts';
+import { dayKey, formatTime, safeTimeZone } from '../shared/schedule/time.ts';
+import { dayLabel } from './dates.ts';
 import { serializeCookie } from './grant.ts';
 
 export const CHECKIN_COOKIE = 'podium_checkin';
@@ -81,14 +84,67 @@ export function scanView(row: CheckScan) {
   return { result: row.result, reason: row.reason, name: row.name, replayed: row.replayed, nonce: row.nonce, date: row.date }; // prettier-ignore
 }
 
-/** A scan posted by the page's script: JSON { code, date, nonce }; undefined when malformed. */
-export function parseScan(body: unknown): { code: string; date: number; nonce: string } | undefined {
+/** A session's door as the page offers it: its id and a label (day, start time, name). */
+export interface Door {
+  activityID: string;
+  label: string;
+}
+
+/** The sessions as doors, in the order of the program (start, then name). */
+export function doorsOf(sessions: readonly Activity[], timeZone: string, locale: string): Door[] {
+  return [...sessions]
+    .sort((a, b) => Number(a.dateBegin) - Number(b.dateBegin) || a.name.localeCompare(b.name))
+    .map((s) => {
+      const begin = Number(s.dateBegin);
+      const when = begin > 0 ? `${dayLabel(dayKey(begin, timeZone), timeZone, locale, 'short')} ${formatTime(begin, timeZone, locale)} · ` : ''; // prettier-ignore
+      return { activityID: s.activityID, label: `${when}${s.name}` };
+    });
+}
+
+/**
+ * The event's sessions as doors, read with the staff token (activity.find) and kept a minute per event
+ * and token (by its hash): a page load, the service worker's copy of it and a reload read them once, so
+ * a phone's burst of calls stays under the platform's per-token limit. No sessions readable: none.
+ */
+const doorMemo = new LRUCache<string, Door[]>({ max: 1000, ttl: 60_000 });
+export async function doorsFor(ctx: RequestContext, ev: LoadedEvent, token: string): Promise<Door[]> {
+  const eventID = Number(ev.event.eventID);
+  const key = `${eventID}:${ev.locale}:${createHash('sha256').update(token).digest('base64url')}`;
+  let doors = doorMemo.get(key);
+  if (doors === undefined) {
+    try {
+      doors = doorsOf(await ctx.runtime.client.activityFindAs(token, eventID, ctx.call), ev.timeZone, ev.locale);
+    } catch (err) {
+      if (!isPodiumError(err)) throw err;
+      return []; // not kept: the next load asks again
+    }
+    doorMemo.set(key, doors);
+  }
+  return doors;
+}
+
+/** A door's id as the page sends it: 0 (or none) the event's entrance, else a session's activityID. */
+export function doorOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '' || value === 0 || value === '0') return 0;
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * A scan posted by the page's script: JSON { code, date, nonce, activityID? } (activityID: a session's
+ * door; none or 0, the entrance); undefined when malformed.
+ */
+export function parseScan(
+  body: unknown,
+): { code: string; date: number; nonce: string; activityID?: number } | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
-  const { code, date, nonce } = body as Record<string, unknown>;
+  const { code, date, nonce, activityID } = body as Record<string, unknown>;
   if (typeof code !== 'string' || code.trim() === '' || code.length > 200) return undefined;
   if (typeof date !== 'number' || !Number.isSafeInteger(date) || date <= 0) return undefined;
   if (typeof nonce !== 'string' || !NONCE.test(nonce)) return undefined;
-  return { code: code.trim(), date, nonce };
+  const door = doorOf(activityID);
+  if (door === undefined) return undefined;
+  return door === 0 ? { code: code.trim(), date, nonce } : { code: code.trim(), date, nonce, activityID: door };
 }
 
 /**

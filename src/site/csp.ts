@@ -4,13 +4,15 @@
 
 /** The policy: scripts and styles from this origin only; images from anywhere over https (organizer
  * images, speaker photos, logos) and from the platform's public API (the demo's pictures, which it
- * serves over http too on a developer's machine); the registration widget may call that API. The one
- * worker is the site's own service worker, /sw.js (Web Push notifications, docs/push.md).
+ * serves over http too on a developer's machine); the registration widget may call that API. The
+ * workers are the site's own service workers: /sw.js (Web Push notifications, docs/push.md) and the
+ * check-in page's {page}/sw.js (its offline copy, docs/site.md "Check-in").
  *
- * Trusted Types are enforced: no page script hands a string to a DOM sink. The two policies allowed
+ * Trusted Types are enforced: no page script hands a string to a DOM sink. The three policies allowed
  * are the only ones the site's scripts create: `lit-html`, Lit's own (the widgets the event's home
- * and the embed configurator load; one Lit per page, so no duplicates), and `podium-sw`, which
- * answers the service worker's address only (push.client.ts). Astro's scripts are plain module
+ * and the embed configurator load; one Lit per page, so no duplicates), `podium-sw`, which answers
+ * the push service worker's address only (push.client.ts), and `podium-checkin-sw`, the check-in
+ * page's worker's address only (checkin.client.ts). Astro's scripts are plain module
  * files and create none; live.client.ts parses pages with XMLHttpRequest, not a string sink. */
 export function contentSecurityPolicy(publicApiOrigin: string): string {
   const connect = publicApiOrigin ? `'self' ${publicApiOrigin}` : "'self'";
@@ -27,7 +29,7 @@ export function contentSecurityPolicy(publicApiOrigin: string): string {
     "base-uri 'none'",
     "object-src 'none'",
     "require-trusted-types-for 'script'",
-    'trusted-types lit-html podium-sw',
+    'trusted-types lit-html podium-sw podium-checkin-sw',
   ].join('; ');
 }
 

@@ -299,3 +299,70 @@ describe.each(STORES)('event.search on %s', (kind) => {
     expect(await find('slides')).toEqual([`comment:${ids.approved}`]);
   });
 });
+
+// A word in most of the event (docs/api/search.md "Common words"): at most SEARCH_RANK_CAP matches — the
+// first in the index's order — are ranked, so the cost is bounded; a rarer word is ranked whole. Here the
+// cap is 3 and "common" is in 6 sessions; the one with it in its name (the best hit) is the last written,
+// past the first 3 candidates.
+describe.each(STORES)('event.search of a common word on %s (SEARCH_RANK_CAP=3)', (kind) => {
+  let p: TestPlatform;
+  let w: World;
+  let eventID: number;
+  const ids: string[] = [];
+  const CAP = 3;
+
+  beforeAll(async () => {
+    p = await startTestPlatform(kind, { SEARCH_RANK_CAP: String(CAP) });
+    w = await world(p);
+    eventID = Number(w.eventA.eventID);
+    for (let i = 0; i < 5; i++)
+      ids.push(await p.insertRow('activity', { eventID, name: `Talk ${i}`, description: `A common ${i % 2 ? 'rare' : 'plain'} text` }, 'activityID')); // prettier-ignore
+    ids.push(await p.insertRow('activity', { eventID, name: 'Common rare ground', description: 'Common and rare' }, 'activityID')); // prettier-ignore
+    await reindexEvent(p.db, eventID);
+  });
+  afterAll(() => p?.close());
+
+  const search = async (query: string, more: Record<string, string | number> = {}) => {
+    const r = await client(p, 'rest').call('event.search', { token: w.adminA, query: { eventID, paginated: 1, ...more }, body: { query } }); // prettier-ignore
+    expect(r.status, r.text).toBe(200);
+    return { total: r.total, ids: r.data.map((h) => searchHitWire.parse(h).id) };
+  };
+
+  it('ranks the first matches only; total counts them all; the pages end at the cap', async () => {
+    const common = await search('common');
+    expect(common.total).toBe('6');
+    expect(common.ids).toHaveLength(CAP);
+    expect(common.ids.sort()).toEqual(ids.slice(0, CAP).sort());
+    expect(common.ids).not.toContain(ids[5]);
+    expect(await search('common', { offset: 2, limit: 5 })).toMatchObject({ total: '6', ids: [expect.any(String)] });
+    expect(await search('common', { offset: CAP })).toEqual({ total: '6', ids: [] });
+    // A rarer word (3 matches, within the cap) is ranked whole: its best hit, last written, first.
+    const rare = await search('rare');
+    expect(rare).toMatchObject({ total: '3' });
+    expect(rare.ids[0]).toBe(ids[5]);
+    expect(rare.ids.slice(1).sort()).toEqual([ids[1], ids[3]].sort());
+  });
+
+  it('the plan: the index, then at most the cap of candidates scored, then sorted', async () => {
+    const scope = scopeOf(eventID, new Set(SEARCH_TYPES), { personID: 1, admin: true })!;
+    const q = matchQuery(p.db, scope, termsOf('common'), 20, 0, CAP).compile(p.db);
+    if (kind === 'sqlite') {
+      const plan = await p.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters])); // prettier-ignore
+      const details = plan.rows.map((r) => r.detail).join('\n');
+      // The candidates: a subquery (not folded into the outer query) reading the FTS5 table by MATCH.
+      expect(details).toMatch(/(CO-ROUTINE|MATERIALIZE)[^\n]*\n[^\n]*VIRTUAL TABLE INDEX \d+:M/);
+      expect(details).toMatch(/USE TEMP B-TREE FOR ORDER BY/);
+    } else {
+      const plan = await p.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        return trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (analyze, costs off, timing off, summary off) ${q.sql}`, [...q.parameters])); // prettier-ignore
+      });
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Bitmap Index Scan on "?searchIndex_doc"?/);
+      // Sort above the Limit of the candidates, which stops the index's scan at the cap (6 match).
+      expect(text).toMatch(
+        /Sort[\s\S]*Limit \(actual rows=3[\s\S]*Bitmap Heap Scan on "?searchIndex"? \(actual rows=3 /,
+      );
+    }
+  });
+});

@@ -6,7 +6,10 @@
 // count goes up by one and the second shows in the conflicts ("Already inside"); a scan sent twice with its
 // nonce is answered once; the camera path with a fake camera and a stand-in BarcodeDetector (Debian's
 // Chromium has none); axe clean signed out and in; the token only in an HttpOnly, SameSite=Strict cookie of
-// the page's path; the endpoints refuse other sites; the event's own domain serves it at /checkin.
+// the page's path; the endpoints refuse other sites; the event's own domain serves it at /checkin. The
+// page's service worker keeps it: a reload with the network off opens the scanner (the kept copy), a scan
+// waits and is sent when back online (and without service workers the reload fails). A session's door:
+// picked, remembered on the phone, shown, counted at that door.
 // Screenshots: test-results/screenshots/checkin-*-390.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,20 +19,32 @@ import { editEvent, http, startPodium, type Podium } from './harness.ts';
 let p: Podium;
 let browser: Browser;
 let eventID: string;
+let admin: string;
+let session: { activityID: string; name: string };
 const problems: string[] = [];
 const STAFF = { username: 'door.staff@podium.test', password: 'door-pass-2037' };
 const ATTENDEE = { username: 'plain.attendee@podium.test', password: 'just-a-visitor-1' };
 const codes: Record<string, string> = {};
 const PAGE = '/demo/summit/checkin';
 
-/** One platform call as the demo organizer (a company admin); its rows. */
-async function api(token: string, op: string, query: Record<string, string>, body?: Record<string, string>) {
+/** One platform call as the demo organizer (a company admin); its rows. Past the per-token limit (10 a second), waits and asks again. */
+async function api(
+  token: string,
+  op: string,
+  query: Record<string, string>,
+  body?: Record<string, string>,
+): Promise<Record<string, string>[]> {
+  // prettier-ignore
   const res = await fetch(`${p.api}/${op.replaceAll('.', '/')}?${new URLSearchParams(query)}`, {
     method: body ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: body && new URLSearchParams(body),
   });
   const text = await res.text();
+  if (res.status === 429) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+    return api(token, op, query, body);
+  }
   if (res.status !== 200) throw new Error(`${op}: ${text}`);
   return (JSON.parse(text) as { data: Record<string, string>[] }).data;
 }
@@ -48,7 +63,7 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ password: p.organizer.password }),
   });
-  const admin = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+  admin = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
   eventID = (await api(admin, 'event.get', { namespace: 'demo', nickname: 'summit' }))[0].eventID;
   // A staff member and a plain attendee, each with the event's own password; two attendees to scan.
   for (const [who, level] of [
@@ -58,19 +73,21 @@ beforeAll(async () => {
     const [row] = await api(admin, 'event.person.bind', { eventID }, { name: `Person ${level}`, username: who.username, level }); // prettier-ignore
     await api(admin, 'event.person.operate', { eventID, key: 'password', personID: row.personID }, { value: who.password }); // prettier-ignore
   }
-  for (const name of ['Ana Door', 'Bo Door', 'Cy Camera']) {
+  for (const name of ['Ana Door', 'Bo Door', 'Cy Camera', 'Di Offline', 'Ed Kept']) {
     const [row] = await api(admin, 'event.person.bind', { eventID }, { name, username: `${name.split(' ')[0].toLowerCase()}@door.podium.test` }); // prettier-ignore
     codes[name.split(' ')[0]] = row.qrCode;
   }
   expect(Object.values(codes).every((c) => c.length > 10)).toBe(true);
+  const [first] = await api(admin, 'activity.find', { eventID, limit: '1' });
+  session = { activityID: first.activityID, name: first.name };
 }, 300_000); // a cold site build on a loaded machine takes minutes
 afterAll(async () => {
   await browser?.close();
   await p?.stop();
 });
 
-async function phone(consoleErrors = true): Promise<BrowserContext> {
-  const c = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+async function phone(consoleErrors = true, serviceWorkers: 'allow' | 'block' = 'allow'): Promise<BrowserContext> {
+  const c = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers }); // prettier-ignore
   await skipDemoImages(c);
   return watchProblems(c, problems, { consoleErrors });
 }
@@ -183,6 +200,103 @@ describe('the check-in page', () => {
     await c.close();
   }, 120_000);
 
+  it('offline after a reload: the service worker opens the kept page, a scan waits and is sent back online', async () => {
+    // Chromium logs the failed stats polls of an offline page as console errors: not problems here.
+    const c = await phone(false);
+    const page = await c.newPage();
+    await signIn(page, STAFF);
+    // The worker is active (the page and its files kept) and controls the page.
+    await poll(() => page.locator('#checkin-app').getAttribute('data-offline')).toBe('ready');
+    expect(await page.locator('#checkin-offline').isVisible()).toBe(true);
+    await poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '')).toBe(`${p.site}${PAGE}/sw.js`); // prettier-ignore
+    expect(await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.scope))).toBe(`${p.site}${PAGE}`); // prettier-ignore
+    const before = Number(await inside(page));
+    // Someone enters meanwhile on another device: the server's page now says before + 1, the kept one before.
+    await api(admin, 'checklog.checkIn', { eventID, code: codes.Ed, date: '2000000200' });
+
+    await c.setOffline(true);
+    await page.reload();
+    expect(await inside(page)).toBe(String(before)); // the kept copy, not the server's
+    expect(await page.locator('#checkin-queue').textContent()).toContain('Offline');
+    await typeCode(page, codes.Di);
+    await poll(() => result(page).getAttribute('data-state')).toBe('queued');
+    await poll(() => page.locator('#checkin-queue').textContent()).toContain('1 scan waiting to be sent');
+
+    await c.setOffline(false);
+    await poll(() => page.locator('#checkin-queue').textContent()).toContain('1 waiting scan sent');
+    await poll(() => inside(page)).toBe(String(before + 2));
+    const log = await api(admin, 'checklog.find', { eventID, query: 'Di Offline' });
+    expect(log.map((r) => [r.result, r.activityID])).toEqual([['first', '0']]);
+    // Online again, the page comes from the server (network first) and the kept copy follows it.
+    await page.reload();
+    expect(await inside(page)).toBe(String(before + 2));
+    // Nothing but the page and its files is kept: no endpoint answer, no token.
+    const kept = await page.evaluate(async () => {
+      const out: string[] = [];
+      for (const name of await caches.keys())
+        for (const r of await (await caches.open(name)).keys()) out.push(`${name} ${new URL(r.url).pathname}`);
+      return out;
+    });
+    expect(kept.length).toBeGreaterThan(2);
+    expect(kept.every((k) => k.startsWith(`podium-checkin:${PAGE}:`))).toBe(true);
+    expect(kept.filter((k) => k.endsWith(` ${PAGE}`))).toHaveLength(1);
+    expect(kept.filter((k) => !k.endsWith(` ${PAGE}`)).every((k) => /\/(_astro|_podium)\//.test(k))).toBe(true);
+    const cookie = (await c.cookies()).find((k) => k.name === 'podium_checkin')!.value;
+    const keptText = await page.evaluate(async () => {
+      let all = '';
+      for (const name of await caches.keys())
+        for (const r of await (await caches.open(name)).keys()) all += await (await (await caches.open(name)).match(r))!.text(); // prettier-ignore
+      return all;
+    });
+    expect(keptText).not.toContain(cookie);
+    await c.close();
+
+    // Without service workers the same reload has nothing to show.
+    const bare = await phone(false, 'block');
+    const plain = await bare.newPage();
+    await signIn(plain, STAFF);
+    await bare.setOffline(true);
+    await expect(plain.reload()).rejects.toThrow(/ERR_INTERNET_DISCONNECTED/);
+    await bare.close();
+  }, 120_000);
+
+  it("a session's door: picked, remembered on this phone, shown above the result, counted at that door", async () => {
+    const c = await phone();
+    const page = await c.newPage();
+    await signIn(page, STAFF);
+    expect(await page.locator('#checkin-door-name').textContent()).toBe('Event entrance');
+    const door = page.getByLabel('Door');
+    const label = await door.locator(`option[value="${session.activityID}"]`).textContent();
+    expect(label).toContain(session.name);
+    await door.selectOption(session.activityID);
+    expect(await page.locator('#checkin-door-name').textContent()).toBe(label);
+    await poll(() => inside(page)).toBe('0');
+    // Ana is inside the event (first test); this session's door has not seen her.
+    await typeCode(page, codes.Ana);
+    await poll(() => result(page).getAttribute('data-state')).toBe('ok');
+    expect(await result(page).textContent()).toContain('Welcome, Ana Door');
+    await poll(() => inside(page)).toBe('1');
+    expect(await page.locator('#checkin-approved').isHidden()).toBe(true);
+    await checkAndShoot(page, 'checkin-session', 390, problems);
+    const stats = await api(admin, 'checklog.stats', { eventID });
+    expect(stats.find((r) => r.activityID === session.activityID)).toMatchObject({ inside: '1', entries: '1' });
+    // The phone remembers the door.
+    await page.reload();
+    expect(await door.inputValue()).toBe(session.activityID);
+    expect(await page.locator('#checkin-door-name').textContent()).toBe(label);
+    await poll(() => inside(page)).toBe('1');
+    // Back to the entrance: its own count, and Ana is already inside there.
+    await door.selectOption('0');
+    expect(await page.locator('#checkin-door-name').textContent()).toBe('Event entrance');
+    await poll(() => inside(page)).not.toBe('1');
+    await typeCode(page, codes.Ana);
+    await poll(() => result(page).getAttribute('data-state')).toBe('refused');
+    expect(await result(page).textContent()).toContain('Already inside');
+    expect(await axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await c.close();
+  }, 120_000);
+
   it('the camera: a fake camera stream and a stand-in BarcodeDetector check a code in', async () => {
     const c = await phone();
     await c.grantPermissions(['camera'], { origin: p.site });
@@ -266,6 +380,17 @@ describe('the check-in addresses over HTTP', () => {
     expect(signInElsewhere.status).toBe(403);
     expect(signInElsewhere.headers['set-cookie']).toBeUndefined();
     expect((await http(`${p.site}/demo/nothing-here/checkin`)).status).toBe(404);
+    const stats = await http(`${p.site}${PAGE}/stats?activityID=x`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(stats.status).toBe(401); // the cookie first: no door is read for a stranger
+
+    // The service worker: JavaScript, its scope may be the page's path, never kept by a cache.
+    const sw = await http(`${p.site}${PAGE}/sw.js`);
+    expect(sw.status).toBe(200);
+    expect(sw.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(sw.headers['service-worker-allowed']).toBe(PAGE);
+    expect(sw.headers['cache-control']).toBe('no-cache, max-age=0');
+    expect(sw.text).toMatch(/^const VERSION = "[0-9a-f]{16}";\n/);
+    expect((await http(`${p.site}/demo/nothing-here/checkin/sw.js`)).status).toBe(404);
   }, 60_000);
 
   it("on the event's own domain: /checkin, the cookie's path /checkin", async () => {
@@ -276,6 +401,8 @@ describe('the check-in addresses over HTTP', () => {
     await signIn(page, STAFF, site, '/checkin');
     expect(page.url()).toBe(`${site}/checkin`);
     expect((await c.cookies()).find((k) => k.name === 'podium_checkin')).toMatchObject({ path: '/checkin' });
+    const sw = await http(`${p.site}/checkin/sw.js`, { headers: { host: new URL(site).host } });
+    expect([sw.status, sw.headers['service-worker-allowed']]).toEqual([200, '/checkin']);
     await typeCode(page, codes.Ana);
     await poll(() => result(page).textContent()).toContain('Ana Door');
     expect(problems).toEqual([]);

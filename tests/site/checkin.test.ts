@@ -1,7 +1,8 @@
 // The check-in page's server side (src/site/checkin.ts) without a browser: what a scan must look like,
 // which requests count as the page's own, the token's cookie, and the page's texts in every language.
 import { describe, expect, it } from 'vitest';
-import { fromThePage, parseScan, staffToken, tokenCookie, type LoadedEvent } from '../../src/site/checkin.ts';
+import { doorOf, doorsOf, fromThePage, parseScan, staffToken, tokenCookie, type LoadedEvent } from '../../src/site/checkin.ts'; // prettier-ignore
+import type { Activity } from '../../src/client/index.ts';
 import { CLIENT_KEYS, clientMessages, ct } from '../../src/site/checkin-messages.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import { LOCALES } from '../../src/shared/i18n/messages.ts';
@@ -26,11 +27,46 @@ describe('parseScan', () => {
     [{ code: 'abc', date: 1, nonce: 'short' }, undefined],
     [{ code: 'abc', date: 1, nonce: 'has spaces in it' }, undefined],
     [{ code: 'abc', date: 1 }, undefined],
+    // The door: a session's id, or the entrance (0, none).
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: 17 }, { code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: 17 }],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: '17' }, { code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: 17 }],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: 0 }, { code: 'abc', date: 1, nonce: '0123456789abcdef' }],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: -1 }, undefined],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: 1.5 }, undefined],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: '1 OR 1=1' }, undefined],
+    [{ code: 'abc', date: 1, nonce: '0123456789abcdef', activityID: [1] }, undefined],
     [null, undefined],
     ['abc', undefined],
   ])('%j → %j', (body, parsed) => {
     expect(parseScan(body)).toEqual(parsed);
   }); // prettier-ignore
+});
+
+describe('doors', () => {
+  it.each([
+    [undefined, 0],
+    ['', 0],
+    ['0', 0],
+    [0, 0],
+    ['42', 42],
+    [42, 42],
+    ['042', 42],
+    ['-3', undefined],
+    ['abc', undefined],
+    ['1e3', undefined],
+    [Number.MAX_SAFE_INTEGER + 1, undefined],
+  ])('doorOf(%j) → %j', (value, door) => {
+    expect(doorOf(value)).toBe(door);
+  });
+
+  it("lists the sessions by start, then name, as 'day time · name' in the event's zone", () => {
+    const s = (activityID: string, name: string, dateBegin: string) => ({ activityID, name, dateBegin }) as Activity;
+    // 2026-12-24 09:00 UTC is 06:00 in São Paulo.
+    const doors = doorsOf([s('3', 'Lunch', '1798102800'), s('1', 'Keynote', '1798102800'), s('2', 'Opening', '1798092000'), s('4', 'Undated', '0')], 'America/Sao_Paulo', 'en'); // prettier-ignore
+    expect(doors.map((d) => d.activityID)).toEqual(['4', '2', '1', '3']);
+    expect(doors[0].label).toBe('Undated');
+    expect(doors[2].label).toMatch(/^Thu 24 Dec 06:00 · Keynote$/);
+  });
 });
 
 describe('fromThePage', () => {

@@ -239,14 +239,14 @@ describe('theme stylesheet', () => {
   it('CSP allows no inline script or style and lets the widget call the public API', () => {
     const csp = contentSecurityPolicy('https://api.example.com');
     expect(csp).toContain("script-src 'self';");
-    // Workers: the site's service worker only (public/sw.js).
+    // Workers: the site's own service workers only (public/sw.js, the check-in page's sw.js).
     expect(csp).toContain("worker-src 'self';");
     expect(csp).toContain("style-src 'self';");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain("connect-src 'self' https://api.example.com");
-    // Trusted Types enforced, with Lit's policy (widgets) and the service worker's, and no other.
+    // Trusted Types enforced, with Lit's policy (widgets) and the two service workers', and no other.
     expect(csp).toContain("require-trusted-types-for 'script'");
-    expect(csp).toMatch(/trusted-types lit-html podium-sw(;|$)/);
+    expect(csp).toMatch(/trusted-types lit-html podium-sw podium-checkin-sw(;|$)/);
     // The platform's pictures (the demo's) load from it even over http, as on a developer's machine.
     expect(contentSecurityPolicy('http://127.0.0.1:8080')).toContain(
       "img-src 'self' http://127.0.0.1:8080 https: data:",

@@ -15,6 +15,13 @@ import { wordsOf, type Terms } from './text.ts';
 /** Weights of title, body, more (scope never counts): FTS5's bm25 and PostgreSQL's ts_rank ({D,C,B,A}). */
 const BM25 = sql.raw('10.0, 3.0, 1.0, 0.0');
 const TS_WEIGHTS = '{0, 0.1, 0.3, 1}';
+/**
+ * How many matching documents are ranked at most (config SEARCH_RANK_CAP; docs/api/search.md "Common
+ * words"): the first this many in the index's own order are scored and sorted, so a word found in most
+ * of a big event costs a bounded ranking, while a rarer word (fewer matches) is ranked whole, as before.
+ * The answer's pages end there; `total` still counts every match.
+ */
+export const RANK_CAP = 3000;
 /** Keys per statement when replacing documents (well under either store's parameter limit). */
 export const CHUNK = 200;
 
@@ -55,21 +62,27 @@ export interface IndexHit {
 
 /**
  * The ranking query: one page of the matching documents' keys and scores, best first (then by type,
- * then key). It reads the index only (FTS5: its doclists and each match's size for bm25; PostgreSQL: the
- * GIN index, then each match's tsvector for ts_rank), never the stored text: a page's text is read after.
+ * then key), among the first `cap` matches in the index's order (the candidates: a subquery with a
+ * LIMIT, which neither store folds into the outer query, so at most `cap` matches are scored). It reads
+ * the index only (FTS5: its doclists and each candidate's size for bm25; PostgreSQL: the GIN index, then
+ * each candidate's tsvector for ts_rank), never the stored text: a page's text is read after.
  */
-export function matchQuery(db: Kysely<DB>, scope: Scope, terms: Terms, limit: number, offset: number) {
+export function matchQuery(db: Kysely<DB>, scope: Scope, terms: Terms, limit: number, offset: number, cap = RANK_CAP) {
   if (isPostgres(db)) {
     const q = tsQuery(scope, terms);
     return sql<{ type: SearchType; objectID: number; eventID: number; score: number }>`
-      select "type", "objectID", "eventID", ts_rank(${TS_WEIGHTS}::float4[], "doc", to_tsquery('simple', ${q.user})) as "score"
-      from "searchIndex" where "doc" @@ to_tsquery('simple', ${q.full})
+      select "type", "objectID", "eventID", "score" from (
+        select "type", "objectID", "eventID", ts_rank(${TS_WEIGHTS}::float4[], "doc", to_tsquery('simple', ${q.user})) as "score"
+        from "searchIndex" where "doc" @@ to_tsquery('simple', ${q.full}) limit ${cap}
+      ) as "candidates"
       order by "score" desc, ${typeOrder}, "objectID" limit ${limit} offset ${offset}`;
   }
   return sql<{ docID: number; score: number }>`
-    select rowid as "docID", -bm25("searchIndex", ${BM25}) as "score"
-    from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)}
-    order by "score" desc, rowid % 8, rowid limit ${limit} offset ${offset}`;
+    select "docID", "score" from (
+      select rowid as "docID", -bm25("searchIndex", ${BM25}) as "score"
+      from "searchIndex" where "searchIndex" match ${ftsQuery(scope, terms)} limit ${cap}
+    )
+    order by "score" desc, "docID" % 8, "docID" limit ${limit} offset ${offset}`;
 }
 
 /** One page of hits, best first, with each hit's title and text. */
@@ -79,8 +92,10 @@ export async function matchIndex(
   terms: Terms,
   limit: number,
   offset: number,
+  cap = RANK_CAP,
 ): Promise<IndexHit[]> {
-  const keys = (await matchQuery(db, scope, terms, limit, offset).execute(db)).rows as Record<string, unknown>[];
+  if (offset >= cap) return []; // past the ranked candidates: the answer's pages end there
+  const keys = (await matchQuery(db, scope, terms, limit, offset, cap).execute(db)).rows as Record<string, unknown>[]; // prettier-ignore
   if (keys.length === 0) return [];
   const texts = isPostgres(db)
     ? await sql<{ type: string; objectID: number; title: string; body: string }>`

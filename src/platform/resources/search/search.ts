@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { Page } from '../../db/page.ts';
 import { SEARCH_TYPES, authorToken, eventToken, type SearchType } from './documents.ts';
-import { countMatches, matchIndex, matchQuery, type Scope } from './repository.ts';
+import { RANK_CAP, countMatches, matchIndex, matchQuery, type Scope } from './repository.ts';
 import { rankOf, snippetOf } from './rank.ts';
 import { termsOf } from './text.ts';
 
@@ -50,17 +50,19 @@ export async function searchEvent(
   types: ReadonlySet<SearchType>,
   who: Searcher,
   page: Page,
+  /** How many matches are ranked at most (RANK_CAP; config SEARCH_RANK_CAP). */
+  cap = RANK_CAP,
 ): Promise<{ hits: Hit[]; total: number }> {
   const terms = termsOf(query);
   const scope = scopeOf(eventID, types, who);
   if (terms.words.length === 0 || !scope) return { hits: [], total: 0 };
-  const found = await matchIndex(db, scope, terms, page.limit, page.offset);
+  const found = await matchIndex(db, scope, terms, page.limit, page.offset, cap);
   const total = page.paginated ? await countMatches(db, scope, terms) : 0;
   // A hit's rank is relative to the best hit of the whole answer, on every page.
   const top =
     page.offset === 0 || found.length === 0
       ? (found[0]?.score ?? 0)
-      : Number((await matchQuery(db, scope, terms, 1, 0).execute(db)).rows[0]?.score ?? 0);
+      : Number((await matchQuery(db, scope, terms, 1, 0, cap).execute(db)).rows[0]?.score ?? 0);
   const commentIDs = found.filter((h) => h.type === 'comment').map((h) => h.objectID);
   const comments = new Map(
     commentIDs.length === 0

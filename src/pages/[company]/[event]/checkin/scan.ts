@@ -1,7 +1,8 @@
 // POST /{company}/{event}/checkin/scan — one scan of the check-in page's script (checkin.client.ts), live
-// or sent from its offline queue: JSON { code, date, nonce } in, checklog.checkIn at the event's entrance
-// with the staff token of the HttpOnly cookie, JSON { result, reason, name, replayed } out. The nonce makes
-// a scan sent twice (a queue flushed again after a lost answer) get its first answer back.
+// or sent from its offline queue: JSON { code, date, nonce, activityID? } in, checklog.checkIn at the door
+// the page chose (the event's entrance, or a session's: activityID) with the staff token of the HttpOnly
+// cookie, JSON { result, reason, name, replayed } out. The nonce makes a scan sent twice (a queue flushed
+// again after a lost answer) get its first answer back.
 import type { APIRoute } from 'astro';
 import { checkinEvent, fromThePage, json, parseScan, refusal, scanView, staffToken } from '../../../../site/checkin.ts';
 
@@ -18,7 +19,7 @@ export const POST: APIRoute = async ({ params, locals, request }) => {
   } catch {
     scan = undefined;
   }
-  if (!scan) return json(400, { error: '400 a scan is { code, date, nonce }' });
+  if (!scan) return json(400, { error: '400 a scan is { code, date, nonce, activityID? }' });
   try {
     const row = await ctx.runtime.client.checkIn(token, { eventID: Number(ev.event.eventID), ...scan }, ctx.call);
     return json(200, scanView(row));

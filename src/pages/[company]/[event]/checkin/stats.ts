@@ -1,20 +1,23 @@
-// GET /{company}/{event}/checkin/stats — the check-in page's live count: checklog.stats's entrance row
-// (people inside now, across every device; entries; approved attendees), read with the staff token of
-// the HttpOnly cookie. The page asks every few seconds and after each scan.
+// GET /{company}/{event}/checkin/stats[?activityID=] — the check-in page's live count: checklog.stats's
+// row of the door the page chose (the entrance, or a session's: people inside now, across every device;
+// entries; approved attendees for the entrance), read with the staff token of the HttpOnly cookie. A
+// session nobody was scanned at yet has no row: zeros. The page asks every few seconds and after each scan.
 import type { APIRoute } from 'astro';
-import { checkinEvent, fromThePage, json, refusal, staffToken } from '../../../../site/checkin.ts';
+import { checkinEvent, doorOf, fromThePage, json, refusal, staffToken } from '../../../../site/checkin.ts';
 
-export const GET: APIRoute = async ({ params, locals, request }) => {
+export const GET: APIRoute = async ({ params, locals, request, url }) => {
   const ctx = locals.podium;
   if (!fromThePage(request, ctx)) return json(403, { error: '403 only the check-in page may read this' });
   const ev = await checkinEvent(ctx, params.company!, params.event!);
   if (!ev) return json(404, { error: '404 event not found' });
   const token = staffToken(ctx);
   if (!token) return json(401, { error: '401 sign in first' });
+  const door = doorOf(url.searchParams.get('activityID') ?? undefined);
+  if (door === undefined) return json(400, { error: '400 activityID must be a session id' });
   try {
     const rows = await ctx.runtime.client.checkStats(token, Number(ev.event.eventID), ctx.call);
-    const entrance = rows.find((r) => r.activityID === '0') ?? rows[0];
-    return json(200, { inside: entrance?.inside ?? '0', entries: entrance?.entries ?? '0', approved: entrance?.approved ?? '' }); // prettier-ignore
+    const row = rows.find((r) => r.activityID === String(door)) ?? (door === 0 ? rows[0] : undefined);
+    return json(200, { activityID: String(door), inside: row?.inside ?? '0', entries: row?.entries ?? '0', approved: row?.approved ?? '' }); // prettier-ignore
   } catch (err) {
     return refusal(err);
   }

@@ -61,7 +61,7 @@ const eventSearch = defineOperation({
     const found = await searchEvent(ctx.db, p.eventID, p.query, p.types ?? new Set(SEARCH_TYPES), {
       personID: ctx.caller!.personID,
       admin: isEventAdmin(ctx),
-    }, page); // prettier-ignore
+    }, page, ctx.config.SEARCH_RANK_CAP); // prettier-ignore
     const rows = found.hits.map((h) => ({
       type: h.type,
       id: String(h.id),
