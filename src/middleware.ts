@@ -45,13 +45,7 @@ async function finish(context: APIContext, response: Response): Promise<Response
   const type = headers.get('content-type') ?? '';
   if (type.startsWith('text/html')) {
     headers.set('content-type', 'text/html; charset=utf-8');
-    let apiOrigin = '';
-    try {
-      apiOrigin = new URL(ctx.runtime.publicApiUrl).origin;
-    } catch {
-      // no public API: the widget cannot call out
-    }
-    for (const [k, v] of Object.entries(securityHeaders(apiOrigin))) {
+    for (const [k, v] of securityHeadersOf(ctx.runtime.publicApiUrl)) {
       // A page may send less Referer than the default (/podium-password carries a code in its URL).
       if (k === 'referrer-policy' && headers.get(k) === 'no-referrer') continue;
       // The check-in page may use the camera (its own origin only); no page may ask for more.
@@ -98,6 +92,22 @@ async function finish(context: APIContext, response: Response): Promise<Response
   const variant = page && encoding ? await pageCache?.variant(page, encoding) : undefined;
   if (variant) return new Response(bytesOf(variant.body), { status: 200, headers: variant.headers });
   return encoded(body, 200, headers, encoding);
+}
+
+let security: { publicApiUrl: string; headers: [string, string][] } | undefined;
+
+/** The security headers of a page, made once per public API address (one per process). */
+function securityHeadersOf(publicApiUrl: string): [string, string][] {
+  if (security?.publicApiUrl !== publicApiUrl) {
+    let apiOrigin = '';
+    try {
+      apiOrigin = new URL(publicApiUrl).origin;
+    } catch {
+      // no public API: the widget cannot call out
+    }
+    security = { publicApiUrl, headers: Object.entries(securityHeaders(apiOrigin)) };
+  }
+  return security.headers;
 }
 
 /** An answer made for this request alone (private, no-store, an error page), compressed when worth it. */

@@ -70,12 +70,36 @@ export function memoFragment(of: object, key: string, make: () => string): Buffe
   return bytes;
 }
 
-/** memoFragment for HTML Astro renders (Memo.astro renders its slot only when not remembered). */
-export async function memoRendered(of: object, key: string, render: () => Promise<string>): Promise<Buffer> {
+const ids = new WeakMap<object, number>();
+let lastID = 0;
+
+/** A number of its own for each object (while it lives), for keys made of several objects. */
+function idOf(o: object | undefined): string {
+  if (o === undefined) return '-';
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = ++lastID));
+  return String(id);
+}
+
+/**
+ * memoFragment for HTML Astro renders (Memo.astro renders its slot only when not remembered). HTML made
+ * of several answers is kept under the first (`of`) and the others' identities (`also`): a new answer
+ * of any of them is HTML made anew. The HTML may hold no fragment marker: a marker numbers a fragment of
+ * one request.
+ */
+export async function memoRendered(
+  of: object,
+  key: string,
+  render: () => Promise<string>,
+  also: readonly (object | undefined)[] = [],
+): Promise<Buffer> {
   const byKey = rememberedOf(of);
-  const known = byKey.get(key);
+  const full = also.length === 0 ? key : `${also.map(idOf).join(',')}|${key}`;
+  const known = byKey.get(full);
   if (known !== undefined) return known;
-  const bytes = Buffer.from(await render());
-  byKey.set(key, bytes);
+  const html = await render();
+  if (html.includes(MARKER_PREFIX)) throw new Error('Memo: remembered HTML cannot hold a fragment marker');
+  const bytes = Buffer.from(html);
+  byKey.set(full, bytes);
   return bytes;
 }
