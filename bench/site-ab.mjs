@@ -8,7 +8,8 @@
 // moves much less than req/s with what else the machine runs. Seeds the same 300-activity event as
 // bench/site.mjs.
 // The steadiest figure on a busy machine is A's CPU per answer over B's in the same round (the two runs
-// a few seconds apart see the same load): printed per round, with their median.
+// a few seconds apart see the same load): printed per round, with their median. Last, each build's CPU
+// per answer of /_podium/health (the adapter's floor, as in bench/site.mjs).
 // Usage: node bench/site-ab.mjs <other-tree> [path=/demo/program-300] [rounds=3] [seconds=3]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -123,6 +124,11 @@ try {
       k === 'bare' ? '' : `CPU ratio ${((100 * cpu('bare')) / cpu(k)).toFixed(2)}%`,
     );
   const perRound = r.A.map((a, i) => a.cpu / r.B[i].cpu);
+  // The adapter's floor in each build (an endpoint answering `ok`: no page, no platform call).
+  for (const k of ['A', 'B']) {
+    const f = await load(urls[k].replace(path, '/_podium/health'), pids[k], seconds);
+    console.log(k, 'floor /_podium/health: CPU ms/answer', f.cpu.toFixed(3));
+  }
   console.log(
     'A/B CPU per answer, each round',
     perRound.map((x) => x.toFixed(3)).join(' '),

@@ -90,7 +90,7 @@ async function finish(context: APIContext, response: Response): Promise<Response
   }
   // A stored page is compressed through the cache, so its variants are made once for all its hits.
   const variant = page && encoding ? await pageCache?.variant(page, encoding) : undefined;
-  if (variant) return new Response(bytesOf(variant.body), { status: 200, headers: variant.headers });
+  if (variant) return new Response(bodyOf(variant.body), { status: 200, headers: variant.headers });
   return encoded(body, 200, headers, encoding);
 }
 
@@ -122,8 +122,17 @@ async function encoded(body: Buffer, status: number, headers: Headers, encoding:
     if (sent !== body) headers.set('content-encoding', encoding);
   }
   headers.set('content-length', String(sent.length));
-  return new Response(bytesOf(sent), { status, headers });
+  return new Response(bodyOf(sent), { status, headers });
 }
 
-/** A Buffer as the Uint8Array a Response takes (the same memory, no copy). */
-const bytesOf = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
+/**
+ * A Buffer as a Response's body, in one chunk of the same memory: given bytes, a Response copies them
+ * (and a 15 KB page cost 9 µs against 2 µs so); the adapter reads the stream and writes the chunk.
+ */
+const bodyOf = (b: Buffer) =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength));
+      controller.close();
+    },
+  });

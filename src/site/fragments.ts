@@ -17,6 +17,9 @@ export function fragmentMarker(ctx: RequestContext, bytes: Buffer): string {
   return `${MARKER_PREFIX}${list.length - 1}${MARKER_SUFFIX}`;
 }
 
+/** The markers' bytes by number (a page places a few). */
+const markerBytes: Buffer[] = [];
+
 /**
  * The page with each marker replaced by its fragment's bytes. Each marker appears once, but not
  * necessarily in the order the markers were made: Astro renders a page's components concurrently, so a
@@ -25,7 +28,7 @@ export function fragmentMarker(ctx: RequestContext, bytes: Buffer): string {
 export function spliceFragments(page: Buffer, fragments: readonly Buffer[]): Buffer {
   const found: { at: number; end: number; bytes: Buffer }[] = [];
   for (let i = 0; i < fragments.length; i++) {
-    const marker = Buffer.from(`${MARKER_PREFIX}${i}${MARKER_SUFFIX}`);
+    const marker = (markerBytes[i] ??= Buffer.from(`${MARKER_PREFIX}${i}${MARKER_SUFFIX}`));
     const at = page.indexOf(marker);
     // (a fragment the page did not render: a branch not taken)
     if (at >= 0) found.push({ at, end: at + marker.length, bytes: fragments[i] });
