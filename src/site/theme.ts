@@ -17,6 +17,19 @@ const hex = (c: string | undefined) => normalizeColor(c ?? '')?.slice(1) ?? '';
 
 /** The stylesheet's address for a look (the site's own path; the same inputs give the same address). */
 export function themeHref(input: ThemeInput): string {
+  // A program's tags are one array per program (program.ts): its address is made once per look.
+  if (!input.tags) return themeHrefOf(input);
+  let byLook = hrefs.get(input.tags);
+  if (!byLook) hrefs.set(input.tags, (byLook = new Map()));
+  const look = `${input.mainColor ?? ''}|${input.backgroundColor ?? ''}|${input.fontFamily ?? ''}`;
+  let href = byLook.get(look);
+  if (href === undefined) byLook.set(look, (href = themeHrefOf(input)));
+  return href;
+}
+
+const hrefs = new WeakMap<object, Map<string, string>>();
+
+function themeHrefOf(input: ThemeInput): string {
   const tags = (input.tags ?? [])
     .filter((t) => hex(t.color) !== '')
     .map((t) => `${t.tagID}-${hex(t.color)}`)
