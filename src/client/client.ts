@@ -50,6 +50,7 @@ import {
   type Tag,
 } from './schemas.ts';
 import { PAGE_SIZE_MAX, readPages, type PageRead } from '../shared/paging.ts';
+import { formQuery } from '../shared/form-query.ts';
 import type { Freshness, Scope } from '../shared/freshness.ts';
 
 /** What follows the platform's changes (follow.ts): while `live`, kept answers stay until a change of their scope. */
@@ -181,9 +182,7 @@ export class PodiumClient {
 
   /** The path of an operation in the RESTful style (`event.get` → /event/get) with its query. */
   pathOf(operation: string, query: Query): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
-    const qs = params.toString();
+    const qs = formQuery(query);
     return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
   }
 

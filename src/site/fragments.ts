@@ -17,6 +17,9 @@ export function fragmentMarker(ctx: RequestContext, bytes: Buffer): string {
   return `${MARKER_PREFIX}${list.length - 1}${MARKER_SUFFIX}`;
 }
 
+/** The markers' bytes by number (a page places a few). */
+const markerBytes: Buffer[] = [];
+
 /**
  * The page with each marker replaced by its fragment's bytes. Each marker appears once, but not
  * necessarily in the order the markers were made: Astro renders a page's components concurrently, so a
@@ -25,7 +28,7 @@ export function fragmentMarker(ctx: RequestContext, bytes: Buffer): string {
 export function spliceFragments(page: Buffer, fragments: readonly Buffer[]): Buffer {
   const found: { at: number; end: number; bytes: Buffer }[] = [];
   for (let i = 0; i < fragments.length; i++) {
-    const marker = Buffer.from(`${MARKER_PREFIX}${i}${MARKER_SUFFIX}`);
+    const marker = (markerBytes[i] ??= Buffer.from(`${MARKER_PREFIX}${i}${MARKER_SUFFIX}`));
     const at = page.indexOf(marker);
     // (a fragment the page did not render: a branch not taken)
     if (at >= 0) found.push({ at, end: at + marker.length, bytes: fragments[i] });
@@ -70,12 +73,36 @@ export function memoFragment(of: object, key: string, make: () => string): Buffe
   return bytes;
 }
 
-/** memoFragment for HTML Astro renders (Memo.astro renders its slot only when not remembered). */
-export async function memoRendered(of: object, key: string, render: () => Promise<string>): Promise<Buffer> {
+const ids = new WeakMap<object, number>();
+let lastID = 0;
+
+/** A number of its own for each object (while it lives), for keys made of several objects. */
+function idOf(o: object | undefined): string {
+  if (o === undefined) return '-';
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = ++lastID));
+  return String(id);
+}
+
+/**
+ * memoFragment for HTML Astro renders (Memo.astro renders its slot only when not remembered). HTML made
+ * of several answers is kept under the first (`of`) and the others' identities (`also`): a new answer
+ * of any of them is HTML made anew. The HTML may hold no fragment marker: a marker numbers a fragment of
+ * one request.
+ */
+export async function memoRendered(
+  of: object,
+  key: string,
+  render: () => Promise<string>,
+  also: readonly (object | undefined)[] = [],
+): Promise<Buffer> {
   const byKey = rememberedOf(of);
-  const known = byKey.get(key);
+  const full = also.length === 0 ? key : `${also.map(idOf).join(',')}|${key}`;
+  const known = byKey.get(full);
   if (known !== undefined) return known;
-  const bytes = Buffer.from(await render());
-  byKey.set(key, bytes);
+  const html = await render();
+  if (html.includes(MARKER_PREFIX)) throw new Error('Memo: remembered HTML cannot hold a fragment marker');
+  const bytes = Buffer.from(html);
+  byKey.set(full, bytes);
   return bytes;
 }

@@ -55,8 +55,17 @@ export function userHtml(text: string): string {
   return sanitizeHtml(text, USER_TEXT).trim();
 }
 
-/** Organizer HTML as one line of plain text (meta descriptions, JSON-LD), at most `max` characters. */
+const plainTexts = new LRUCache<string, string>({ max: 5000 });
+
+/** Organizer HTML as one line of plain text (meta descriptions, JSON-LD), at most `max` characters (remembered). */
 export function plainText(html: string, max = 300): string {
+  const key = `${max}|${html}`;
+  let text = plainTexts.get(key);
+  if (text === undefined) plainTexts.set(key, (text = plainTextOf(html, max)));
+  return text;
+}
+
+function plainTextOf(html: string, max: number): string {
   const text = html
     .replace(/<[^>]*>/g, ' ')
     .replace(/&nbsp;/g, ' ')

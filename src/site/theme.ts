@@ -3,6 +3,7 @@
 // Content-Security-Policy needs no inline styles. Its address carries the inputs (validated here and
 // again by themeVars), so it is stateless and cacheable forever: /_podium/theme.css?p=4f46e5&b=ffffff&f=Inter&t=3-be185d.
 
+import { formQuery } from '../shared/form-query.ts';
 import { normalizeColor, themeCss, themeVars } from '../shared/theme.ts';
 
 export interface ThemeInput {
@@ -16,17 +17,31 @@ const hex = (c: string | undefined) => normalizeColor(c ?? '')?.slice(1) ?? '';
 
 /** The stylesheet's address for a look (the site's own path; the same inputs give the same address). */
 export function themeHref(input: ThemeInput): string {
-  const params = new URLSearchParams();
-  if (hex(input.mainColor)) params.set('p', hex(input.mainColor));
-  if (hex(input.backgroundColor)) params.set('b', hex(input.backgroundColor));
-  if (input.fontFamily) params.set('f', input.fontFamily.slice(0, 200));
+  // A program's tags are one array per program (program.ts): its address is made once per look.
+  if (!input.tags) return themeHrefOf(input);
+  let byLook = hrefs.get(input.tags);
+  if (!byLook) hrefs.set(input.tags, (byLook = new Map()));
+  const look = `${input.mainColor ?? ''}|${input.backgroundColor ?? ''}|${input.fontFamily ?? ''}`;
+  let href = byLook.get(look);
+  if (href === undefined) byLook.set(look, (href = themeHrefOf(input)));
+  return href;
+}
+
+const hrefs = new WeakMap<object, Map<string, string>>();
+
+function themeHrefOf(input: ThemeInput): string {
   const tags = (input.tags ?? [])
     .filter((t) => hex(t.color) !== '')
     .map((t) => `${t.tagID}-${hex(t.color)}`)
     .slice(0, 200);
-  if (tags.length > 0) params.set('t', tags.join('.'));
-  params.set('v', '1');
-  return `/_podium/theme.css?${params.toString()}`;
+  const query = formQuery({
+    p: hex(input.mainColor),
+    b: hex(input.backgroundColor),
+    f: input.fontFamily?.slice(0, 200),
+    t: tags.join('.'),
+    v: '1',
+  });
+  return `/_podium/theme.css?${query}`;
 }
 
 /** The stylesheet for a theme.css query. */

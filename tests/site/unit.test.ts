@@ -9,7 +9,8 @@ import { clientIp, hostOf, isHttps, normalizeHostname, trustList } from '../../s
 import { PageCache } from '../../src/site/pagecache.ts';
 import { jsonForScript, organizerHtml, plainText, safeHref } from '../../src/site/html.ts';
 import { themeHref, themeStylesheet } from '../../src/site/theme.ts';
-import { spliceFragments, fragmentMarker } from '../../src/site/fragments.ts';
+import { spliceFragments, fragmentMarker, memoRendered } from '../../src/site/fragments.ts';
+import { formQuery, formValue } from '../../src/shared/form-query.ts';
 import { gridHtml, isoInZone, listHtml, programView } from '../../src/site/program.ts';
 import { contentSecurityPolicy } from '../../src/site/csp.ts';
 import { initials } from '../../src/site/initials.ts';
@@ -305,6 +306,53 @@ describe('fragments', () => {
     const page = Buffer.from(`<a>${above}</a><b>${below}</b>`);
     expect(unused).toContain('podium:fragment:2');
     expect(spliceFragments(page, ctx.fragments!).toString()).toBe('<a>[speakers]</a><b>[sponsors]</b>');
+  });
+
+  it('remembers rendered HTML per answers (of, also) and variant, and renders anew when any answer is new', async () => {
+    const sections = [{ id: 1 }];
+    let speakers = [{ id: 2 }];
+    let renders = 0;
+    const render = (html: string) => () => (renders++, Promise.resolve(html));
+    const once = (html: string, variant = 'en', ad?: object) =>
+      memoRendered(sections, variant, render(html), [speakers, ad]).then(String);
+    expect(await once('<a>')).toBe('<a>');
+    expect(await once('<b>')).toBe('<a>'); // the same answers: not rendered
+    expect(renders).toBe(1);
+    expect(await once('<c>', 'pt')).toBe('<c>'); // another language
+    speakers = [{ id: 2 }]; // the platform answered other bytes: a new array
+    expect(await once('<d>')).toBe('<d>');
+    const ad = { adID: 1 };
+    expect(await once('<e>', 'en', ad)).toBe('<e>'); // another ad drawn
+    expect(await once('<f>', 'en', ad)).toBe('<e>');
+    expect(renders).toBe(4);
+    // A marker numbers a fragment of one request: it cannot be remembered.
+    const marker = fragmentMarker({} as RequestContext, Buffer.from('x'));
+    await expect(memoRendered({}, 'k', render(`<p>${marker}</p>`))).rejects.toThrow(/marker/);
+  });
+});
+
+describe('form query', () => {
+  it('writes what URLSearchParams writes, in order, leaving out undefined and empty values', () => {
+    const values = [
+      '7',
+      'demo',
+      'a b',
+      'x&y=z',
+      "!'()~*-._",
+      'ção',
+      '\u00a0',
+      '+%2B',
+      '\ud800',
+      '/?#[]@',
+      'Inter, sans-serif',
+    ];
+    for (const v of values) {
+      expect(formValue(v)).toBe(new URLSearchParams([['', v]]).toString().slice(1));
+      const pairs = { eventID: 3, q: v, none: undefined, empty: '', 'k y': v };
+      const expected = new URLSearchParams();
+      for (const [k, x] of Object.entries(pairs)) if (x !== undefined && x !== '') expected.set(k, String(x));
+      expect(formQuery(pairs)).toBe(expected.toString());
+    }
   });
 });
 
