@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appSchemeProblem } from '../shared/app-scheme.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const httpUrl = z
@@ -173,6 +174,17 @@ const schema = z.object({
   PODIUM_API_URL: httpUrl.optional(),
   /** The API's address as browsers reach it (the registration widget); default PODIUM_API_URL or the local API. */
   PUBLIC_API_URL: httpUrl.optional(),
+  /**
+   * The mobile app's URL scheme (spec §4.11), e.g. `myapp`: the site's /appURL.php redirects to
+   * `APP_SCHEME://?tokenID=…&eventID=…&memberID=…&name=…`. A scheme name only; unset: /appURL.php is 404.
+   */
+  APP_SCHEME: z
+    .string()
+    .superRefine((v, c) => {
+      const problem = appSchemeProblem(v);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** 1 serves the public website on SITE_PORT with `podium start`; 0 serves the API only. */
   SITE: z.enum(['0', '1']).default('1'),
   /** The public address of the platform's own site (canonical URLs, sitemaps); default http://HOST:SITE_PORT. */
