@@ -57,6 +57,32 @@ const schema = z.object({
   /** Days a token from person.signIn stays valid. */
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
+   * Seconds an event magic link (person.requestLink, the "My registration" link of the confirmation
+   * e-mail) stays valid before person.signInLink refuses it (docs/api/magic-links.md).
+   */
+  MAGIC_LINK_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(900),
+  /**
+   * Seconds the "My registration" link of the registration confirmation e-mail stays valid: the mail is
+   * read later than a link asked for now (default 7 days).
+   */
+  MAGIC_LINK_CONFIRMATION_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(7 * 86_400),
+  /** Links person.requestLink sends to one e-mail address per hour; more are 429. */
+  MAGIC_LINK_PER_EMAIL_HOUR: perSecond.default(5),
+  /** Links one client address may ask for per hour (person.requestLink); more are 429. */
+  MAGIC_LINK_PER_CLIENT_HOUR: perSecond.default(30),
+  /** Wrong link codes one client address may send to person.signInLink per 15 minutes; more are 429. */
+  MAGIC_LINK_WRONG_PER_CLIENT: perSecond.default(20),
+  /**
    * Where messages are written as .eml files while no mail transport is configured: every e-mail the
    * platform would send (password links today) lands here, its path in the log. E-mails are jobs: the
    * process that runs them (a worker, or `podium start` with JOBS_WORK=1) writes them here.

@@ -441,6 +441,14 @@ const en = {
   'mail.confirm.code': 'Your check-in code',
   'mail.confirm.codeHint': 'Show the QR code or this code at the entrance.',
   'mail.confirm.calendar': 'The attached file (event.ics) adds the event to your calendar.',
+  'mail.confirm.me': 'My registration',
+  'mail.confirm.meHint':
+    'See or change your registration, your sessions and your ticket (the link works once, for {days} days; the event site sends a new one whenever you ask).',
+  // The event magic link e-mail (person.requestLink: src/platform/resources/email/link.ts)
+  'mail.link.subject': 'Your link to {event}',
+  'mail.link.intro': 'Open this link within {minutes} minutes to see your registration for {event} (it works once):',
+  'mail.link.open': 'Open my registration',
+  'mail.link.ignore': 'If you did not ask for it, ignore this message: nothing changes.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -869,6 +877,13 @@ const pt: Messages = {
   'mail.confirm.code': 'O seu código de credenciamento',
   'mail.confirm.codeHint': 'Mostre o código QR ou este código na entrada.',
   'mail.confirm.calendar': 'O arquivo anexo (event.ics) adiciona o evento à sua agenda.',
+  'mail.confirm.me': 'Minha inscrição',
+  'mail.confirm.meHint':
+    'Veja ou altere a sua inscrição, as suas sessões e o seu ingresso (o link funciona uma vez, por {days} dias; o site do evento envia outro sempre que pedir).',
+  'mail.link.subject': 'O seu link para {event}',
+  'mail.link.intro': 'Abra este link em até {minutes} minutos para ver a sua inscrição em {event} (funciona uma vez):',
+  'mail.link.open': 'Abrir minha inscrição',
+  'mail.link.ignore': 'Se não foi você que pediu, ignore esta mensagem: nada muda.',
 };
 
 const es: Messages = {
@@ -1297,6 +1312,14 @@ const es: Messages = {
   'mail.confirm.code': 'Tu código de acreditación',
   'mail.confirm.codeHint': 'Muestra el código QR o este código en la entrada.',
   'mail.confirm.calendar': 'El archivo adjunto (event.ics) añade el evento a tu calendario.',
+  'mail.confirm.me': 'Mi inscripción',
+  'mail.confirm.meHint':
+    'Consulta o cambia tu inscripción, tus sesiones y tu entrada (el enlace funciona una vez, durante {days} días; el sitio del evento te envía otro cuando lo pidas).',
+  'mail.link.subject': 'Tu enlace a {event}',
+  'mail.link.intro':
+    'Abre este enlace en los próximos {minutes} minutos para ver tu inscripción en {event} (funciona una vez):',
+  'mail.link.open': 'Abrir mi inscripción',
+  'mail.link.ignore': 'Si no lo pediste, ignora este mensaje: nada cambia.',
 };
 
 export const messages: Record<Locale, Messages> = { en, pt, es };
