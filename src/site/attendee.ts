@@ -56,6 +56,8 @@ export interface SignedIn {
   attendee: Attendee | undefined;
   /** The name to show ('' when unknown). */
   name: string;
+  /** The platform could not say now (too many calls with this token, or unreachable): still signed in. */
+  unknown?: boolean;
 }
 
 const memo = new WeakMap<RequestContext, Map<number, Promise<SignedIn | undefined>>>();
@@ -82,9 +84,11 @@ export function signedIn(ctx: RequestContext, eventID: number, base: string): Pr
           ctx.clearAttendee = base || '/';
           return undefined;
         }
-        // The platform down: nobody shown as signed in on this page; the cookie stays for the next one.
-        console.error('site: the signed-in attendee could not be read:', isPodiumError(err) ? err.status : err);
-        return undefined;
+        // Too many calls with this token, or the platform down: still signed in (the header says so without
+        // a name); the cookie stays.
+        if (!(isPodiumError(err) && err.status === 429))
+          console.error('site: the signed-in attendee could not be read:', isPodiumError(err) ? err.status : err);
+        return { token, attendee: undefined, name: '', unknown: true };
       },
     );
     byEvent.set(eventID, found);

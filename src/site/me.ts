@@ -84,6 +84,8 @@ export type MeState =
   | { kind: 'continue'; code: string; error?: string }
   | { kind: 'cancelled' }
   | { kind: 'notAttendee' }
+  /** The platform could not read the registration now (too many calls, unreachable): try again. */
+  | { kind: 'busy' }
   | { kind: 'confirmCancel' }
   | { kind: 'me'; view: MeView; print: boolean; notice?: string; error?: string; errorAt?: string };
 
@@ -360,6 +362,10 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
     return {
       state: { kind: 'ask', email: '', notice, error: hadCookie || post ? t(locale, 'me.expired') : undefined },
     };
+  }
+  if (who.unknown) {
+    res.status = 503;
+    return { state: { kind: 'busy' } };
   }
   if (!who.attendee) {
     if (post) res.status = 404;
