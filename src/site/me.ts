@@ -463,6 +463,8 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
     }
   }
 
+  // "Cancel my registration" asks first: a page of its own (GET), whose button posts cancel-confirm.
+  if (!post && astro.url.searchParams.get('confirm') === 'cancel') return { state: { kind: 'confirmCancel' } };
   const data = await loadMine(astro, ev, token, who.attendee);
   const view = viewOf(ev, data, answers, fieldErrors);
   const notice = post ? undefined : noticeOf(locale, astro.url.searchParams, view);

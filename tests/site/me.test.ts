@@ -36,7 +36,10 @@ async function api(op: string, query: Record<string, string | number>, body?: Re
 }
 
 /** A page of the site, as a browser of this site would post it (Sec-Fetch-Site: same-origin). */
-function site(path: string, o: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+function site(
+  path: string,
+  o: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
   return http(`${p.site}${path}`, {
     method: o.form ? 'POST' : 'GET',
     headers: { ...(o.form ? SAME : {}), ...(o.cookie ? { cookie: o.cookie } : {}), ...o.headers },
@@ -90,7 +93,13 @@ const tokenOf = (cookie: string) => decodeURIComponent(cookie.split('=')[1]).spl
 const main = (a: Answer) => /<main[\s\S]*<\/main>/.exec(a.text)![0];
 
 beforeAll(async () => {
-  p = await startPodium({ APP_SCHEME: 'podiumapp', LOG_LEVEL: 'info', MAGIC_LINK_PER_EMAIL_HOUR: '1000', MAGIC_LINK_PER_CLIENT_HOUR: '1000', RATE_LIMIT_TOKEN: '1000' });
+  p = await startPodium({
+    APP_SCHEME: 'podiumapp',
+    LOG_LEVEL: 'info',
+    MAGIC_LINK_PER_EMAIL_HOUR: '1000',
+    MAGIC_LINK_PER_CLIENT_HOUR: '1000',
+    RATE_LIMIT_TOKEN: '1000',
+  });
   organizer = (await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }))[0]
     .tokenID;
   const [event] = await api('event.get', { namespace: 'demo', nickname: 'summit' });
@@ -123,7 +132,12 @@ describe('the link', () => {
     expect(main(known)).toBe(main(unknown));
     expect(main(known)).toContain('If this address is registered for the event, we sent it a link.');
     await codeFor(ANA, before);
-    expect(p.mails().slice(before).some((m) => m.includes('nobody@me.test'))).toBe(false);
+    expect(
+      p
+        .mails()
+        .slice(before)
+        .some((m) => m.includes('nobody@me.test')),
+    ).toBe(false);
   });
 
   it('says what is wrong with an address, keeping it', async () => {
@@ -351,7 +365,7 @@ describe('IDOR and ended tokens', () => {
     expect(there.text).not.toContain('Code: ');
   });
 
-  it('an organizer of another company, signed in with their system token, sees nobody\'s registration', async () => {
+  it("an organizer of another company, signed in with their system token, sees nobody's registration", async () => {
     // A person of another company: an operator makes one; else the demo organizer (not an attendee) stands in.
     const token = organizer;
     const cookie = `podium_attendee=${encodeURIComponent(`${eventID}.${token}`)}`;
