@@ -159,10 +159,12 @@ async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, atte
     optional(client.formGetAs(eventID, token, ctx.call), undefined),
     optional(client.guestFindMine(eventID, token, ctx.call), [] as Guest[]),
   ]);
-  const waiting = activities.filter((a) => a.approved === '0');
+  // activity.find's rows carry the reader's waiting-list place; a platform without it (''): asked one by one.
   const positions = new Map<string, string>();
+  const unknown = activities.filter((a) => a.approved === '0' && !(Number(a.position) > 0));
+  for (const a of activities) if (Number(a.position) > 0) positions.set(a.activityID, a.position);
   await Promise.all(
-    waiting.map(async (a) => {
+    unknown.map(async (a) => {
       const row = await optional(client.activityPersonMine(Number(a.activityID), token, ctx.call), undefined);
       if (row) positions.set(a.activityID, row.position);
     }),
@@ -417,7 +419,9 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           return { state: { kind: 'confirmCancel' } };
         case 'cancel-confirm':
           await client.attendeeDismissMine(eventID, token, ctx.call);
-          // The platform ends the event's tokens of a cancelled registration; the cookie goes too.
+          // The platform keeps the calling token (a second cancel answers the same): it is ended here, and
+          // the cookie goes.
+          await revokeAttendee(ctx, eventID);
           setCookie('');
           return { redirect: `${base}/me?done=cancelled` };
         case 'answers': {

@@ -296,6 +296,46 @@ describe('signed in', () => {
   });
 });
 
+describe('cancelling', () => {
+  it('asks first on a page of its own; then frees the seat for the waiting list, ends the token, and is safe to repeat', async () => {
+    await register('carla@me.test', 'Carla');
+    await register('diego@me.test', 'Diego');
+    const carla = await signIn('carla@me.test');
+    const diego = await signIn('diego@me.test');
+    const target = sessions.filter((s) => s.lockOperations !== '1' && s.general !== '1')[3];
+    await api('activity.edit', { activityID: target.activityID, key: 'capacity' }, { value: '1' }, organizer);
+    await site(ME, { cookie: carla, form: { action: 'enrol', activityID: target.activityID } });
+    await site(ME, { cookie: diego, form: { action: 'enrol', activityID: target.activityID } });
+    const seat = async (cookie: string) =>
+      (await api('activity.person.get', { activityID: target.activityID }, undefined, tokenOf(cookie)))[0];
+    expect((await seat(diego)).approved).toBe('0');
+
+    const ask = await site(`${ME}?confirm=cancel`, { cookie: carla });
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain('Cancel your registration?');
+    expect(ask.text).toContain('name="action" value="cancel-confirm"');
+    expect(ask.text).toContain(`href="${ME}">No, keep my registration</a>`);
+    const forged = await site(ME, { cookie: carla, form: { action: 'cancel-confirm' }, headers: { 'sec-fetch-site': 'cross-site' } }); // prettier-ignore
+    expect(forged.status).toBe(403);
+    expect((await call('event.person.get', { eventID }, undefined, tokenOf(carla))).status).toBe(200);
+
+    const done = await site(ME, { cookie: carla, form: { action: 'cancel-confirm' } });
+    expect(done.status).toBe(303);
+    expect(done.headers.location).toBe(`${ME}?done=cancelled`);
+    expect(cookieOf(done)).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
+    expect((await seat(diego)).approved).toBe('1');
+    expect((await call('event.person.get', { eventID }, undefined, tokenOf(carla))).status).toBe(401);
+    const shown = await site(`${ME}?done=cancelled`);
+    expect(shown.text).toContain('Your registration is cancelled.');
+    // The same post again (a double click, a reload): signed out, nothing else happens.
+    const again = await site(ME, { cookie: carla, form: { action: 'cancel-confirm' } });
+    expect(again.status).toBe(401);
+    expect(again.text).toContain('You were signed out.');
+    const organizerView = await api('event.person.find', { eventID, selection: 'all', query: 'carla@me.test', queryKey: 'email' }, undefined, organizer); // prettier-ignore
+    expect(organizerView).toEqual([]);
+  });
+});
+
 describe('IDOR and ended tokens', () => {
   it("another attendee's cookie shows that attendee's registration only", async () => {
     const ana = await signIn(ANA);
