@@ -221,7 +221,8 @@ function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, er
     rsvp: a.rsvp,
     sessions,
     fields,
-    answersOpen: data.form?.acceptsRegistrations === '1' || data.form?.enrollmentOpen === '1',
+    // As the platform decides: the form's switch and window (a full event still takes changed answers).
+    answersOpen: data.form?.acceptsRegistrations === '1' || data.form?.reason === 'full',
     guests: data.guests,
   };
 }
@@ -462,7 +463,13 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           )?.name;
           if (name) error = t(locale, 'me.full', { name });
         }
-        if (action === 'answers' && isPodiumError(err) && err.status === 400) fieldErrors = undefined;
+        // The platform's check of one answer ("feedbackContent field 12 (Size) must be one of: …"): said
+        // next to that field, with what was typed kept.
+        const m = isPodiumError(err) ? /^feedbackContent field (\d+) \(.*?\) (.*)$/s.exec(err.message) : null;
+        if (action === 'answers' && m) {
+          fieldErrors = new Map([[m[1], `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}.`]]);
+          error = undefined;
+        }
       }
     }
   }

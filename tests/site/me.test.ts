@@ -279,6 +279,27 @@ describe('signed in', () => {
     expect(page.text).toMatch(/id="rsvp-yes"[^>]*checked/);
   });
 
+  it('saves the answers to the form; a required one left empty is said next to its field, the rest kept', async () => {
+    const [form] = (await api('form.get', { eventID })) as unknown as { fields: { feedbackID: string; name: string }[] }[]; // prettier-ignore
+    const id = (name: string) => form.fields.find((f) => f.name === name)!.feedbackID;
+    const [size, dietary, news] = [id('Company size'), id('Dietary needs'), id('Send me news about future events')];
+    const page = await site(ME, { cookie: ana });
+    expect(page.text).toMatch(new RegExp(`<label for="f${size}">Company size<span class="muted"> \\(Required\\)`));
+    const saved = await site(ME, { cookie: ana, form: { action: 'answers', [`f${size}`]: '51-200', [`f${dietary}`]: 'Vegan', [`f${news}`]: '1' } }); // prettier-ignore
+    expect(saved.status).toBe(303);
+    expect(saved.headers.location).toBe(`${ME}?done=answers#notice`);
+    const [me] = await api('event.person.get', { eventID }, undefined, tokenOf(ana));
+    const answers = Object.fromEntries((me.feedbacks as unknown as { feedbackID: string; value: string }[]).map((f) => [f.feedbackID, f.value])); // prettier-ignore
+    expect(answers).toEqual({ [size]: '51-200', [dietary]: 'Vegan', [news]: '1' });
+    expect((await site(`${ME}?done=answers`, { cookie: ana })).text).toContain('Your answers are saved.');
+    const missing = await site(ME, { cookie: ana, form: { action: 'answers', [`f${size}`]: '', [`f${dietary}`]: 'Gluten-free' } }); // prettier-ignore
+    expect(missing.status).toBe(400);
+    expect(missing.text).toMatch(new RegExp(`<p class="alert" id="f${size}-error">This answer is required.</p>`));
+    expect(missing.text).toMatch(new RegExp(`id="f${size}"[^>]*aria-invalid="true"[^>]*aria-describedby="f${size}-error"|aria-invalid="true"[^>]*aria-describedby="f${size}-error"[^>]*id="f${size}"`)); // prettier-ignore
+    expect(missing.text).toContain('value="Gluten-free"');
+    expect((await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks).toEqual(me.feedbacks);
+  });
+
   it('refuses every form posted from another site, changing nothing', async () => {
     const before = (await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].rsvp;
     for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
