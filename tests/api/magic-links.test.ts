@@ -90,6 +90,8 @@ describe.each(STORES)('event magic links on %s', (kind) => {
     // The attendee of A asks B for a link: same answer, no message.
     const before = p.mails().length;
     expect((await request('attendee@podium.test', eventB)).status).toBe(200);
+    // An attendee of both events: a code of A must still open nothing of B.
+    await p.enrol(eventB, w.attendeeID);
     const code = (await issueLink(p.db, eventA, w.attendeeID, nowS(), TTL))!;
     const onB = await exchange(code, eventB);
     expect([onB.status, onB.text]).toEqual([401, '401 link expired or already used']);
