@@ -15,6 +15,7 @@ import { etagOf, notModified } from './site/etag.ts';
 import { CAMERA_PERMISSIONS_POLICY, securityHeaders } from './site/csp.ts';
 import { spliceFragments } from './site/fragments.ts';
 import { routeRequest } from './site/route.ts';
+import { ATTENDEE_COOKIE, attendeeCookieCleared } from './site/attendee.ts';
 import { runtimeFromEnv } from './site/runtime.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
@@ -54,6 +55,9 @@ async function finish(context: APIContext, response: Response): Promise<Response
     }
   }
   headers.set('vary', 'Host, Accept-Language, Cookie, Accept-Encoding');
+  // A signed-in attendee's token the platform refused: the cookie goes (unless the page set it already).
+  if (ctx.clearAttendee && !(headers.get('set-cookie') ?? '').includes(`${ATTENDEE_COOKIE}=`))
+    headers.append('set-cookie', attendeeCookieCleared(ctx.clearAttendee, ctx.https));
   const method = request.method;
   const storable = ctx.cacheable && response.status === 200 && (method === 'GET' || method === 'HEAD');
   if (!headers.has('cache-control')) headers.set('cache-control', storable ? PUBLIC_CACHE : 'private, no-store');

@@ -54,6 +54,7 @@ async function serveSite(config: Config, platformUrl: string, siteKey: string | 
     siteKey,
     pageCache: config.SITE_PAGE_CACHE === '1',
     dataFreshMs: config.SITE_DATA_FRESH_MS,
+    appScheme: config.APP_SCHEME,
   });
   // The platform home reads it from the runtime.
   site.runtime.directory = config.SITE_DIRECTORY;

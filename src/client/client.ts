@@ -8,11 +8,14 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { Pool } from 'undici';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { PodiumError } from './errors.ts';
 import {
   accessCodeWire,
+  activityPersonDismissedWire,
+  activityPersonWire,
   activityWire,
+  attendeeWire,
   checkScanWire,
   checkStatsWire,
   adFindWire,
@@ -22,6 +25,7 @@ import {
   eventListItemWire,
   eventWire,
   formWire,
+  guestWire,
   passwordSetWire,
   programChangeWire,
   recoverWire,
@@ -32,12 +36,15 @@ import {
   tagWire,
   type AccessCodeAnswer,
   type Activity,
+  type ActivityPerson,
+  type Attendee,
   type AdShown,
   type CheckScan,
   type CheckStats,
   type Comment,
   type Company,
   type EventListItem,
+  type Guest,
   type HotsiteSectionRow,
   type PasswordSet,
   type PodiumEvent,
@@ -54,6 +61,13 @@ import { formQuery } from '../shared/form-query.ts';
 import type { Freshness, Scope } from '../shared/freshness.ts';
 
 /** What follows the platform's changes (follow.ts): while `live`, kept answers stay until a change of their scope. */
+/** person.requestLink (issue 18): the event and the address a link was asked for (the same answer for any address). */
+const linkRequestWire = z.object({ eventID: z.string(), email: z.string().default('') });
+export type LinkRequest = z.infer<typeof linkRequestWire>;
+
+/** What an attendee's own call answers: its rows, possibly none (person.signOut, a repeated dismiss). */
+const anyRow = z.record(z.string(), z.unknown());
+
 export interface Follow {
   readonly freshness: Freshness;
   readonly live: boolean;
@@ -512,6 +526,130 @@ export class PodiumClient {
   /** comment.create with a visitor's token (POST; the text in the body). */
   commentCreate(activityID: number, text: string, token: string, ctx?: CallContext): Promise<Comment> {
     return this.#post('comment.create', { text }, commentWire, ctx, { activityID }, token);
+  }
+
+  // ---- an attendee's own registration (/me, issue 18): the attendee's token in the header, never shared ----
+
+  /**
+   * person.requestLink (POST, public): e-mails a one-time sign-in link for the event to the address when
+   * it is an attendee's. The platform answers the same for any address; the address travels in the body.
+   */
+  personRequestLink(eventID: number, email: string, lang: string, ctx?: CallContext): Promise<LinkRequest> {
+    return this.#post('person.requestLink', { email, lang }, linkRequestWire, ctx, { eventID });
+  }
+
+  /** person.signInLink (POST, public): spends the link's one-time code for an event-scope token (spec §2.1). */
+  personSignInLink(eventID: number, code: string, ctx?: CallContext): Promise<SignIn> {
+    return this.#post('person.signInLink', { code }, signInWire, ctx, { eventID });
+  }
+
+  /** person.signOut (POST): ends the token at once. Answers no row. */
+  async personSignOut(token: string, ctx?: CallContext): Promise<void> {
+    await this.#callAs('person.signOut', 'POST', {}, {}, anyRow, token, ctx);
+  }
+
+  /** event.person.get without personID: the token's own attendee record (qrCode, answers). */
+  async attendeeMine(eventID: number, token: string, ctx?: CallContext): Promise<Attendee> {
+    const [row] = await this.#callAs('event.person.get', 'GET', { eventID }, undefined, attendeeWire, token, ctx);
+    if (!row) throw new PodiumError(404, 'person not found', 'event.person.get');
+    return row;
+  }
+
+  /** event.person.operate without personID: one field of the token's own record (B value). */
+  async attendeeOperateMine(
+    eventID: number,
+    key: string,
+    value: string,
+    token: string,
+    ctx?: CallContext,
+  ): Promise<void> {
+    await this.#callAs('event.person.operate', 'POST', { eventID, key }, { value }, anyRow, token, ctx);
+  }
+
+  /**
+   * The attendee's own answers to the form's custom fields (event.person.operate key feedbackContent,
+   * the list form.respondRegistration takes: [{feedbackID, value}]).
+   */
+  async attendeeAnswersMine(
+    eventID: number,
+    answers: { feedbackID: string; value: string }[],
+    token: string,
+    ctx?: CallContext,
+  ): Promise<void> {
+    await this.attendeeOperateMine(eventID, 'feedbackContent', JSON.stringify(answers), token, ctx);
+  }
+
+  /** form.get with the attendee's token (a private event's form too): its fields and whether it is open. */
+  async formGetAs(eventID: number, token: string, ctx?: CallContext): Promise<RegistrationForm> {
+    const [row] = await this.#callAs('form.get', 'GET', { eventID }, undefined, formWire, token, ctx);
+    if (!row) throw new PodiumError(404, 'form not found', 'form.get');
+    return row;
+  }
+
+  /** event.person.dismiss without personID: the token's attendee cancels their registration (idempotent). */
+  async attendeeDismissMine(eventID: number, token: string, ctx?: CallContext): Promise<void> {
+    await this.#callAs('event.person.dismiss', 'GET', { eventID }, undefined, anyRow, token, ctx);
+  }
+
+  /** activity.find with the attendee's token: the program with the reader's enrollment in each (approved). */
+  async activityFindAs(eventID: number, token: string, ctx?: CallContext): Promise<Activity[]> {
+    const out: Activity[] = [];
+    for (let offset = 0; offset < 10_000; offset += PAGE_SIZE_MAX) {
+      const query = { eventID, limit: PAGE_SIZE_MAX, offset: offset || undefined };
+      const rows = await this.#callAs('activity.find', 'GET', query, undefined, activityWire, token, ctx);
+      out.push(...rows);
+      if (rows.length < PAGE_SIZE_MAX) break;
+    }
+    return out;
+  }
+
+  /** activity.person.get without personID: the token's own enrollment (its waiting-list position). */
+  async activityPersonMine(activityID: number, token: string, ctx?: CallContext): Promise<ActivityPerson | undefined> {
+    const rows = await this.#callAs('activity.person.get', 'GET', { activityID }, undefined, activityPersonWire, token, ctx); // prettier-ignore
+    return rows[0];
+  }
+
+  /** activity.person.bind without personID (POST): the attendee enrols (seat or waiting list). */
+  async activityEnrol(activityID: number, token: string, ctx?: CallContext): Promise<ActivityPerson | undefined> {
+    const rows = await this.#callAs('activity.person.bind', 'POST', { activityID }, {}, activityPersonWire, token, ctx);
+    return rows[0];
+  }
+
+  /** activity.person.dismiss without personID (POST): the attendee leaves (their seat goes to the waiting list). */
+  async activityLeave(activityID: number, token: string, ctx?: CallContext): Promise<void> {
+    await this.#callAs('activity.person.dismiss', 'POST', { activityID }, {}, activityPersonDismissedWire, token, ctx);
+  }
+
+  /** event.guest.find with the attendee's token: their own guests. */
+  guestFindMine(eventID: number, token: string, ctx?: CallContext): Promise<Guest[]> {
+    return this.#callAs('event.guest.find', 'GET', { eventID, limit: PAGE_SIZE_MAX }, undefined, guestWire, token, ctx);
+  }
+
+  /** event.guest.dismiss of one of the attendee's own guests. */
+  async guestDismissMine(eventID: number, guestID: number, token: string, ctx?: CallContext): Promise<void> {
+    await this.#callAs('event.guest.dismiss', 'GET', { eventID, personID: guestID }, undefined, guestWire, token, ctx);
+  }
+
+  /**
+   * One call made for one person (their token), read or write: asked anew (never shared, kept nor
+   * memoized), its rows parsed with `item` (none is fine); a refusal is a PodiumError.
+   */
+  async #callAs<T extends z.ZodType>(
+    operation: string,
+    method: 'GET' | 'POST',
+    query: Query,
+    body: Record<string, string> | undefined,
+    item: T,
+    token: string,
+    ctx?: CallContext,
+  ): Promise<z.infer<T>[]> {
+    const path = this.pathOf(operation, query);
+    const form = body === undefined ? undefined : new URLSearchParams(body).toString();
+    const raw = await this.#request(path, method, ctx?.clientIp, form, method === 'GET', token);
+    if (raw.status !== 200) this.#parse(operation, path, raw, item);
+    const result = envelopeOf(item).safeParse(jsonOf(raw.body));
+    if (!result.success) throw new PodiumError(502, `unexpected answer to ${operation}`, operation);
+    return result.data.data as z.infer<T>[];
   }
 
   /** A read made for one person (their token): asked anew, parsed here, never shared nor memoized. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { appSchemeProblem } from '../shared/app-scheme.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const httpUrl = z
@@ -60,6 +61,32 @@ const schema = z.object({
   RATE_LIMIT_CLIENT: perSecond.default(100),
   /** Days a token from person.signIn stays valid. */
   TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Seconds an event magic link (person.requestLink, the "My registration" link of the confirmation
+   * e-mail) stays valid before person.signInLink refuses it (docs/api/magic-links.md).
+   */
+  MAGIC_LINK_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(900),
+  /**
+   * Seconds the "My registration" link of the registration confirmation e-mail stays valid: the mail is
+   * read later than a link asked for now (default 7 days).
+   */
+  MAGIC_LINK_CONFIRMATION_TTL: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(7 * 86_400),
+  /** Links person.requestLink sends to one e-mail address per hour; more are 429. */
+  MAGIC_LINK_PER_EMAIL_HOUR: perSecond.default(5),
+  /** Links one client address may ask for per hour (person.requestLink); more are 429. */
+  MAGIC_LINK_PER_CLIENT_HOUR: perSecond.default(30),
+  /** Wrong link codes one client address may send to person.signInLink per 15 minutes; more are 429. */
+  MAGIC_LINK_WRONG_PER_CLIENT: perSecond.default(20),
   /**
    * Where messages are written as .eml files while no mail transport is configured: every e-mail the
    * platform would send (password links today) lands here, its path in the log. E-mails are jobs: the
@@ -178,6 +205,17 @@ const schema = z.object({
   PODIUM_API_URL: httpUrl.optional(),
   /** The API's address as browsers reach it (the registration widget); default PODIUM_API_URL or the local API. */
   PUBLIC_API_URL: httpUrl.optional(),
+  /**
+   * The mobile app's URL scheme (spec §4.11), e.g. `myapp`: the site's /appURL.php redirects to
+   * `APP_SCHEME://?tokenID=…&eventID=…&memberID=…&name=…`. A scheme name only; unset: /appURL.php is 404.
+   */
+  APP_SCHEME: z
+    .string()
+    .superRefine((v, c) => {
+      const problem = appSchemeProblem(v);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** 1 serves the public website on SITE_PORT with `podium start`; 0 serves the API only. */
   SITE: z.enum(['0', '1']).default('1'),
   /** The public address of the platform's own site (canonical URLs, sitemaps); default http://HOST:SITE_PORT. */

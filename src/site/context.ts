@@ -26,6 +26,8 @@ export interface SiteRuntime {
   directory?: readonly string[];
   /** Milliseconds since epoch (tests may fix the clock). */
   now: () => number;
+  /** APP_SCHEME: the mobile app's URL scheme /appURL.php redirects to (spec §4.11); none: that page is 404. */
+  appScheme?: string;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ export interface RequestContext {
   cacheKey: string | undefined;
   /** Set by a page whose answer is public and may be stored and shared. */
   cacheable: boolean;
+  /** The path of an attendee cookie the platform refused: the answer deletes it (attendee.ts). */
+  clearAttendee?: string;
   /** Precomputed fragments this page placed markers for (fragments.ts). */
   fragments?: Buffer[];
 }

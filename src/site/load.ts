@@ -20,6 +20,8 @@ export interface EventLinks {
   access: string;
   /** The embed configurator of the event's widgets. */
   embed: string;
+  /** The attendee's own registration ("My registration", its link form, sign-out). */
+  me: string;
   ics: string;
   /** The program for conference apps: frab XML and JSON. */
   scheduleXml: string;
@@ -49,6 +51,7 @@ export function eventLinks(ctx: RequestContext, company: string, event: PodiumEv
     sponsors: p('/sponsors'),
     access: p('/access'),
     embed: p('/embed'),
+    me: p('/me'),
     ics: p('/schedule.ics'),
     scheduleXml: p('/schedule.xml'),
     scheduleJson: p('/schedule.json'),

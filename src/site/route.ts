@@ -14,7 +14,7 @@ import { clientIp, isHttps, type Asker } from './net.ts';
 import { acceptLocaleOf, chosenLocaleOf, hostnameOf, pageKey } from './pagekey.ts';
 
 /** Paths a custom domain serves as they are (not under the event). */
-const HOST_LEVEL = new Set(['/robots.txt', '/sitemap.xml']);
+const HOST_LEVEL = new Set(['/robots.txt', '/sitemap.xml', '/appURL.php']);
 
 /** A plain-text answer of the site itself (errors, the ask endpoint): one line, never stored. */
 export function textAnswer(status: number, text: string, extra: Record<string, string> = {}): Response {

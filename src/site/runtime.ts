@@ -8,6 +8,7 @@ import type { SiteRuntime } from './context.ts';
 import { HostResolver } from './hosts.ts';
 import { trustList } from './net.ts';
 import { PageCache } from './pagecache.ts';
+import { appSchemeProblem } from '../shared/app-scheme.ts';
 
 export interface RuntimeOptions {
   /** The platform API the site reads. */
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   now?: () => number;
   /** A client to use instead of one made from apiUrl (tests). */
   client?: PodiumClient;
+  /** APP_SCHEME (validated by the caller): where /appURL.php sends the app's links; none: 404. */
+  appScheme?: string;
 }
 
 export function createRuntime(options: RuntimeOptions): SiteRuntime {
@@ -66,6 +69,7 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
     siteUrl: siteUrl.origin,
     pageCache,
     now: options.now ?? Date.now,
+    appScheme: options.appScheme,
     async close() {
       if (!options.client) await client.close();
       await follower?.close();
@@ -77,7 +81,7 @@ const DEV_RUNTIME = Symbol.for('podium.site.devRuntime');
 
 /**
  * The runtime of `astro dev`, from the same settings as `podium start` (PODIUM_API_URL, PUBLIC_API_URL,
- * SITE_URL, SITE_HOSTS, TRUST_PROXY, SITE_API_KEY), made once per process: hot reloads re-run the
+ * SITE_URL, SITE_HOSTS, TRUST_PROXY, SITE_API_KEY, APP_SCHEME), made once per process: hot reloads re-run the
  * modules, and must not open a new client and change stream each time. No page cache (edits show at once).
  */
 export function runtimeFromEnv(env: Record<string, string | undefined> = process.env): SiteRuntime {
@@ -85,6 +89,9 @@ export function runtimeFromEnv(env: Record<string, string | undefined> = process
   if (holder[DEV_RUNTIME]) return holder[DEV_RUNTIME];
   const apiUrl = env.PODIUM_API_URL;
   if (!apiUrl) throw new Error('PODIUM_API_URL is not set: start the site with `npm run dev` or `podium start`');
+  const appScheme = env.APP_SCHEME || undefined;
+  const problem = appScheme === undefined ? undefined : appSchemeProblem(appScheme);
+  if (problem) throw new Error(`APP_SCHEME ${problem}`);
   holder[DEV_RUNTIME] = createRuntime({
     apiUrl,
     publicApiUrl: env.PUBLIC_API_URL ?? apiUrl,
@@ -96,6 +103,7 @@ export function runtimeFromEnv(env: Record<string, string | undefined> = process
     trustProxy: env.TRUST_PROXY,
     siteKey: env.SITE_API_KEY,
     pageCache: false,
+    appScheme,
   });
   return holder[DEV_RUNTIME];
 }

@@ -17,6 +17,8 @@ const WIDGET_OPERATIONS = [
   'event.get',
   'form.get',
   'form.respondRegistration',
+  // The registration widget's "Already registered? Get your link" (docs/api/magic-links.md).
+  'person.requestLink',
   // Web Push without an account: the site's schedule page binds the browser (docs/push.md "Web Push").
   'push.bind',
   'push.dismiss',

@@ -89,6 +89,14 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     expect(text).toContain('Centro de Congressos, Lisboa');
     expect(text).toContain('https://events.podium.test/');
     expect(text).toContain(answer.qrCode);
+    // "My registration" (issue 18): a one-time link to the event site's /me, which exchanges for an
+    // event-scope token of this attendee; the HTML links the same address.
+    const me = /Minha inscrição: (https:\/\/events\.podium\.test\/[a-z0-9-]+\/festa\/me\?code=([\w-]+))/.exec(text);
+    expect(me, text).not.toBeNull();
+    expect(text).toContain('por 7 dias');
+    expect(mail.html).toContain(`href="${me![1]}"`);
+    const [token] = await p.ok('person.signInLink', { query: { eventID }, body: { code: me![2] } });
+    expect([token.personID, token.scope, token.targetID]).toEqual([answer.personID, 'event', eventID]);
     expect(answer.qrCode.length).toBeGreaterThan(10);
     // mailparser puts the cid: image's data in its place: the HTML names the attachment.
     expect(m.raw).toMatch(/src=(3D)?"cid:qr@podium"/);
@@ -115,6 +123,24 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     expect(log.map((r) => [r.kind, r.status, r.subject])).toEqual([['confirmation', 'sent', mail.subject]]);
   });
 
+  it('mails a sign-in link (person.requestLink) in the attendee’s language, or the one asked for', async () => {
+    const ask = async (lang?: string) => {
+      const before = to('ana@mail.test').length;
+      await p.ok('person.requestLink', { query: { eventID }, body: { email: 'ana@mail.test', ...(lang ? { lang } : {}) } }); // prettier-ignore
+      return (await until(() => (to('ana@mail.test').length > before ? to('ana@mail.test') : undefined))).at(-1)!;
+    };
+    const pt = await ask();
+    expect(pt.mail.subject).toBe('O seu link para Festa do Código');
+    expect(pt.mail.from?.value[0]).toEqual({ name: 'Festa do Código', address: 'no-reply@podium.test' });
+    expect(pt.mail.text).toContain('em até 15 minutos');
+    const link = /https:\/\/events\.podium\.test\/[a-z0-9-]+\/festa\/me\?code=([\w-]+)/.exec(pt.mail.text ?? '')!;
+    expect(pt.mail.html).toContain(`href="${link[0]}"`);
+    const [token] = await p.ok('person.signInLink', { query: { eventID }, body: { code: link[1] } });
+    expect(token.scope).toBe('event');
+    const es = await ask('es');
+    expect(es.mail.subject).toBe('Tu enlace a Festa do Código');
+  });
+
   it('sends nothing new for a second registration with the same e-mail', async () => {
     const [again] = await register('ana@mail.test');
     expect([again.duplicate, again.emailed]).toEqual(['1', '0']);
@@ -122,7 +148,7 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     const [bruno] = await register('bruno@mail.test', 'Bruno');
     expect(bruno.emailed).toBe('1');
     await until(() => (to('bruno@mail.test').length ? true : undefined));
-    expect(to('ana@mail.test')).toHaveLength(1);
+    expect(to('ana@mail.test').filter((m) => m.mail.subject?.startsWith('Inscrição'))).toHaveLength(1);
   });
 
   it('follows event.person.bind, in English for an English attendee', async () => {

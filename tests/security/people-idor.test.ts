@@ -255,8 +255,11 @@ const aimsAtPeople = (op: AnyOperation) =>
   Object.keys(paramsOf(op)).some((n) => n in PERSON_REFS) ||
   ('key' in paramsOf(op) && keysOf(op).some((k) => k in PERSON_KEYS));
 
-/** `*.remove` deletes the caller's own object that the rest of the sweep aims from: rolled back. */
-const rolledBack = (op: AnyOperation) => op.name.endsWith('.remove');
+/**
+ * `*.remove` deletes the caller's own object that the rest of the sweep aims from, and person.signOut
+ * ends the caller's own token that it sweeps with: rolled back.
+ */
+const rolledBack = (op: AnyOperation) => op.name.endsWith('.remove') || op.name === 'person.signOut';
 
 /** The call in one line: the parameters that aimed at the victim by what they named, the others by name. */
 function describeCall(op: AnyOperation, method: string, values: Values, v: Victim): string {

@@ -138,7 +138,7 @@ describe('a signed-in attendee, without JavaScript', () => {
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(new URL(page.url()).pathname).toBe(sessionPath);
     const [cookie] = (await c.cookies()).filter((k) => k.name === 'podium_attendee');
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/demo/summit' });
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/demo/summit' });
     // Their own comment waiting for moderation shows, marked; the form is there.
     expect(await page.textContent('#comments')).toContain('Still waiting for moderation');
     expect(await page.textContent('#comments .badge')).toBe('Waiting for moderation');

@@ -88,10 +88,11 @@ export interface CompanyPersonTable {
 export interface ConfirmationTable {
   codeHash: string;
   personID: number;
-  purpose: 'password';
-  /** The event the link is for (0: none; no purpose uses one yet). */
+  /** `password`: person.recover; `eventLink`: an event magic link (issue 18, person.signInLink). */
+  purpose: 'password' | 'eventLink';
+  /** The event the link is for (0: none; an `eventLink` is always for one). */
   eventID: D<number>;
-  /** What the confirmation carries beyond the person ('' today). */
+  /** The request a mail job made the code for (person.recover, person.requestLink); '' otherwise. */
   value: D<string>;
   dateCreated: number;
   expiresAt: number;

@@ -10,6 +10,8 @@ import { outboxOf, type Outbox } from '../mail/outbox.ts';
 import { CONFIRM_JOB, confirmHandler, mailDomain } from '../resources/email/confirmation.ts';
 import { DISPATCH_JOB, dispatchHandler, SEND_MAIL_JOB, sendMailHandler } from '../resources/email/bulk.ts';
 import { RECOVER_MAIL_JOB, recoverMailHandler } from '../resources/person/recovery.ts';
+import { LINK_MAIL_JOB } from '../resources/person/magic.ts';
+import { linkMailHandler } from '../resources/email/link.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts';
 import { dnsOf } from '../mail/dns.ts';
@@ -75,11 +77,17 @@ export function platformHandlers(
       siteUrl,
       delayMs: config.MAIL_DELAY_MS,
     }),
+    [LINK_MAIL_JOB]: linkMailHandler(store.db, outbox, {
+      siteUrl,
+      mailFrom: config.MAIL_FROM,
+      ttlSeconds: config.MAGIC_LINK_TTL,
+    }),
     [DISPATCH_JOB]: dispatchHandler(store.db, queue, bulk),
     [SEND_MAIL_JOB]: sendMailHandler(store.db, outbox, bulk),
     [CONFIRM_JOB]: confirmHandler(store.db, outbox, {
       siteUrl,
       mailFrom: config.MAIL_FROM,
+      linkTtlSeconds: config.MAGIC_LINK_CONFIRMATION_TTL,
       domain: mailDomain(config.MAIL_FROM),
       logger,
       emailAllowance: config.EMAIL_ALLOWANCE,

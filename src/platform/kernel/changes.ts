@@ -21,6 +21,9 @@ const OWN_ID: Readonly<Record<string, string>> = {
   'beacon.log': 'beaconLogID',
 };
 
+/** Writes whose form without the object's id acts on the caller's own record and answers no row. */
+const SELF_FORMS: ReadonlySet<string> = new Set(['event.person.dismiss']);
+
 const firstRow = (result: Result): Record<string, unknown> | undefined =>
   (Array.isArray(result) ? result : result.rows)[0];
 
@@ -40,6 +43,9 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   // not the source its parameter names.
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;
   let objectID: number | null = made ?? asID(params[own]) ?? asID(row?.[own]);
+  // A form that names nobody is about the caller's own record: cancelling one's own registration
+  // (event.person.dismiss without personID) is a change of that person (push guards, webhooks).
+  if (objectID === null && SELF_FORMS.has(op.name)) objectID = asID(ctx.caller?.personID);
   for (const name of OBJECT_PARAMS) objectID ??= asID(params[name]);
   // Every id the call named, and the object's own (webhook payloads carry them: issue 14).
   const ids: Record<string, number> = {};

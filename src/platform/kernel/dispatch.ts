@@ -16,7 +16,7 @@ import {
 } from './table.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { resolveCaller, type Caller } from '../auth/caller.ts';
-import { requireCompany, requireEvent } from '../auth/access.ts';
+import { eventAccess, requireCompany, requireEvent } from '../auth/access.ts';
 import { hashToken } from '../auth/secrets.ts';
 import { encodedBody, envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
@@ -389,6 +389,10 @@ export function createDispatcher(deps: Deps) {
     }
     if (op.auth.kind === 'event') {
       const target = await eventOf(op.auth.via ?? ['eventID'], params);
+      const own = ctx.caller?.scope === 'event' && ctx.caller.targetID === target.eventID;
+      const former = op.auth.formerMember && own ? await eventAccess(db, ctx.caller, target.eventID) : undefined;
+      if (former && !former.related)
+        return { ...ctx, access: { companyID: former.companyID, eventID: former.eventID, level: 0 } };
       const a = await requireEvent(ctx, target.eventID, op.auth.levels, target.object);
       return { ...ctx, access: { companyID: a.companyID, eventID: a.eventID, level: a.level } };
     }

@@ -55,7 +55,17 @@ export type Auth =
   | { readonly kind: 'token' }
   | { readonly kind: 'operator' }
   | { readonly kind: 'company'; readonly role: 'admin' | 'member' }
-  | { readonly kind: 'event'; readonly levels: number; readonly via?: readonly OwnerParam[] };
+  | {
+      readonly kind: 'event';
+      readonly levels: number;
+      readonly via?: readonly OwnerParam[];
+      /**
+       * An event-scope token of this very event whose person is no longer related to it (they left) is
+       * let through with level 0 instead of the 404 of an unrelated caller: event.person.dismiss, where
+       * cancelling one's own registration a second time answers as the first did (issue 18).
+       */
+      readonly formerMember?: true;
+    };
 
 /**
  * Parameters that name an object inside one event: an `event` rule with `via` finds the event

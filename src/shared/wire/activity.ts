@@ -30,6 +30,8 @@ export const activityWire = z.object({
   personID: s,
   approved: s,
   priori: s,
+  /** Podium extension: the reader's place in the waiting list (1…n), 0 when approved or not enrolled. */
+  position: s,
   speakers: z.array(sessionSpeakerWire).default([]),
   tags: z.array(sessionTagWire).default([]),
 });

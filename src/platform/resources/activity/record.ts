@@ -33,7 +33,8 @@ export interface ActivityViewer {
 
 /**
  * Activity records of spec §2.4, in the order of `rows`: each with its `speakers` and `tags` arrays
- * and, for a viewer, `personID`, `approved` (−1 not registered, 0 waiting, 1 approved) and `priori`.
+ * and, for a viewer, `personID`, `approved` (−1 not registered, 0 waiting, 1 approved), `priori` and
+ * `position` (their place in the waiting list, 1…n; 0 otherwise: "my sessions" of the /me page).
  * Three queries whatever the number of activities (no query per row).
  */
 export async function activityRecords(
@@ -81,7 +82,7 @@ export async function activityRecords(
           chunks.map((chunk) =>
             db
               .selectFrom('activityPerson')
-              .select(['activityID', 'approved', 'priori'])
+              .select(['activityID', 'approved', 'priori', 'position'])
               .where('personID', '=', viewer.personID)
               .where('activityID', 'in', chunk)
               .execute(),
@@ -110,6 +111,7 @@ export async function activityRecords(
       personID: viewer?.personID ?? '',
       approved: e?.approved ?? -1,
       priori: e?.priori ?? 0,
+      position: e?.position ?? 0,
       speakers: bySpeaker.get(r.activityID) ?? [],
       tags: byTag.get(r.activityID) ?? [],
     });

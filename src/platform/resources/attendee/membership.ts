@@ -32,7 +32,13 @@ export async function countPrint(db: Kysely<DB>, eventID: number, personID: numb
  * (their event password stops working), the guests they bring and the registration. Activities and lists are the callers'
  * (dismissFromEvent, removeFromEventLists), which hold their own locks.
  */
-export async function removeRegistration(db: Kysely<DB>, eventID: number, personID: number): Promise<void> {
+export async function removeRegistration(
+  db: Kysely<DB>,
+  eventID: number,
+  personID: number,
+  /** The hash of a token that stays (the attendee's own, cancelling: event.person.dismiss without personID). */
+  keepToken = '',
+): Promise<void> {
   for (const table of ['eventPersonTag', 'feedbackAnswer'] as const)
     await db.deleteFrom(table).where('eventID', '=', eventID).where('personID', '=', personID).execute();
   await db
@@ -40,6 +46,7 @@ export async function removeRegistration(db: Kysely<DB>, eventID: number, person
     .where('personID', '=', personID)
     .where('scope', '=', 'event')
     .where('targetID', '=', eventID)
+    .where('tokenHash', '!=', keepToken)
     .execute();
   await deleteGuestsOf(db, eventID, personID);
   await db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();

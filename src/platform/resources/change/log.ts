@@ -68,6 +68,9 @@ export const PRIVATE_WRITES: ReadonlySet<string> = new Set([
   'crmfeed',
   'company.person.sync',
   'daemon',
+  'person.requestLink',
+  'person.signInLink',
+  'person.signOut',
 ]);
 
 /** Whether a change may make a public answer stale (see PRIVATE_WRITES). */

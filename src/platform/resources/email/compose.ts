@@ -17,6 +17,8 @@ export interface ComposeOptions {
   readonly mailFrom: string;
   /** Unix seconds (DTSTAMP). */
   readonly now: number;
+  /** The attendee's "My registration" link (an event magic link) and how long it works. */
+  readonly me?: { readonly link: string; readonly ttlSeconds: number };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -86,7 +88,12 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
     [t(locale, 'mail.confirm.where'), venue],
     [t(locale, 'mail.confirm.site'), link],
   ];
+  if (o.me) lines.push([t(locale, 'mail.confirm.me'), o.me.link]);
   const shown = lines.filter(([, v]) => v !== '');
+  const meHint = o.me
+    ? t(locale, 'mail.confirm.meHint', { days: String(Math.max(1, Math.round(o.me.ttlSeconds / 86400))) })
+    : '';
+  const isLink = (k: string) => k === t(locale, 'mail.confirm.site') || k === t(locale, 'mail.confirm.me');
   const intro = t(locale, 'mail.confirm.intro', { event });
   const greeting = t(locale, 'mail.confirm.greeting', { name });
   const text = [
@@ -95,6 +102,7 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
     intro,
     '',
     ...shown.map(([k, v]) => `${k}: ${v}`),
+    ...(meHint ? [meHint] : []),
     '',
     `${t(locale, 'mail.confirm.code')}: ${d.qrCode}`,
     t(locale, 'mail.confirm.codeHint'),
@@ -107,11 +115,11 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
     '<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1b1b1f;max-width:36em">',
     `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p><dl>`,
     ...shown.map(([k, v]) =>
-      k === t(locale, 'mail.confirm.site')
+      isLink(k)
         ? `<dt><strong>${escapeHtml(k)}</strong></dt><dd><a href="${escapeHtml(v)}">${escapeHtml(v)}</a></dd>`
         : `<dt><strong>${escapeHtml(k)}</strong></dt><dd>${escapeHtml(v)}</dd>`,
     ),
-    `</dl><h2 style="font-size:1.1em">${escapeHtml(t(locale, 'mail.confirm.code'))}</h2>`,
+    `</dl>${meHint ? `<p>${escapeHtml(meHint)}</p>` : ''}<h2 style="font-size:1.1em">${escapeHtml(t(locale, 'mail.confirm.code'))}</h2>`,
     `<p><img src="cid:qr@podium" width="240" height="240" alt="${escapeHtml(d.qrCode)}"></p>`,
     `<p><code style="font-size:1.2em">${escapeHtml(d.qrCode)}</code><br>${escapeHtml(t(locale, 'mail.confirm.codeHint'))}</p>`,
     `<p>${escapeHtml(t(locale, 'mail.confirm.calendar'))}</p></body></html>`,

@@ -6,6 +6,8 @@ import { addressOf, confirmationMessage } from './compose.ts';
 import { deliver, type DeliverOptions } from './deliver.ts';
 import { confirmationData, confirmationOn } from './repository.ts';
 import { eventSenders } from '../sender/repository.ts';
+import { issueLink } from '../person/magic.ts';
+import { myRegistrationLink } from './link.ts';
 
 // The registration confirmation (issue 15, outcome 2) is a durable job added in the registration's
 // transaction: it exists if and only if the registration committed, and the registration never waits
@@ -39,6 +41,11 @@ export async function queueConfirmation(
 export interface ConfirmOptions extends DeliverOptions {
   readonly siteUrl: string;
   readonly mailFrom: string;
+  /**
+   * MAGIC_LINK_CONFIRMATION_TTL: how long the message's "My registration" link (an event magic link,
+   * person.signInLink) works. Undefined: the message has no such link.
+   */
+  readonly linkTtlSeconds?: number;
 }
 
 export function confirmHandler(db: Kysely<DB>, outbox: Outbox, options: ConfirmOptions): JobHandler {
@@ -58,12 +65,26 @@ export function confirmHandler(db: Kysely<DB>, outbox: Outbox, options: ConfirmO
         idem: `confirmation:${payload.eventID}:${payload.personID}`,
         to: data.email,
       },
-      async () =>
-        confirmationMessage(
+      async () => {
+        // The link's code is made with the message (never stored but hashed, never in the job): a run
+        // that composes again replaces it, so only the link of the message that went works.
+        const code =
+          options.linkTtlSeconds === undefined
+            ? undefined
+            : await issueLink(db, payload.eventID, payload.personID, now(), options.linkTtlSeconds, `confirmation:${payload.eventID}:${payload.personID}`); // prettier-ignore
+        return confirmationMessage(
           data,
-          { siteUrl: options.siteUrl, mailFrom: options.mailFrom, now: now() },
+          {
+            siteUrl: options.siteUrl,
+            mailFrom: options.mailFrom,
+            now: now(),
+            ...(code === undefined
+              ? {}
+              : { me: { link: myRegistrationLink(data, options.siteUrl, code), ttlSeconds: options.linkTtlSeconds! } }),
+          },
           await eventSenders(db, payload.eventID, data.emailAddress),
-        ),
+        );
+      },
       options,
     );
   };

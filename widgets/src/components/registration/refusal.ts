@@ -29,3 +29,8 @@ export function refusal(message: string, controls: string[], required: string): 
 // The "add a guest" part comes in this chunk too: both are the form's rare paths, and one chunk named
 // twice costs the form's own download less than two (guests.ts).
 export { guests } from './guests.ts';
+
+// "Already registered? Get your link" and the panel after registering too, for the same reason (link.ts,
+// success.ts).
+export { link } from './link.ts';
+export { success } from './success.ts';

@@ -62,6 +62,38 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it('"Already registered? Get your link": loaded when opened, focus on the address, one answer for any address', async () => {
+    const el = registration('event="1"');
+    await formOf(el);
+    assert(!$(el, '#lk'), 'closed at first');
+    const fetches = recordFetches();
+    try {
+      const open = $$<HTMLButtonElement>(el, 'button').find((b) => /Get your link/.test(b.textContent!))!;
+      equal(open.type, 'button', 'opening it submits nothing');
+      open.click();
+      const input = await until(() => $<HTMLInputElement>(el, '#lk'), 'the address field');
+      await until(() => (el.shadowRoot!.activeElement === input ? true : undefined), 'focus on the address');
+      equal(input.type, 'email');
+      const answers: string[] = [];
+      for (const address of ['nobody@widgets.test', 'ada@example.com']) {
+        type(input, address);
+        $<HTMLFormElement>(el, 'form[part="link"]')!.requestSubmit();
+        const status = await until(() => $(el, '#lk-s'), 'the answer');
+        await until(() => (el.shadowRoot!.activeElement === status ? true : undefined), 'focus on the answer');
+        answers.push(status.textContent!.trim());
+        status.remove();
+      }
+      equal(answers[0], answers[1], 'the same sentence whatever the address');
+      assert(/If this address is registered/.test(answers[0]), answers[0]);
+      const asked = fetches.calls.filter((c) => c.url.includes('person/requestLink'));
+      equal(asked.length, 2);
+      equal(asked[0].method, 'POST');
+      await expectAccessible(el);
+    } finally {
+      fetches.restore();
+    }
+  });
+
   it('finds the event by company/event nickname', async () => {
     const el = registration('event="demo/summit"');
     await formOf(el);

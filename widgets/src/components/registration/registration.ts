@@ -107,6 +107,7 @@ export class PodiumRegistration extends PodiumElement {
     _busy: { state: true },
     _result: { state: true },
     _g: { state: true },
+    _l: { state: true },
   };
 
   /** Prefills the first name. */
@@ -133,6 +134,10 @@ export class PodiumRegistration extends PodiumElement {
   declare private _result: Row | undefined;
   /** The "add a guest" part (guests.ts), loaded when the event allows guests . */
   declare private _g: typeof import('./guests.ts').guests | undefined;
+  /** "Get your link" (link.ts), once opened: the part, loaded then. */
+  declare private _l: typeof import('./link.ts').link | undefined;
+  /** The panel after registering (success.ts). */
+  declare private _s: typeof import('./success.ts').success | undefined;
 
   #form: StoreController<Read<FormDefinition>, ReadStore<FormDefinition>> | undefined;
   #reported: unknown;
@@ -279,6 +284,7 @@ export class PodiumRegistration extends PodiumElement {
       const [row] = await call(api, 'form.respondRegistration', { eventID, grant: grantOf(api, eventID!) }, body);
       writeJson('sessionStorage', this.#draft, undefined);
       this._values = {};
+      this._s = (await import('./refusal.ts').catch(() => undefined))?.success;
       this._result = row;
       this.dispatchEvent(
         new PodiumRegisteredEvent({
@@ -418,38 +424,34 @@ export class PodiumRegistration extends PodiumElement {
     if (read?.status === 'locked') return this._status(this.t('event.private'));
     if (read?.status === 'error') return this._status(this._errorText(read.error!), () => this.#form?.store.reload());
     if (!def) return this._status(this.t('common.loading'));
-    if (r) {
-      // approved: 1 registered, 0 on the waiting list, -1 an application the organizer decides on (an
-      // applicant sending again is a duplicate too, but is told about the application).
-      const [title, text] =
-        r.approved === '-1'
-          ? (['form.applied', 'form.appliedText'] as const)
-          : r.approved === '0'
-            ? (['form.waitingList', 'form.waitingListText'] as const)
-            : (['form.registered', 'form.registeredText'] as const);
-      return html`<div class="panel" part="success" role="status" tabindex="-1">
-        <slot name="success">
-          <h2>${this.t(r.duplicate === '1' && r.approved !== '-1' ? 'form.alreadyRegistered' : title)}</h2>
-          <p>${this.t(text, { event: def.name as string, email: r.email as string })}</p>
-        </slot>
-      </div>`;
-    }
+    // The panel after registering (success.ts), loaded with the answer; should that load fail, a title.
+    if (r) return this._s?.(this, def, r, html) ?? this._status(this.t('form.registered'));
     if (def.acceptsRegistrations !== '1')
       return this._status(this.t(REASON[def.reason as keyof typeof REASON] ?? 'form.closed'));
     const formError = this._errors[''];
     return html`<form part="form" @submit=${this.#submit} @input=${this.#onInput} @change=${this.#onInput}>
-      ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
-      ${this.#fields().map((f) => this.#control(f))}
+        ${def.inviteRequired === '1' && !this.#invite ? html`<p class="muted">${this.t('form.inviteRequired')}</p>` : nothing}
+        ${this.#fields().map((f) => this.#control(f))}
+        ${
+          +(def.guestsForMember as string)
+            ? (this._g?.(this, def, html) ?? void import('./refusal.ts').then((m) => (this._g = m.guests)))
+            : nothing
+        }
+        ${formError ? html`<p class="error" part="error" role="alert" tabindex="-1">${formError}</p>` : nothing}
+        <button class="button" part="button" aria-disabled=${this._busy}>
+          ${this.t(this._busy ? 'form.submitting' : 'form.submit')}
+        </button>
+      </form>
       ${
-        +(def.guestsForMember as string)
-          ? (this._g?.(this, def, html) ?? void import('./refusal.ts').then((m) => (this._g = m.guests)))
-          : nothing
-      }
-      ${formError ? html`<p class="error" part="error" role="alert" tabindex="-1">${formError}</p>` : nothing}
-      <button class="button" part="button" aria-disabled=${this._busy}>
-        ${this.t(this._busy ? 'form.submitting' : 'form.submit')}
-      </button>
-    </form>`;
+        this._l?.(this, html) ??
+        html`<button
+          type="button"
+          part="button"
+          @click=${() => void import('./refusal.ts').then((m) => (this._l = m.link))}
+        >
+          ${this.t('form.haveLink')}
+        </button>`
+      }`;
   }
 }
 

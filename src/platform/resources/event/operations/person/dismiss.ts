@@ -1,4 +1,5 @@
-import { defineOperation, q, LEVEL } from '../../../../kernel/table.ts';
+import { ApiError } from '../../../../errors.ts';
+import { defineOperation, q, qOpt, ANY_LEVEL, LEVEL } from '../../../../kernel/table.ts';
 import { id } from '../../../../schemas.ts';
 import { notFound } from '../../../../errors.ts';
 import { lockRow } from '../../../rows.ts';
@@ -14,27 +15,39 @@ import { viewerOf } from '../../../../kernel/call.ts';
  * attendee). Removes a person from the event: their activity seats (each freed seat goes to that
  * activity's waiting list), list memberships, attendee tags, custom-field answers and the event-scope
  * tokens of this event. The person stays (other events, speaker rows). Answers the record as it was.
+ *
+ * Without personID (issue 18), the token's own person cancels their registration: the same removal,
+ * except that the token of the call stays (it opens nothing of the event any more), so a second call
+ * answers as the first did — `{"count":"0","data":[]}` both times.
  */
 export default defineOperation({
   name: 'event.person.dismiss',
-  summary: 'Removes an attendee from the event, with their seats, lists, tags, answers and event tokens.',
+  summary:
+    "Removes an attendee from the event, with their seats, lists, tags, answers and event tokens; without personID, cancels the token's own registration.",
   methods: ['GET'],
   params: {
     eventID: q(id, 'the event'),
-    personID: q(id, 'the attendee to remove'),
+    personID: qOpt(id, "the attendee to remove (event admins); without it, the token's own registration"),
   },
-  auth: { kind: 'event', levels: LEVEL.ADMIN },
+  auth: { kind: 'event', levels: ANY_LEVEL, formerMember: true },
   extension: true,
   writes: true,
   async handler(ctx, p) {
-    const { eventID, personID } = p;
+    const { eventID } = p;
+    const caller = ctx.caller!;
+    const self = p.personID === undefined;
+    const personID = p.personID ?? caller.personID;
+    if (!self && ((ctx.access?.level ?? 0) & LEVEL.ADMIN) === 0)
+      throw new ApiError(403, caller.scope === 'event' ? 'an event-scope token cannot do this' : 'permission level too low'); // prettier-ignore
     // Lock order everywhere: the event, then its activities (dismissFromEvent locks those).
     await lockRow(ctx.db, 'event', eventID);
     const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
-    if (!record) throw notFound('person');
-    await dismissFromEvent(ctx.db, eventID, personID);
-    await removeFromEventLists(ctx.db, eventID, personID);
-    await removeRegistration(ctx.db, eventID, personID);
-    return [record];
+    if (!record && !self) throw notFound('person');
+    if (record) {
+      await dismissFromEvent(ctx.db, eventID, personID);
+      await removeFromEventLists(ctx.db, eventID, personID);
+      await removeRegistration(ctx.db, eventID, personID, self ? caller.tokenHash : '');
+    }
+    return self ? [] : [record!];
   },
 });

@@ -10,6 +10,9 @@ import { nameParts } from '../../../attendee/enroll.ts';
 import { base64Schema, languageSchema, levelSchema, recordOptions } from '../../../attendee/profile.ts';
 import { attendeeNames, checkUniqueInEvent, setAttendeeTags, updateAttendee } from '../../../attendee/membership.ts';
 import { isAdmin, viewerOf } from '../../../../kernel/call.ts';
+import { readFeedbackContent } from '../../../form/fields.ts';
+import { CLOSED_MESSAGES, windowReason } from '../../../form/settings.ts';
+import { enrollmentSettings, formFields, replaceAnswers } from '../../../attendee/answers.ts';
 
 const nonBlank = (max: number) => text(max).refine((v) => v.trim() !== '', 'cannot be blank');
 const line = (max = 200) => editKey(text(max), { clear: '' });
@@ -56,6 +59,8 @@ const MEMBER_KEYS: Record<string, EditKey> = {
     { clear: '' },
   ),
   tagIDs: editKey(ids, { clear: '' }),
+  // The answers to the form's custom fields, as form.respondRegistration takes them (issue 18).
+  feedbackContent: editKey(z.string().max(100_000, 'must be at most 100000 characters')),
 };
 
 const KEYS: Record<string, EditKey> = { ...PROFILE_KEYS, ...MEMBER_KEYS };
@@ -117,6 +122,14 @@ export default defineOperation({
       }
       if (p.key === 'tagIDs') {
         await setAttendeeTags(ctx.db, eventID, personID, value === '' ? [] : [...new Set(value as number[])]);
+        set = {};
+      }
+      if (p.key === 'feedbackContent') {
+        // An attendee changes their answers while the form is open; the event's admins at any time.
+        const closed = admin ? undefined : windowReason((await enrollmentSettings(ctx.db, eventID))!, ctx.now);
+        if (closed) throw new ApiError(403, `answers cannot be changed: ${CLOSED_MESSAGES[closed]}`);
+        const answers = readFeedbackContent(value as string, await formFields(ctx.db, eventID));
+        await replaceAnswers(ctx.db, eventID, personID, answers);
         set = {};
       }
       await updateAttendee(ctx.db, eventID, personID, set, ctx.now);

@@ -1,0 +1,486 @@
+// "My registration" (/{company}/{event}/me, `/me` on the event's own domain; docs/site.md): an attendee's
+// own page, reached through the one-time link person.requestLink e-mails. Everything is a form posted to
+// the page itself (no JavaScript needed), Post/Redirect/Get after each change; every call goes to the
+// platform's public API with the attendee's token (attendee.ts) in the Authorization header.
+//
+// - `?code=…` never spends the code on GET (mail scanners open links): it shows "Continue", a POST that
+//   calls person.signInLink, keeps the token in the event's attendee cookie and goes (303) to /me.
+// - Signed out: the "get your link" form (person.requestLink), the same answer whatever the address.
+// - Signed in: the ticket (qrCode as a QR), dates and venue, an .ics, a printable view, the sessions with
+//   enrol/leave, the form's answers (editable while registration is open), the guests, RSVP, cancel (with
+//   a confirmation step), sign out (person.signOut, then the cookie goes).
+
+import type { AstroGlobal } from 'astro';
+import { isPodiumError, type Activity, type Attendee, type Guest, type RegistrationForm } from '../client/index.ts';
+import { t, tp, type Locale, type MessageKey } from '../shared/i18n/messages.ts';
+import { formatRange } from '../shared/schedule/time.ts';
+import {
+  ATTENDEE_COOKIE,
+  attendeeCookieOptions,
+  attendeeCookieValue,
+  attendeeToken,
+  revokeAttendee,
+  signedIn,
+} from './attendee.ts';
+import type { LoadedEvent } from './checkin.ts';
+import { postedFromHere } from './origin.ts';
+import { eventDates } from './pages.ts';
+import { qrSvg } from './qr-svg.ts';
+
+/** What the platform's one-time codes look like (base64url); anything else cannot be one. */
+const CODE = /^[A-Za-z0-9_-]{16,200}$/;
+/** The platform's own e-mail rule, checked here first to answer next to the field. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_MAX = 320;
+const ID = /^\d{1,15}$/;
+/** The longest answer the form takes (a textarea); the platform says the exact rule of each type. */
+export const ANSWER_MAX = 10_000;
+
+export interface SessionItem {
+  id: string;
+  name: string;
+  href: string;
+  when: string;
+  room: string;
+  state: 'enrolled' | 'waiting' | 'none';
+  /** Place in the waiting list (waiting only). */
+  position: string;
+  /** The attendee may not enrol or leave themself (lockOperations, or a general activity's own rule). */
+  locked: boolean;
+}
+
+export interface FieldItem {
+  id: string;
+  name: string;
+  type: string;
+  options: string[];
+  required: boolean;
+  /** The answer as stored (multiselect: its chosen options). */
+  value: string;
+  chosen: string[];
+  error?: string;
+}
+
+export interface MeView {
+  name: string;
+  email: string;
+  approved: boolean;
+  /** The check-in code and its QR picture ('' when the record has none). */
+  code: string;
+  qr: string;
+  dates: string;
+  venue: string;
+  ics: string;
+  rsvp: string;
+  sessions: SessionItem[];
+  fields: FieldItem[];
+  answersOpen: boolean;
+  guests: Guest[];
+}
+
+export type MeState =
+  | { kind: 'ask'; email: string; emailError?: string; error?: string; notice?: string }
+  | { kind: 'sent' }
+  | { kind: 'continue'; code: string; error?: string }
+  | { kind: 'cancelled' }
+  | { kind: 'notAttendee' }
+  /** The platform could not read the registration now (too many calls, unreachable): try again. */
+  | { kind: 'busy' }
+  | { kind: 'confirmCancel' }
+  | { kind: 'me'; view: MeView; print: boolean; notice?: string; error?: string; errorAt?: string };
+
+export type MeResult = { state: MeState } | { redirect: string };
+
+/** Where the page sends its visitor after a change: back to /me with what was done, at its notice. */
+function done(base: string, what: string, id?: string): { redirect: string } {
+  const q = new URLSearchParams({ done: what });
+  if (id) q.set('id', id);
+  return { redirect: `${base}/me?${q.toString()}#notice` };
+}
+
+/** The minutes a 429 asks to wait (Retry-After, at least one). */
+const minutesOf = (retryAfter: number | undefined) => Math.ceil(Math.max(1, retryAfter ?? 60) / 60);
+
+/** One refusal of an action, as the page says it: the platform's own line for conflicts (chains, lists). */
+function actionError(locale: Locale, err: unknown): string {
+  if (!isPodiumError(err)) throw err;
+  if (err.status === 409 || err.status === 403 || err.status === 400) return err.message;
+  return t(locale, 'me.failed');
+}
+
+/** The multiselect answer as its options (a JSON list, or options separated by commas). */
+function chosenOf(type: string, value: string): string[] {
+  if (type !== 'multiselect' || value === '') return [];
+  if (value.trimStart().startsWith('[')) {
+    try {
+      const list = JSON.parse(value) as unknown;
+      if (Array.isArray(list)) return list.map(String);
+    } catch {
+      // not JSON: commas below
+    }
+  }
+  return value.split(',').map((v) => v.trim());
+}
+
+/** The answers of a posted form, by field (a multiselect's options joined as a JSON list). */
+function postedAnswers(form: FormData, fields: RegistrationForm['fields']): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of fields) {
+    const name = `f${f.feedbackID}`;
+    if (f.type === 'multiselect') out.set(f.feedbackID, JSON.stringify(form.getAll(name).map(String).slice(0, 200)));
+    else if (f.type === 'checkbox') out.set(f.feedbackID, form.get(name) === '1' ? '1' : '0');
+    else out.set(f.feedbackID, String(form.get(name) ?? '').slice(0, ANSWER_MAX));
+  }
+  return out;
+}
+
+interface Loaded {
+  token: string;
+  attendee: Attendee;
+  activities: Activity[];
+  positions: Map<string, string>;
+  form: RegistrationForm | undefined;
+  guests: Guest[];
+}
+
+/** Everything /me shows, read with the attendee's token (each call of its own: one person's answers). */
+async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, attendee: Attendee): Promise<Loaded> {
+  const ctx = astro.locals.podium;
+  const client = ctx.runtime.client;
+  const eventID = Number(ev.event.eventID);
+  const optional = <T>(p: Promise<T>, fallback: T) =>
+    p.catch((err: unknown) => {
+      if (!isPodiumError(err)) throw err;
+      console.error('site: /me could not read a part of the registration:', err.operation, err.status);
+      return fallback;
+    });
+  const [activities, form, guests] = await Promise.all([
+    optional(client.activityFindAs(eventID, token, ctx.call), [] as Activity[]),
+    optional(client.formGetAs(eventID, token, ctx.call), undefined),
+    optional(client.guestFindMine(eventID, token, ctx.call), [] as Guest[]),
+  ]);
+  // activity.find's rows carry the reader's waiting-list place; a platform without it (''): asked one by one.
+  const positions = new Map<string, string>();
+  const unknown = activities.filter((a) => a.approved === '0' && !(Number(a.position) > 0));
+  for (const a of activities) if (Number(a.position) > 0) positions.set(a.activityID, a.position);
+  await Promise.all(
+    unknown.map(async (a) => {
+      const row = await optional(client.activityPersonMine(Number(a.activityID), token, ctx.call), undefined);
+      if (row) positions.set(a.activityID, row.position);
+    }),
+  );
+  return { token, attendee, activities, positions, form, guests };
+}
+
+function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, errors?: Map<string, string>): MeView {
+  const { event, links, locale, timeZone } = ev;
+  const a = data.attendee;
+  const sessions: SessionItem[] = data.activities
+    .filter((s) => Number(s.dateBegin) > 0)
+    .sort((x, y) => Number(x.dateBegin) - Number(y.dateBegin) || x.name.localeCompare(y.name))
+    .map((s) => {
+      const begin = Number(s.dateBegin);
+      const end = Math.max(begin, Number(s.dateEnd) || begin);
+      return {
+        id: s.activityID,
+        name: s.name,
+        href: links.activity(s.activityID),
+        when: `${eventDates({ ...event, dateBegin: String(begin), dateEnd: '' }, timeZone, locale)}, ${formatRange(begin, end, timeZone, locale)}`,
+        room: s.location,
+        state: s.approved === '1' ? 'enrolled' : s.approved === '0' ? 'waiting' : 'none',
+        position: data.positions.get(s.activityID) ?? '',
+        locked: s.lockOperations === '1',
+      };
+    });
+  const stored = new Map((a.feedbacks ?? []).map((f) => [f.feedbackID, f.value]));
+  const fields: FieldItem[] = (data.form?.fields ?? []).map((f) => {
+    const value = answers?.get(f.feedbackID) ?? stored.get(f.feedbackID) ?? '';
+    return {
+      id: f.feedbackID,
+      name: f.name,
+      type: f.type,
+      options: f.options.map((o) => o.value),
+      required: f.required === '1',
+      value,
+      chosen: chosenOf(f.type, value),
+      error: errors?.get(f.feedbackID),
+    };
+  });
+  const enrolled = sessions.filter((s) => s.state !== 'none').map((s) => s.id);
+  const venue = [event.placeName, event.address, event.city].filter(Boolean).join(', ');
+  return {
+    name: a.name || a.firstName || a.email,
+    email: a.email,
+    approved: a.approved === '1',
+    code: a.qrCode,
+    qr: a.qrCode ? qrSvg(a.qrCode, t(locale, 'me.qrLabel')) : '',
+    dates: eventDates(event, timeZone, locale),
+    venue,
+    // The site's own iCalendar (schedule.ics): the attendee's sessions, or the whole program when none.
+    ics: enrolled.length > 0 ? `${links.ics}?ids=${enrolled.join(',')}` : links.ics,
+    rsvp: a.rsvp,
+    sessions,
+    fields,
+    // As the platform decides: the form's switch and window (a full event still takes changed answers).
+    answersOpen: data.form?.acceptsRegistrations === '1' || data.form?.reason === 'full',
+    guests: data.guests,
+  };
+}
+
+/** The notice of `?done=` after a change (Post/Redirect/Get), in the page's language. */
+function noticeOf(locale: Locale, params: URLSearchParams, view: MeView): string | undefined {
+  const what = params.get('done');
+  const session = view.sessions.find((s) => s.id === params.get('id'));
+  switch (what) {
+    case 'enrolled':
+      if (!session) return undefined;
+      return session.state === 'waiting'
+        ? t(locale, 'me.waitingDone', { name: session.name, position: session.position || '?' })
+        : t(locale, 'me.enrolledDone', { name: session.name });
+    case 'left':
+      return session ? t(locale, 'me.leftDone', { name: session.name }) : undefined;
+    case 'answers':
+      return t(locale, 'me.answersSaved');
+    case 'rsvp':
+      return t(locale, 'me.rsvpSaved');
+    case 'guest':
+      return t(locale, 'me.guestRemoved');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The /me page's work for one request: the action of a POST (each answered by a redirect, or the page
+ * again with its error and what was typed), else what the page shows now.
+ */
+export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeResult> {
+  const ctx = astro.locals.podium;
+  const { links, locale } = ev;
+  const base = links.base;
+  const eventID = Number(ev.event.eventID);
+  const client = ctx.runtime.client;
+  const res = astro.response;
+  res.headers.set('cache-control', 'private, no-store');
+  // A code may be in the address: it is never sent on to what the page loads or links.
+  res.headers.set('referrer-policy', 'no-referrer');
+  ctx.cacheable = false;
+  const setCookie = (token: string) =>
+    astro.cookies.set(
+      ATTENDEE_COOKIE,
+      token ? attendeeCookieValue(eventID, token) : '',
+      attendeeCookieOptions(base, ctx.https, ctx.runtime.now(), token !== ''),
+    );
+
+  const post = astro.request.method === 'POST';
+  const form = post ? await astro.request.formData().catch(() => undefined) : undefined;
+  const action = String(form?.get('action') ?? '');
+  if (post && !postedFromHere(astro.request.headers, ctx.hostname)) {
+    res.status = 403;
+    return { state: { kind: 'ask', email: '', error: t(locale, 'me.otherSite') } };
+  }
+
+  // ---- signed out: the link's Continue, asking for a link, signing out ----
+  if (action === 'continue') {
+    const code = String(form?.get('code') ?? '').trim();
+    if (!CODE.test(code)) {
+      res.status = 400;
+      return { state: { kind: 'ask', email: '', error: t(locale, 'me.linkUsed') } };
+    }
+    try {
+      const signed = await client.personSignInLink(eventID, code, ctx.call);
+      setCookie(signed.tokenID);
+      return { redirect: `${base}/me` };
+    } catch (err) {
+      if (!isPodiumError(err)) throw err;
+      if (err.status === 429) {
+        res.status = 429;
+        res.headers.set('retry-after', String(err.retryAfter ?? 60));
+        const minutes = minutesOf(err.retryAfter);
+        return { state: { kind: 'continue', code, error: tp(locale, 'me.askTooMany', minutes, { minutes }) } };
+      }
+      if (err.status === 401 || err.status === 400 || err.status === 404) {
+        res.status = 401;
+        return { state: { kind: 'ask', email: '', error: t(locale, 'me.linkUsed') } };
+      }
+      console.error('site: /me could not reach person.signInLink:', err.status);
+      res.status = 503;
+      return { state: { kind: 'continue', code, error: t(locale, 'me.failed') } };
+    }
+  }
+  if (action === 'ask') {
+    const email = String(form?.get('email') ?? '')
+      .trim()
+      .slice(0, EMAIL_MAX + 1);
+    if (email === '' || email.length > EMAIL_MAX || !EMAIL.test(email)) {
+      res.status = 400;
+      return {
+        state: { kind: 'ask', email, emailError: t(locale, email === '' ? 'me.emailMissing' : 'me.emailInvalid') },
+      };
+    }
+    try {
+      await client.personRequestLink(eventID, email, locale, ctx.call);
+      return { state: { kind: 'sent' } };
+    } catch (err) {
+      if (!isPodiumError(err)) throw err;
+      if (err.status === 400) {
+        res.status = 400;
+        return { state: { kind: 'ask', email, emailError: t(locale, 'me.emailInvalid') } };
+      }
+      if (err.status === 429) {
+        const minutes = minutesOf(err.retryAfter);
+        res.status = 429;
+        res.headers.set('retry-after', String(err.retryAfter ?? 60));
+        return { state: { kind: 'ask', email, error: tp(locale, 'me.askTooMany', minutes, { minutes }) } };
+      }
+      // The log gets the status, never the address.
+      console.error('site: /me could not reach person.requestLink:', err.status);
+      res.status = 503;
+      return { state: { kind: 'ask', email, error: t(locale, 'me.askFailed') } };
+    }
+  }
+  if (action === 'signout') {
+    await revokeAttendee(ctx, eventID);
+    setCookie('');
+    return { redirect: `${base}/me?done=signedout` };
+  }
+
+  // ---- the link's landing: a button, never the code spent by a GET ----
+  const codeParam = post ? '' : (astro.url.searchParams.get('code') ?? '').trim();
+  if (codeParam !== '') {
+    if (!CODE.test(codeParam)) {
+      res.status = 400;
+      return { state: { kind: 'ask', email: '', error: t(locale, 'me.linkUsed') } };
+    }
+    return { state: { kind: 'continue', code: codeParam } };
+  }
+
+  const who = await signedIn(ctx, eventID, base);
+  const hadCookie = attendeeToken(ctx.cookies.get(ATTENDEE_COOKIE), eventID) !== undefined;
+  if (!who) {
+    if (post) res.status = 401;
+    const done = astro.url.searchParams.get('done');
+    if (done === 'cancelled') return { state: { kind: 'cancelled' } };
+    const notice = done === 'signedout' ? t(locale, 'me.signedOut') : undefined;
+    return {
+      state: { kind: 'ask', email: '', notice, error: hadCookie || post ? t(locale, 'me.expired') : undefined },
+    };
+  }
+  if (who.unknown) {
+    res.status = 503;
+    return { state: { kind: 'busy' } };
+  }
+  if (!who.attendee) {
+    if (post) res.status = 404;
+    return { state: { kind: 'notAttendee' } };
+  }
+  const token = who.token;
+
+  // ---- signed in: the changes ----
+  let error: string | undefined;
+  let errorAt: string | undefined;
+  let answers: Map<string, string> | undefined;
+  let fieldErrors: Map<string, string> | undefined;
+  const fail = (err: unknown, at: string) => {
+    error = actionError(locale, err);
+    errorAt = at;
+    res.status = isPodiumError(err) && err.status < 500 ? err.status : 503;
+    // The token ended meanwhile (signed out elsewhere, cancelled): the cookie goes.
+    if (isPodiumError(err) && err.status === 401) ctx.clearAttendee = base || '/';
+  };
+  if (post) {
+    const id = String(form?.get('activityID') ?? '');
+    try {
+      switch (action) {
+        case 'enrol':
+        case 'leave': {
+          if (!ID.test(id)) throw new Error('bad activityID');
+          if (action === 'enrol') await client.activityEnrol(Number(id), token, ctx.call);
+          else await client.activityLeave(Number(id), token, ctx.call);
+          return done(base, action === 'enrol' ? 'enrolled' : 'left', id);
+        }
+        case 'rsvp': {
+          const value = String(form?.get('rsvp') ?? '');
+          if (value !== '0' && value !== '1') {
+            res.status = 400;
+            error = t(locale, 'me.rsvp');
+            errorAt = 'rsvp';
+            break;
+          }
+          await client.attendeeOperateMine(eventID, 'rsvp', value, token, ctx.call);
+          return done(base, 'rsvp');
+        }
+        case 'guest': {
+          const guestID = String(form?.get('guestID') ?? '');
+          if (!ID.test(guestID)) throw new Error('bad guestID');
+          await client.guestDismissMine(eventID, Number(guestID), token, ctx.call);
+          return done(base, 'guest');
+        }
+        case 'cancel':
+          return { state: { kind: 'confirmCancel' } };
+        case 'cancel-confirm':
+          await client.attendeeDismissMine(eventID, token, ctx.call);
+          // The platform keeps the calling token (a second cancel answers the same): it is ended here, and
+          // the cookie goes.
+          await revokeAttendee(ctx, eventID);
+          setCookie('');
+          return { redirect: `${base}/me?done=cancelled` };
+        case 'answers': {
+          const regForm = await client.formGetAs(eventID, token, ctx.call);
+          answers = form ? postedAnswers(form, regForm.fields) : new Map();
+          fieldErrors = new Map();
+          for (const f of regForm.fields) {
+            const v = answers.get(f.feedbackID) ?? '';
+            const empty = v === '' || v === '[]' || (f.type === 'checkbox' && v === '0');
+            if (f.required === '1' && empty) fieldErrors.set(f.feedbackID, t(locale, 'me.answerMissing'));
+          }
+          if (fieldErrors.size > 0) {
+            res.status = 400;
+            errorAt = 'answers';
+            break;
+          }
+          await client.attendeeAnswersMine(
+            eventID,
+            [...answers].map(([feedbackID, value]) => ({ feedbackID, value })),
+            token,
+            ctx.call,
+          );
+          return done(base, 'answers');
+        }
+        default:
+          res.status = 400;
+          error = t(locale, 'me.failed');
+      }
+    } catch (err) {
+      if (err instanceof Error && /^bad /.test(err.message)) {
+        res.status = 400;
+        error = t(locale, 'me.failed');
+      } else {
+        fail(err, action === 'enrol' || action === 'leave' ? `s${id}` : action);
+        if (action === 'enrol' && isPodiumError(err) && err.status === 409 && /full/.test(err.message)) {
+          const name = (await client.activityFindAs(eventID, token, ctx.call).catch(() => [] as Activity[])).find(
+            (a) => a.activityID === id,
+          )?.name;
+          if (name) error = t(locale, 'me.full', { name });
+        }
+        // The platform's check of one answer ("feedbackContent field 12 (Size) must be one of: …"): said
+        // next to that field, with what was typed kept.
+        const m = isPodiumError(err) ? /^feedbackContent field (\d+) \(.*?\) (.*)$/s.exec(err.message) : null;
+        if (action === 'answers' && m) {
+          fieldErrors = new Map([[m[1], `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}.`]]);
+          error = undefined;
+        }
+      }
+    }
+  }
+
+  // "Cancel my registration" asks first: a page of its own (GET), whose button posts cancel-confirm.
+  if (!post && astro.url.searchParams.get('confirm') === 'cancel') return { state: { kind: 'confirmCancel' } };
+  const data = await loadMine(astro, ev, token, who.attendee);
+  const view = viewOf(ev, data, answers, fieldErrors);
+  const notice = post ? undefined : noticeOf(locale, astro.url.searchParams, view);
+  const print = !post && astro.url.searchParams.get('view') === 'print';
+  return { state: { kind: 'me', view, print, notice, error, errorAt } };
+}
+
+export type { MessageKey };

@@ -1,0 +1,171 @@
+// "My registration" in Chromium at 390 px against `podium start` with the demo, with JavaScript off (every
+// step is a plain form post), axe clean at each step (checked in a twin context with scripts, which axe
+// needs, carrying the same cookies): the link asked for and opened → Continue → the ticket → enrol → leave
+// → cancel (with its confirmation step). Also /appURL.php's 404 page without APP_SCHEME, and the print
+// stylesheet. Screenshots in test-results/screenshots/me-*.png.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkAndShoot, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
+import { sleep, startPodium, type Podium } from './harness.ts';
+
+const EMAIL = 'phone@me.test';
+const ME = '/demo/summit/me';
+let p: Podium;
+let browser: Browser;
+let eventID: string;
+let session: Record<string, string>;
+const problems: string[] = [];
+
+async function api(op: string, query: Record<string, string | number>, body?: Record<string, string>, token?: string) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const res = await fetch(`${p.api}/${op.replaceAll('.', '/')}?${qs}`, {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body && new URLSearchParams(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${op}: ${text}`);
+  return (JSON.parse(text) as { data: Record<string, string>[] }).data;
+}
+
+beforeAll(async () => {
+  [p, browser] = await Promise.all([startPodium({ RATE_LIMIT_TOKEN: '1000' }), launchChromium()]);
+  [{ eventID }] = await api('event.get', { namespace: 'demo', nickname: 'summit' });
+  const sessions = await api('activity.find', { eventID, limit: 100 });
+  session = sessions.find((s) => s.lockOperations !== '1' && s.general !== '1')!;
+  const [form] = (await api('form.get', { eventID })) as unknown as {
+    fields: { feedbackID: string; type: string; required: string; options: { value: string }[] }[];
+  }[];
+  const answers = form.fields
+    .filter((f) => f.required === '1')
+    .map((f) => ({ feedbackID: f.feedbackID, value: f.options[0]?.value ?? (f.type === 'checkbox' ? '1' : 'x') }));
+  await api('form.respondRegistration', { eventID }, { firstName: 'Paula', lastName: 'Phone', email: EMAIL, feedbackContent: JSON.stringify(answers), consent: '1' }); // prettier-ignore
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await p?.stop();
+});
+
+async function newContext(javaScriptEnabled: boolean): Promise<BrowserContext> {
+  const c = watchProblems(await browser.newContext({ javaScriptEnabled, viewport: { width: 390, height: 844 } }), problems); // prettier-ignore
+  await skipDemoImages(c);
+  return c;
+}
+/** axe and the 390 px check of the page at `path`, in a context with scripts and the same cookies. */
+async function check(from: BrowserContext, path: string, name: string) {
+  const c = await newContext(true);
+  await c.addCookies(await from.cookies());
+  const twin = await c.newPage();
+  expect((await twin.goto(`${p.site}${path}`))!.status()).toBe(200);
+  await checkAndShoot(twin, name, 390, problems);
+  await c.close();
+}
+
+async function newestCode(before: number): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const mail = p
+      .mails()
+      .slice(before)
+      .find((m) => m.includes(EMAIL));
+    const code = mail && /\/me\?code=([A-Za-z0-9_-]+)/.exec(mail)?.[1];
+    if (code) return code;
+    await sleep(100);
+  }
+  throw new Error('no link mailed');
+}
+const submit = (page: Page, selector: string) => Promise.all([page.waitForNavigation(), page.click(selector)]);
+
+describe('the journey at 390 px, without JavaScript', () => {
+  let c: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    c = await newContext(false);
+    page = await c.newPage();
+  });
+  afterAll(() => c?.close());
+
+  it('asks for the link: the form, then the same neutral answer', async () => {
+    expect((await page.goto(`${p.site}${ME}`))!.status()).toBe(200);
+    expect(await page.textContent('h1')).toBe('Get your link');
+    await check(c, ME, 'me-ask');
+    const before = p.mails().length;
+    await page.fill('#email', EMAIL);
+    await submit(page, 'form button[type=submit]');
+    expect(await page.textContent('h1')).toBe('Check your e-mail');
+    expect(await page.textContent('[role=status]')).toContain('we sent it a link');
+    (page as Page & { code?: string }).code = await newestCode(before);
+  });
+
+  it('opens the link: Continue (a POST), then the ticket, signed in', async () => {
+    const code = (page as Page & { code?: string }).code!;
+    expect((await page.goto(`${p.site}${ME}?code=${code}`))!.status()).toBe(200);
+    expect(await page.textContent('h1')).toBe('Open your registration');
+    await check(c, `${ME}?code=${code}`, 'me-continue');
+    await submit(page, 'button:has-text("Continue")');
+    expect(new URL(page.url()).pathname).toBe(ME);
+    expect(new URL(page.url()).search).toBe('');
+    const [cookie] = (await c.cookies()).filter((k) => k.name === 'podium_attendee');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/demo/summit' });
+    expect(await page.textContent('.account')).toContain('Signed in as Paula Phone');
+    expect(await page.$('.qr-box svg[role=img]')).not.toBeNull();
+    // The QR is big enough to scan from a phone held at the door: most of the column.
+    const box = (await page.$('.qr-box svg'))!;
+    expect((await box.boundingBox())!.width).toBeGreaterThanOrEqual(280);
+    await check(c, ME, 'me-ticket');
+  });
+
+  it('enrols in a session and leaves it, each with a notice', async () => {
+    // The sessions not yet chosen wait behind a disclosure (a long program stays out of the way).
+    expect(await page.textContent('#sessions .empty-state')).toBe('You are not enrolled in any session yet.');
+    await page.click('.me-more summary');
+    await submit(page, `button[aria-label="Enrol in ${session.name}"]`);
+    expect(new URL(page.url()).search).toBe(`?done=enrolled&id=${session.activityID}`);
+    expect(await page.textContent('#notice')).toBe(`You are enrolled in ${session.name}.`);
+    expect(await page.textContent(`#s${session.activityID} .me-state`)).toBe('Enrolled');
+    await check(c, `${ME}?done=enrolled&id=${session.activityID}`, 'me-enrolled');
+    await submit(page, `button[aria-label="Leave ${session.name}"]`);
+    expect(await page.textContent('#notice')).toBe(`You left ${session.name}.`);
+    expect(await page.textContent(`#s${session.activityID} .me-state`)).toBe('Not enrolled');
+  });
+
+  it('the printable ticket hides everything but the ticket when printed', async () => {
+    await page.goto(`${p.site}${ME}?view=print`);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.isVisible('.ticket')).toBe(true);
+    for (const hidden of ['.site-header', '.site-footer', '.ticket-links']) expect(await page.isVisible(hidden)).toBe(false); // prettier-ignore
+    await page.emulateMedia({ media: 'screen' });
+    await check(c, `${ME}?view=print`, 'me-print');
+    await page.goto(`${p.site}${ME}`);
+  });
+
+  it('cancels: a confirmation step, then cancelled and signed out', async () => {
+    await submit(page, '#cancel a.button');
+    expect(new URL(page.url()).search).toBe('?confirm=cancel');
+    expect(await page.textContent('h1')).toBe('Cancel your registration?');
+    await check(c, `${ME}?confirm=cancel`, 'me-confirm-cancel');
+    await submit(page, 'button:has-text("Yes, cancel my registration")');
+    expect(new URL(page.url()).search).toBe('?done=cancelled');
+    expect(await page.textContent('[role=status]')).toContain('Your registration is cancelled.');
+    expect((await c.cookies()).filter((k) => k.name === 'podium_attendee')).toEqual([]);
+    const organizer = (await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }))[0].tokenID; // prettier-ignore
+    const left = await fetch(`${p.api}/event/person/find?eventID=${eventID}&selection=all&query=${encodeURIComponent(EMAIL)}&queryKey=email`, { headers: { authorization: `Bearer ${organizer}` } }); // prettier-ignore
+    expect(((await left.json()) as { data: unknown[] }).data).toEqual([]);
+  });
+});
+
+describe('/appURL.php without APP_SCHEME', () => {
+  it('is a clear 404 page', async () => {
+    const c = await newContext(true);
+    const page = await c.newPage();
+    const res = await page.goto(`${p.site}/appURL.php?tokenID=secret&eventID=1`);
+    expect(res!.status()).toBe(404);
+    expect(await page.textContent('h1')).toBe('Open in the app');
+    expect(await page.textContent('main')).toContain('This site has no app to open this link in.');
+    await checkAndShoot(page, 'me-appurl-404', 390, problems);
+    await c.close();
+    expect(p.output()).not.toContain('secret');
+  });
+});

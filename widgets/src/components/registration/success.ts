@@ -1,0 +1,41 @@
+// The panel after a registration goes through (approved 1), lands on the waiting list (0) or records an
+// application (-1). Shown once a registration's answer is in — the platform answered, so this chunk of
+// the form's rarer paths (refusal.ts) can load too — which keeps its messages out of the form's first
+// download (issue 18 made room there for "Already registered? Get your link"). Like guests.ts it imports
+// neither Lit nor the catalogue (podium:messages-via-host: the build gives it its English messages).
+
+import type { html as Html, TemplateResult } from 'lit';
+import type { MessageKey, MessageVars } from '../../internal/locale.ts';
+
+declare const podiumOwnMessages$: Record<string, string> | undefined;
+
+interface Form {
+  t(key: MessageKey, vars?: MessageVars): string;
+  language: string;
+}
+
+export function success(
+  el: unknown,
+  def: Record<string, unknown>,
+  r: Record<string, unknown>,
+  html: typeof Html,
+): TemplateResult {
+  const form = el as Form;
+  const own = typeof podiumOwnMessages$ === 'undefined' || form.language !== 'en' ? undefined : podiumOwnMessages$;
+  const t = (key: MessageKey, vars: MessageVars = {}) =>
+    own ? own[key].replace(/\{(\w+)\}/g, (_, n: string) => String(vars[n])) : form.t(key, vars);
+  // approved: 1 registered, 0 on the waiting list, -1 an application the organizer decides on (an
+  // applicant sending again is a duplicate too, but is told about the application).
+  const [title, text] =
+    r.approved === '-1'
+      ? (['form.applied', 'form.appliedText'] as const)
+      : r.approved === '0'
+        ? (['form.waitingList', 'form.waitingListText'] as const)
+        : (['form.registered', 'form.registeredText'] as const);
+  return html`<div class="panel" part="success" role="status" tabindex="-1">
+    <slot name="success">
+      <h2>${t(r.duplicate === '1' && r.approved !== '-1' ? 'form.alreadyRegistered' : title)}</h2>
+      <p>${t(text, { event: def.name as string, email: r.email as string })}</p>
+    </slot>
+  </div>`;
+}
