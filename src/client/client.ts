@@ -483,10 +483,11 @@ export class PodiumClient {
   }
 
   /**
-   * activity.find with a staff token: the event's sessions (the check-in page's doors), page by page up
-   * to `max`; private events included, as the token is the event's. Asked anew every time.
+   * activity.find with a token of the event, page by page up to `max`, asked anew every time: a staff
+   * token's sessions (the check-in page's doors; private events included, as the token is the event's),
+   * or an attendee's program with their enrollment (and waiting-list position) in each (/me).
    */
-  async activityFindAs(token: string, eventID: number, ctx?: CallContext, max = 1000): Promise<Activity[]> {
+  async activityFindAs(token: string, eventID: number, ctx?: CallContext, max = 10_000): Promise<Activity[]> {
     const out: Activity[] = [];
     for (let offset = 0; offset < max; offset += PAGE_SIZE_MAX) {
       const rows = await this.#readAs('activity.find', { eventID, limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
@@ -589,18 +590,6 @@ export class PodiumClient {
   /** event.person.dismiss without personID: the token's attendee cancels their registration (idempotent). */
   async attendeeDismissMine(eventID: number, token: string, ctx?: CallContext): Promise<void> {
     await this.#callAs('event.person.dismiss', 'GET', { eventID }, undefined, anyRow, token, ctx);
-  }
-
-  /** activity.find with the attendee's token: the program with the reader's enrollment in each (approved). */
-  async activityFindAs(eventID: number, token: string, ctx?: CallContext): Promise<Activity[]> {
-    const out: Activity[] = [];
-    for (let offset = 0; offset < 10_000; offset += PAGE_SIZE_MAX) {
-      const query = { eventID, limit: PAGE_SIZE_MAX, offset: offset || undefined };
-      const rows = await this.#callAs('activity.find', 'GET', query, undefined, activityWire, token, ctx);
-      out.push(...rows);
-      if (rows.length < PAGE_SIZE_MAX) break;
-    }
-    return out;
   }
 
   /** activity.person.get without personID: the token's own enrollment (its waiting-list position). */

@@ -113,7 +113,7 @@ export async function doorsFor(ctx: RequestContext, ev: LoadedEvent, token: stri
   let doors = doorMemo.get(key);
   if (doors === undefined) {
     try {
-      doors = doorsOf(await ctx.runtime.client.activityFindAs(token, eventID, ctx.call), ev.timeZone, ev.locale);
+      doors = doorsOf(await ctx.runtime.client.activityFindAs(token, eventID, ctx.call, 1000), ev.timeZone, ev.locale);
     } catch (err) {
       if (!isPodiumError(err)) throw err;
       return []; // not kept: the next load asks again

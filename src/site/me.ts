@@ -155,7 +155,7 @@ async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, atte
       return fallback;
     });
   const [activities, form, guests] = await Promise.all([
-    optional(client.activityFindAs(eventID, token, ctx.call), [] as Activity[]),
+    optional(client.activityFindAs(token, eventID, ctx.call), [] as Activity[]),
     optional(client.formGetAs(eventID, token, ctx.call), undefined),
     optional(client.guestFindMine(eventID, token, ctx.call), [] as Guest[]),
   ]);
@@ -458,7 +458,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
       } else {
         fail(err, action === 'enrol' || action === 'leave' ? `s${id}` : action);
         if (action === 'enrol' && isPodiumError(err) && err.status === 409 && /full/.test(err.message)) {
-          const name = (await client.activityFindAs(eventID, token, ctx.call).catch(() => [] as Activity[])).find(
+          const name = (await client.activityFindAs(token, eventID, ctx.call).catch(() => [] as Activity[])).find(
             (a) => a.activityID === id,
           )?.name;
           if (name) error = t(locale, 'me.full', { name });
