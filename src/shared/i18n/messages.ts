@@ -226,6 +226,7 @@ const en = {
   'form.registered': 'Registered!',
   'form.registeredText':
     'You are registered for {event}. We sent the details to {email}, with a “My registration” link to see or change it.',
+  'form.registeredNoMail': 'You are registered for {event}.',
   'form.haveLink': 'Already registered? Get your link',
   'link.email': 'The e-mail address you registered with',
   'link.send': 'Send me my link',
@@ -673,6 +674,7 @@ const pt: Messages = {
   'form.registered': 'Inscrição confirmada!',
   'form.registeredText':
     'Você está inscrito em {event}. Enviamos os detalhes para {email}, com um link para “Minha inscrição”, onde pode vê-la ou alterá-la.',
+  'form.registeredNoMail': 'Você está inscrito em {event}.',
   'form.haveLink': 'Já se inscreveu? Receba o seu link',
   'link.email': 'O e-mail com que se inscreveu',
   'link.send': 'Enviar meu link',
@@ -1115,6 +1117,7 @@ const es: Messages = {
   'form.registered': '¡Inscripción completada!',
   'form.registeredText':
     'Te has inscrito en {event}. Hemos enviado los detalles a {email}, con un enlace a “Mi inscripción” para verla o cambiarla.',
+  'form.registeredNoMail': 'Te has inscrito en {event}.',
   'form.haveLink': '¿Ya te inscribiste? Recibe tu enlace',
   'link.email': 'El correo electrónico con el que te inscribiste',
   'link.send': 'Enviarme mi enlace',

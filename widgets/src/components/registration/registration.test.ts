@@ -147,6 +147,24 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it('promises an e-mail only when the registration queued one (the company sends no confirmations here)', async () => {
+    const [event] = (await admin('event.get', { eventID: 1 })).data;
+    const tool = (value: string) =>
+      admin('company.tool.edit', { companyID: String(event.companyID), key: 'confirmationEmail' }, { value });
+    equal((await tool('0')).status, 200);
+    try {
+      const el = registration('event="1"');
+      const mail = await fillSummit(el);
+      submit(el);
+      const success = await until(() => $(el, '[part="success"]'), 'the success message');
+      assert(/registered/i.test(success.textContent!), success.textContent!);
+      assert(!success.textContent!.includes(mail) && !/sent/i.test(success.textContent!), success.textContent!);
+      await expectAccessible(el);
+    } finally {
+      await tool('1');
+    }
+  });
+
   it('offers "add a guest" when the event allows guests and registers them with the attendee', async () => {
     const made = await admin(
       'company.event.bind',

@@ -31,7 +31,8 @@ export function success(
       ? (['form.applied', 'form.appliedText'] as const)
       : r.approved === '0'
         ? (['form.waitingList', 'form.waitingListText'] as const)
-        : (['form.registered', 'form.registeredText'] as const);
+        : // An e-mail is promised only when this registration queued one (the answer's `emailed`).
+          (['form.registered', r.emailed === '1' ? 'form.registeredText' : 'form.registeredNoMail'] as const);
   return html`<div class="panel" part="success" role="status" tabindex="-1">
     <slot name="success">
       <h2>${t(r.duplicate === '1' && r.approved !== '-1' ? 'form.alreadyRegistered' : title)}</h2>
