@@ -8,7 +8,7 @@
 // Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS --port 0
 //   --worker-flags=--max-semi-space-size=4]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: '0' },
     // Node/V8 flags of the worker, e.g. "--max-semi-space-size=4" (docs/api/reports.md: memory).
     'worker-flags': { type: 'string', default: '' },
+    // Where the worker's output goes as well (e.g. with --worker-flags=--trace-gc).
+    'worker-log': { type: 'string', default: '' },
   },
 });
 const ROWS = Number(values.rows);
@@ -77,6 +79,7 @@ try {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(worker);
+  if (values['worker-log']) worker.stdout.pipe(createWriteStream(values['worker-log']));
   await new Promise((resolve) => {
     let out = '';
     worker.stdout.on('data', (d) => {
