@@ -6,9 +6,9 @@
 // resident set over its whole life, start-up included) against the goals (≥ 20,000 rows/s, ≤ 150 MB).
 // Also the worker's CPU seconds (rows per CPU second: what a loaded machine changes least).
 // Usage: npm run bench:reports [-- --rows 100000 --store sqlite|postgres --page REPORT_PAGE_ROWS --port 0
-//   --worker-flags=--max-semi-space-size=4]
+//   --worker-flags=--trace-gc --worker-log=gc.log]
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,8 +27,11 @@ const { values } = parseArgs({
     page: { type: 'string', default: '' },
     // The API's port (0: any free one); on a shared machine, one of the ports you were given.
     port: { type: 'string', default: '0' },
-    // Node/V8 flags of the worker, e.g. "--max-semi-space-size=4" (docs/api/reports.md: memory).
+    // Node/V8 flags of the worker, e.g. "--trace-gc"; one bounding the young generation replaces the
+    // worker's own (bin/podium.js, docs/api/reports.md: memory).
     'worker-flags': { type: 'string', default: '' },
+    // Where the worker's output goes as well (e.g. with --worker-flags=--trace-gc).
+    'worker-log': { type: 'string', default: '' },
   },
 });
 const ROWS = Number(values.rows);
@@ -77,6 +80,7 @@ try {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(worker);
+  if (values['worker-log']) worker.stdout.pipe(createWriteStream(values['worker-log']));
   await new Promise((resolve) => {
     let out = '';
     worker.stdout.on('data', (d) => {

@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
 import { migrate, openStore } from '../platform/db/connect.ts';
 import { startPlatform } from '../platform/server.ts';
-import { runWorker } from '../platform/jobs/worker.ts';
 import { isEmpty, seedDemo, type DemoSeed } from '../platform/seed/demo.ts';
 import { createPerson, findPersonByUsername, makeOperator } from '../platform/resources/person/repository.ts';
 import { hashPassword } from '../platform/auth/secrets.ts';
@@ -130,18 +129,6 @@ async function main(argv: string[]): Promise<number> {
           if (!stopping) console.error(`Podium site could not start: ${err instanceof Error ? err.message : err}`);
         }
       }
-      return -1;
-    }
-    case 'worker': {
-      const worker = await runWorker(config);
-      console.log(`Podium worker running jobs (store: ${worker.store.kind}, ${config.JOBS_CONCURRENCY} at a time)`);
-      // SIGTERM (a deploy, docker stop) lets the jobs in hand finish, or releases them to another worker.
-      const stop = async () => {
-        await worker.stop();
-        process.exit(0);
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
       return -1;
     }
     case 'migrate':

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';
 import { startFakeCrm, type FakeCrm, type Misbehaviour } from '../helpers/crm.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 // The CRM feed (issue 17, docs/api/crmfeed.md): 'crmfeed.link' (ext.), 'crmfeed.get', 'crmfeed.unlink',
 // 'crmfeed.getCommunities', 'crmfeed.getGroups', 'crmfeed.setCommunity', 'crmfeed.unsetCommunity',
@@ -15,10 +16,12 @@ describe.each(STORES)('crmfeed on %s', (kind) => {
   let p: TestPlatform;
   let w: World;
   let crm: FakeCrm;
+  let rx: Receiver;
   let seq = 0;
 
   beforeAll(async () => {
     crm = await startFakeCrm();
+    rx = await startReceiver();
     p = await startTestPlatform(kind, {
       CRM_URL: crm.url,
       CRM_NAME: PROVIDER,
@@ -30,6 +33,10 @@ describe.each(STORES)('crmfeed on %s', (kind) => {
       JOBS_RETRY_SECONDS: '1',
       JOBS_RETRY_MAX_SECONDS: '1',
       JOBS_MAX_ATTEMPTS: '2',
+      // A webhook receiver on loopback hears the end of each sync.
+      WEBHOOK_ALLOW_PRIVATE: '1',
+      WEBHOOK_ALLOW_HTTP: '1',
+      WEBHOOK_FEED_MS: '50',
     });
     w = await world(p);
     crm.communities = [
@@ -41,6 +48,7 @@ describe.each(STORES)('crmfeed on %s', (kind) => {
   afterAll(async () => {
     await p?.close();
     await crm?.close();
+    await rx?.close();
   });
 
   const changes = async (operation: string) =>
@@ -339,6 +347,54 @@ describe.each(STORES)('crmfeed on %s', (kind) => {
       await c().fail('company.person.sync', { token: w.attendee }, 403);
       await c().fail('company.person.sync', {}, 401);
     });
+  });
+
+  // Webhooks hear a sync's end, not only the call that queued it (issue 17): crmfeed.sync.done and
+  // crmfeed.sync.fail, with the event's link as crmfeed.get shows it to the webhook's owner.
+  it("a webhook hears each event's sync end: crmfeed.sync.done, then crmfeed.sync.fail with the provider's line", async () => {
+    const [e] = await p.ok('company.event.bind', {
+      token: w.adminA,
+      query: { companyID: w.companyA.companyID },
+      body: { name: 'CRM hook', nickname: `crm-hook-${kind}` },
+    });
+    const eventID = e.eventID;
+    const token = `tok-hook-${kind}-abcdWXYZ`;
+    crm.tokens.add(token);
+    await p.ok('crmfeed.link', { token: w.adminA, query: { eventID }, body: { token } });
+    await p.db.deleteFrom('crmLink').where('companyID', '=', Number(w.companyA.companyID)).where('eventID', '!=', Number(eventID)).execute(); // prettier-ignore
+    await p.enrol(Number(eventID), await p.person(`crm-hook-${kind}@podium.test`, PASSWORD));
+    const [hook] = await p.ok('webhook.create', {
+      token: w.adminA,
+      query: { companyID: w.companyA.companyID },
+      body: { url: rx.url, types: 'crmfeed.sync.done,crmfeed.sync.fail' },
+    });
+    rx.secrets = [hook.secret];
+    rx.received.length = 0;
+    await p.ok('company.person.sync', { token: w.adminA, query: { companyID: w.companyA.companyID } });
+    const [done] = await rx.until(1);
+    expect(done.verifiedBy).toBe(0);
+    expect(done.body).toMatchObject({
+      type: 'crmfeed.sync.done',
+      companyID: w.companyA.companyID,
+      eventID,
+      ids: { eventID, companyID: w.companyA.companyID },
+      object: { eventID, syncStatus: 'done', syncPushed: '1', syncError: '', token: '****WXYZ' },
+    });
+    // The provider refuses the token now: the run fails, and the webhook hears that with the line.
+    crm.tokens.delete(token);
+    await p.ok('company.person.sync', { token: w.adminA, query: { companyID: w.companyA.companyID } });
+    const [, failed] = await rx.until(2);
+    expect(failed.body).toMatchObject({
+      type: 'crmfeed.sync.fail',
+      eventID,
+      object: { syncStatus: 'failed', syncError: "CRM provider FakeCRM answered HTTP 401 (it refused the event's token)" }, // prettier-ignore
+    });
+    expect(rx.received.map((r) => r.body.type)).toEqual(['crmfeed.sync.done', 'crmfeed.sync.fail']);
+    expect((await changes('crmfeed.sync.done')).filter((c) => c.eventID === eventID)).toEqual([
+      { objectID: eventID, companyID: w.companyA.companyID, eventID },
+    ]);
+    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
+    await p.ok('crmfeed.unlink', { token: w.adminA, query: { eventID } });
   });
 });
 

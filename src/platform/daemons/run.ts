@@ -4,7 +4,6 @@ import type { Config } from '../config.ts';
 import { askerOf } from '../auth/caller.ts';
 import type { JobHandler, JobLogger, JobQueue, RunningJob } from '../jobs/queue.ts';
 import { createDispatcher } from '../kernel/dispatch.ts';
-import { operations } from '../catalog/index.ts';
 import { createCounter } from '../limits/counter.ts';
 import { createStreamHub } from '../stream/hub.ts';
 import { ApiError } from '../errors.ts';
@@ -52,15 +51,21 @@ const now = () => Math.floor(Date.now() / 1000);
 
 export function daemonHandlers(d: DaemonDeps): Record<string, JobHandler> {
   const streams = createStreamHub({ db: d.db, max: 1, heartbeatMs: 3_600_000 });
-  const dispatcher = createDispatcher({
-    db: d.db,
-    config: d.config,
-    counter: createCounter(),
-    jobs: d.queue,
-    operations,
-    streams,
-    log: NO_LOG,
-  });
+  // The operation table is loaded when a daemon first runs, not when the worker starts (a worker that
+  // never runs one does not hold it: docs/api/reports.md "Memory").
+  let dispatcher: Promise<ReturnType<typeof createDispatcher>> | undefined;
+  const dispatcherOf = () =>
+    (dispatcher ??= import('../catalog/index.ts').then(({ operations }) =>
+      createDispatcher({
+        db: d.db,
+        config: d.config,
+        counter: createCounter(),
+        jobs: d.queue,
+        operations,
+        streams,
+        log: NO_LOG,
+      }),
+    ));
 
   /** The daemon's state change, recorded with it (kind `daemon`: webhooks and change.subscribe hear it). */
   async function settle(row: DaemonRow, state: 'done' | 'failed', error = ''): Promise<void> {
@@ -104,7 +109,9 @@ export function daemonHandlers(d: DaemonDeps): Record<string, JobHandler> {
         as: caller,
       };
       try {
-        await dispatcher.runItem(call, row.eventID, async (trx) => {
+        await (
+          await dispatcherOf()
+        ).runItem(call, row.eventID, async (trx) => {
           if (!(await markApplied(trx, daemonID, item))) throw new Superseded();
         });
       } catch (err) {

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 
 /** count: the count after this hit within the current window; resetMs: ms until the window ends (>= 1). */
 export interface Hit {
@@ -133,7 +134,9 @@ function toPair(reply: unknown): [number, number] {
 export function redisCounter(url: string, prefix = 'podium:rl:'): Counter {
   // Defaults kept on purpose (offline queue on, connect at once): a hit during a short reconnect
   // waits instead of failing, and gives up with a rejection after ioredis' retry limit.
-  const redis = new Redis(url, { lazyConnect: false }) as ScriptedRedis;
+  // ioredis is loaded only where a Redis is configured (docs/api/reports.md "Memory").
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, { lazyConnect: false }) as ScriptedRedis;
   // Without a listener ioredis prints every connection error itself; the failures still reach the
   // caller as rejected hit/peek promises, and the caller decides whether to fail open or closed.
   redis.on('error', () => {});

@@ -2,9 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { createTransport } from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
-import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { createRequire } from 'node:module';
+import type * as Nodemailer from 'nodemailer';
+import type MailComposerClass from 'nodemailer/lib/mail-composer';
+import type SMTPConnection from 'nodemailer/lib/smtp-connection';
+
+// nodemailer is loaded when the first message is composed, not by every process that imports this one
+// (a worker that sends no mail: docs/api/reports.md "Memory"); require caches it.
+const load = createRequire(import.meta.url);
+const mailer = {
+  get createTransport() {
+    return (load('nodemailer') as typeof Nodemailer).createTransport;
+  },
+  get MailComposer() {
+    return load('nodemailer/lib/mail-composer') as typeof MailComposerClass;
+  },
+  get SMTPConnection() {
+    return load('nodemailer/lib/smtp-connection') as typeof SMTPConnection;
+  },
+};
 
 /**
  * A file the message carries. Its content is always bytes or text the platform made (an .ics, a QR
@@ -89,7 +105,8 @@ function mailOptions(m: Message, defaultFrom: string) {
 
 // nodemailer composes the message exactly as it would go over SMTP; the stream transport hands back
 // the raw bytes instead of connecting anywhere.
-const composer = createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+let composer: ReturnType<typeof makeComposer> | undefined;
+const makeComposer = () => mailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
 /**
  * The embedded default: each message written as `<MAIL_DIR>/<time>-<random>.eml`, so a newcomer sees
@@ -100,7 +117,7 @@ export function fileOutbox(dir: string, from: string, log?: (path: string) => vo
   const folder = resolve(dir);
   return {
     async send(m) {
-      const info = await composer.sendMail(mailOptions(m, from));
+      const info = await (composer ??= makeComposer()).sendMail(mailOptions(m, from));
       await mkdir(folder, { recursive: true });
       const name = `${Date.now()}-${randomBytes(4).toString('hex')}`;
       const path = join(folder, `${name}.eml`);
@@ -198,7 +215,7 @@ export function smtpOutbox(options: SmtpOptions): Outbox {
       lane.conn = undefined;
     }
     if (lane.conn) return lane.conn;
-    const conn = new SMTPConnection(connection);
+    const conn = new mailer.SMTPConnection(connection);
     // An idle connection the server closed, or a socket error between messages: opened anew next time.
     const forget = () => {
       if (lane.conn === conn) lane.conn = undefined;
@@ -222,7 +239,7 @@ export function smtpOutbox(options: SmtpOptions): Outbox {
     committing: true,
     async send(m, commit) {
       const mail = mailOptions(m, options.from);
-      const node = new MailComposer(mail).compile();
+      const node = new mailer.MailComposer(mail).compile();
       const raw = await node.build();
       const from = typeof mail.from === 'string' ? addressOf(mail.from) : mail.from.address;
       await paced();

@@ -1,11 +1,16 @@
 import { crc32, deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type * as QRCodeModule from 'qrcode';
 
 // The check-in code of a confirmation as a PNG (issue 15): qrcode makes the QR matrix (encoding, error
 // correction, masks); the picture is written here as a 1-bit greyscale PNG. qrcode's own PNG renderer
 // (pngjs) paints 8-bit RGBA and tries five row filters per row: ~10-20 ms of CPU per message, most of a
 // confirmation's cost (bench/mail.mjs). A two-colour picture needs none of that: 240×240 at one bit a
 // pixel is 7 KB before deflate, written in well under a millisecond, and the file is smaller too.
+
+// qrcode is loaded at the first picture, not with every module that imports this one (docs/api/reports.md "Memory").
+let QRCode: typeof QRCodeModule | undefined;
+const qrcode = () => (QRCode ??= createRequire(import.meta.url)('qrcode') as typeof QRCodeModule);
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -28,7 +33,7 @@ export function qrPng(
   margin = 2,
   errorCorrectionLevel: 'L' | 'M' | 'Q' | 'H' = 'M',
 ): Buffer {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel });
+  const { modules } = qrcode().create(text, { errorCorrectionLevel });
   const size = modules.size;
   const scale = width / (size + margin * 2);
   const stride = Math.ceil(width / 8);

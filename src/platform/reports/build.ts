@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { askerOf, type Caller } from '../auth/caller.ts';
 import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
 import { createDispatcher } from '../kernel/dispatch.ts';
-import { operations } from '../catalog/index.ts';
+import { REPORT_OPERATIONS } from '../catalog/reports.ts';
 import { createCounter } from '../limits/counter.ts';
 import { createStreamHub } from '../stream/hub.ts';
 import { ApiError } from '../errors.ts';
@@ -39,13 +39,17 @@ const NO_LOG = { error() {}, warn() {}, info() {} };
 
 /**
  * Writes what the zip writer gives out as numbered pieces of PIECE bytes (the last one shorter). What
- * comes out is copied into the piece being filled at once, so zlib's own chunks die young.
+ * comes out is copied into the piece being filled at once, so zlib's own chunks die young; a piece once
+ * stored is filled again (the store has taken its bytes when the insert is done), so a report holds one
+ * or two pieces, not one per MB of its file waiting for a full collection.
  */
 class Pieces {
   private piece = new Uint8Array(PIECE);
   private filled = 0;
   /** Full pieces not yet stored. */
-  private full: Uint8Array[] = [];
+  private full: Uint8Array<ArrayBuffer>[] = [];
+  /** Stored pieces, to fill again. */
+  private spare: Uint8Array<ArrayBuffer>[] = [];
   private seq = 0;
   size = 0;
 
@@ -68,7 +72,7 @@ class Pieces {
       at += n;
       if (this.filled === PIECE) {
         this.full.push(this.piece);
-        this.piece = new Uint8Array(PIECE);
+        this.piece = this.spare.pop() ?? new Uint8Array(PIECE);
         this.filled = 0;
       }
     }
@@ -82,7 +86,10 @@ class Pieces {
       pieces.push(this.piece.slice(0, this.filled));
       this.filled = 0;
     }
-    for (const piece of pieces) await insertChunk(this.db, this.downloadID, this.attempt, this.seq++, piece);
+    for (const piece of pieces) {
+      await insertChunk(this.db, this.downloadID, this.attempt, this.seq++, piece);
+      if (piece.length === PIECE) this.spare.push(piece);
+    }
   }
 }
 
@@ -96,15 +103,31 @@ export interface ReportDeps {
 /** The report jobs, by name: build one, delete an expired one's file. */
 export function reportHandlers(d: ReportDeps): Record<string, JobHandler> {
   const streams = createStreamHub({ db: d.db, max: 1, heartbeatMs: 3_600_000 });
-  const reader = createDispatcher({
-    db: d.db,
-    config: d.config,
-    counter: createCounter(),
-    jobs: { add: async () => false },
-    operations,
-    streams,
-    log: NO_LOG,
-  });
+  /**
+   * A dispatcher per list, over that one operation (loaded when a report of it first runs): a worker
+   * holds the operations it ran reports of, not the whole table.
+   */
+  const readers = new Map<string, Promise<ReturnType<typeof createDispatcher>>>();
+  const readerOf = (name: string) => {
+    let reader = readers.get(name);
+    if (!reader) {
+      const load = REPORT_OPERATIONS[name];
+      if (!load) throw new ApiError(404, `operation ${name} does not exist`);
+      reader = load().then((op) =>
+        createDispatcher({
+          db: d.db,
+          config: d.config,
+          counter: createCounter(),
+          jobs: { add: async () => false },
+          operations: [op],
+          streams,
+          log: NO_LOG,
+        }),
+      );
+      readers.set(name, reader);
+    }
+    return reader;
+  };
   const pageRows = d.config.REPORT_PAGE_ROWS;
 
   /**
@@ -130,6 +153,7 @@ export function reportHandlers(d: ReportDeps): Record<string, JobHandler> {
       clientIp: '127.0.0.1',
       as: caller,
     };
+    const reader = await readerOf(row.type);
     const pieces = new Pieces(d.db, row.downloadID, attempt);
     const columns = known ? [...known] : [];
     let writer: XlsxStream | undefined;

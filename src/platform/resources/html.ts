@@ -1,9 +1,18 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type SanitizeHtml from 'sanitize-html';
 import { ORGANIZER_HTML_RULES } from '../../shared/organizer-html.ts';
 
 // Organizer HTML (event descriptions, section text, speaker descriptions, sponsor bios) is cleaned on
 // write with the allowlist of src/shared/organizer-html.ts; the site cleans it again on render with the
 // same rules.
+
+// Loaded at the first use, not with every module that imports this one (a worker: docs/api/reports.md "Memory").
+let loaded: typeof SanitizeHtml | undefined;
+const sanitizeHtml: typeof SanitizeHtml = ((html: string, options?: SanitizeHtml.IOptions) =>
+  (loaded ??= createRequire(import.meta.url)('sanitize-html') as typeof SanitizeHtml)(
+    html,
+    options,
+  )) as typeof SanitizeHtml;
 
 export function sanitizeOrganizerHtml(html: string): string {
   return sanitizeHtml(html, ORGANIZER_HTML_RULES);

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import DataLoader from 'dataloader';
 import { LRUCache } from 'lru-cache';
-import type { Agent } from 'undici';
 import type { DB } from '../db/schema.ts';
 import type { JobHandler, JobQueue } from '../jobs/queue.ts';
 import {
@@ -20,7 +19,7 @@ import {
 import { messageIDOf } from '../resources/webhook/fields.ts';
 import { DELIVER_BATCH_JOB, DELIVER_JOB, signDelivery } from '../resources/webhook/sign.ts';
 import { changeBody, type ObjectReader } from './payload.ts';
-import { post, type Outcome, type SendOptions } from './send.ts';
+import { post, type LazyAgent, type Outcome, type SendOptions } from './send.ts';
 
 // One attempt of one delivery: the job DELIVER_JOB {deliveryID, attempt} (a retry, webhook.test,
 // webhook.delivery.retry), or one of the first attempts of a DELIVER_BATCH_JOB {deliveryIDs} (what the
@@ -43,7 +42,7 @@ export interface DeliverDeps {
   readonly queue: Pick<JobQueue, 'add'>;
   readonly key: Buffer | undefined;
   readonly reader: ObjectReader;
-  readonly agent: Agent;
+  readonly agent: LazyAgent;
   readonly send: SendOptions;
   /** Delays before each retry, ms. */
   readonly schedule: readonly number[];

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Config } from '../config.ts';
 import { createDispatcher } from '../kernel/dispatch.ts';
-import { operations } from '../catalog/index.ts';
+import type { AnyOperation } from '../kernel/table.ts';
 import { createCounter } from '../limits/counter.ts';
 import { createStreamHub } from '../stream/hub.ts';
 import type { FeedChange, WebhookRow } from '../resources/webhook/repository.ts';
@@ -24,27 +24,35 @@ const NO_LOG = { error() {}, warn() {}, info() {} };
 /** Reads objects as a webhook's owner would: a dispatcher of its own over the store (no HTTP, no limits). */
 export function objectReader(db: Kysely<DB>, config: Config) {
   const streams = createStreamHub({ db, max: 1, heartbeatMs: 3_600_000 });
-  const dispatcher = createDispatcher({
-    db,
-    config,
-    counter: createCounter(),
-    jobs: { add: async () => false },
-    operations,
-    streams,
-    log: NO_LOG,
-  });
-  const byName = new Map(operations.map((op) => [op.name, op]));
+  // The operation table is loaded at the first delivery, not when a worker starts (a worker that
+  // delivers nothing does not hold it: docs/api/reports.md "Memory").
+  let table: Promise<{ dispatcher: ReturnType<typeof createDispatcher>; byName: Map<string, AnyOperation> }>;
+  const tableOf = () =>
+    (table ??= import('../catalog/index.ts').then(({ operations }) => ({
+      dispatcher: createDispatcher({
+        db,
+        config,
+        counter: createCounter(),
+        jobs: { add: async () => false },
+        operations,
+        streams,
+        log: NO_LOG,
+      }),
+      byName: new Map(operations.map((op) => [op.name, op])),
+    })));
   /** The `.get` of `kind` and its query for `ids`; undefined when the kind has none. */
-  function getOf(kind: string, ids: Record<string, number>) {
+  async function getOf(kind: string, ids: Record<string, number>) {
     const name = kind === 'company.event' ? 'event.get' : `${kind}.get`;
-    const op = byName.get(name);
+    const op = (await tableOf()).byName.get(name);
     if (!op) return undefined;
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(ids)) if (k in op.params) query[k] = String(v);
     return { name, query };
   }
   async function read(name: string, query: Record<string, string>, personID: number) {
-    const answer = await dispatcher.answer({
+    const answer = await (
+      await tableOf()
+    ).dispatcher.answer({
       name,
       method: 'GET',
       rawQuery: '',
@@ -69,9 +77,9 @@ export function objectReader(db: Kysely<DB>, config: Config) {
   /** A reader; with `memo`, each object is read once for all who ask (a batch of deliveries). */
   const readerOf = (memo?: Map<string, Promise<Record<string, unknown> | undefined>>): ObjectReader => ({
     /** The object of `kind` the ids name, as `.get` answers it to `personID`; undefined when it cannot be read. */
-    read(kind, ids, personID) {
-      const get = getOf(kind, ids);
-      if (!get) return Promise.resolve(undefined);
+    async read(kind, ids, personID) {
+      const get = await getOf(kind, ids);
+      if (!get) return undefined;
       if (!memo) return read(get.name, get.query, personID);
       const key = JSON.stringify([get.name, get.query, personID]);
       let object = memo.get(key);

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent } from 'undici';
 import { RefusedAddress, safeAddress, type Resolver } from './guard.ts';
 
 // One POST of one delivery: no redirects followed (undici's request never follows them), a deadline
@@ -6,6 +7,16 @@ import { RefusedAddress, safeAddress, type Resolver } from './guard.ts';
 // address the guard checked (undici's connect `lookup` is the guard), never to a second resolution.
 
 const KEEP_BYTES = 1024;
+
+// undici is loaded at the first delivery, not when a worker starts (docs/api/reports.md "Memory").
+const load = createRequire(import.meta.url);
+const undici = () => load('undici') as typeof import('undici');
+
+/** A guarded agent, made at its first use. */
+export interface LazyAgent {
+  get(): Agent;
+  close(): Promise<void>;
+}
 
 export interface Outcome {
   /** HTTP status; 0 without an answer. */
@@ -37,23 +48,31 @@ export function retryAfterOf(value: string | string[] | undefined, nowMs: number
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** An agent per options: its connect lookup resolves through the guard. */
-export function guardedAgent(o: Pick<SendOptions, 'allowPrivate' | 'resolve' | 'timeoutMs'>): Agent {
-  return new Agent({
-    connectTimeout: o.timeoutMs,
-    connect: {
-      lookup: (hostname, _options, callback) => {
-        safeAddress(hostname, o.resolve, o.allowPrivate).then(
-          (a) => callback(null, a.address, a.family),
-          (err: Error) => callback(err, '', 4),
-        );
+/** An agent per options: its connect lookup resolves through the guard. Made at its first use. */
+export function guardedAgent(o: Pick<SendOptions, 'allowPrivate' | 'resolve' | 'timeoutMs'>): LazyAgent {
+  let agent: Agent | undefined;
+  const make = (): Agent =>
+    new (undici().Agent)({
+      connectTimeout: o.timeoutMs,
+      connect: {
+        lookup: (hostname, _options, callback) => {
+          safeAddress(hostname, o.resolve, o.allowPrivate).then(
+            (a) => callback(null, a.address, a.family),
+            (err: Error) => callback(err, '', 4),
+          );
+        },
       },
+    });
+  return {
+    get: () => (agent ??= make()),
+    close: async () => {
+      await agent?.close();
     },
-  });
+  };
 }
 
 export async function post(
-  agent: Agent,
+  agent: LazyAgent,
   url: string,
   headers: Record<string, string>,
   body: string,
@@ -70,11 +89,11 @@ export async function post(
     // An address written as an IP never goes through lookup: the guard checks it here.
     const host = new URL(url).hostname;
     await safeAddressIfLiteral(host, o);
-    const res = await request(url, {
+    const res = await undici().request(url, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Podium-Webhooks/1' },
       body,
-      dispatcher: agent,
+      dispatcher: agent.get(),
       signal,
       headersTimeout: o.timeoutMs,
       bodyTimeout: o.timeoutMs,

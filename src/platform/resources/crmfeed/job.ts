@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { JobHandler, JobLogger } from '../../jobs/queue.ts';
 import { plainLine } from '../../jobs/retry.ts';
+import { recordChange } from '../change/log.ts';
 import { CrmError, type CrmProvider } from './provider.ts';
 import { advance, eventName, finishRun, linkOf, markRunning, noteError, peopleAfter, peopleCount } from './repository.ts'; // prettier-ignore
 import { openToken } from './secret.ts';
@@ -13,8 +14,13 @@ import { openToken } from './secret.ts';
 // Idempotency-Key (event, run, cursor) and the same externalIds, so the provider drops or upserts it.
 // A newer run, or the link's removal, stops an older run's job at its next step. A refusal (4xx) or
 // the last attempt ends the run as failed with the provider's line; crmfeed.get shows every step.
+// The end of a run is a change (crmfeed.sync.done, crmfeed.sync.fail: kind crmfeed, objectID the event),
+// recorded in the transaction that ends it, so webhooks and change.subscribe hear of it.
 
 export const CRM_SYNC_JOB = 'crmfeed.sync';
+/** The changes a run's end records (heard by webhooks: JOB_CHANGES in resources/webhook/fields.ts). */
+export const CRM_SYNC_DONE = 'crmfeed.sync.done';
+export const CRM_SYNC_FAIL = 'crmfeed.sync.fail';
 
 export interface CrmSyncPayload {
   readonly eventID: number;
@@ -31,6 +37,22 @@ export interface CrmSyncOptions {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+/** Ends the run (when it still is the event's) and records its change, in one transaction. */
+async function endRun(db: Kysely<DB>, eventID: number, run: number, status: 'done' | 'failed', error: string) {
+  await db.transaction().execute(async (trx) => {
+    const companyID = await finishRun(trx, eventID, run, status, error, now());
+    if (companyID === undefined) return;
+    await recordChange(trx, {
+      operation: status === 'done' ? CRM_SYNC_DONE : CRM_SYNC_FAIL,
+      kind: 'crmfeed',
+      companyID,
+      eventID,
+      objectID: eventID,
+      ids: { eventID, companyID },
+    });
+  });
+}
+
 /** One person as the provider gets them: strings only, keyed by a stable externalId. */
 function asPerson(eventID: number, r: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = { externalId: `podium-${eventID}-${String(r.personID)}` };
@@ -43,7 +65,7 @@ export function crmSyncHandler(db: Kysely<DB>, provider: CrmProvider | undefined
     const link = await linkOf(db, eventID);
     if (!link || link.syncRun !== run || !['queued', 'running'].includes(link.syncStatus)) return;
     const fail = async (line: string) => {
-      await finishRun(db, eventID, run, 'failed', line, now());
+      await endRun(db, eventID, run, 'failed', line);
       o.logger.warn({ eventID, run }, 'crmfeed sync failed');
     };
     if (!provider) return fail('no CRM connected: the platform has no CRM provider (CRM_URL)');
@@ -78,7 +100,7 @@ export function crmSyncHandler(db: Kysely<DB>, provider: CrmProvider | undefined
       if (!(await advance(db, eventID, run, cursor, last, rows.length))) return;
       cursor = last;
     }
-    await finishRun(db, eventID, run, 'done', '', now());
+    await endRun(db, eventID, run, 'done', '');
     o.logger.info({ eventID, run }, 'crmfeed sync done');
   };
 }

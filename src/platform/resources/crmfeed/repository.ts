@@ -110,7 +110,10 @@ export async function advance(db: Kysely<DB>, eventID: number, run: number, from
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Ends the run as done or failed (with its error line). */
+/**
+ * Ends the run as done or failed (with its error line); answers the link's company when it did, undefined
+ * when the run was no longer the event's, or already ended (a newer run, the link removed).
+ */
 export async function finishRun(
   db: Kysely<DB>,
   eventID: number,
@@ -118,13 +121,16 @@ export async function finishRun(
   status: 'done' | 'failed',
   error: string,
   now: number,
-): Promise<void> {
-  await db
+): Promise<number | undefined> {
+  const r = await db
     .updateTable('crmLink')
     .set({ syncStatus: status, syncError: error, syncFinishedAt: now })
     .where('eventID', '=', eventID)
     .where('syncRun', '=', run)
-    .execute();
+    .where('syncStatus', 'in', ['queued', 'running'])
+    .returning('companyID')
+    .executeTakeFirst();
+  return r?.companyID;
 }
 
 /** Keeps a failed attempt's line while the job will be tried again. */

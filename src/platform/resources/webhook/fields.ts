@@ -76,9 +76,17 @@ export const isDelivered = (operation: string): boolean =>
 /**
  * Changes recorded by jobs rather than operations, that a company's webhooks hear: a report became
  * ready or failed (src/platform/reports/build.ts); a bulk daemon started, finished or failed
- * (src/platform/daemons/run.ts).
+ * (src/platform/daemons/run.ts); a CRM sync of an event finished or failed (resources/crmfeed/job.ts).
  */
-export const JOB_CHANGES = ['download.ready', 'download.fail', 'daemon.start', 'daemon.done', 'daemon.fail'] as const;
+export const JOB_CHANGES = [
+  'download.ready',
+  'download.fail',
+  'daemon.start',
+  'daemon.done',
+  'daemon.fail',
+  'crmfeed.sync.done',
+  'crmfeed.sync.fail',
+] as const;
 
 /**
  * The types a webhook can hear, from the operation table's writes: every write records a change named

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import webpush from 'web-push';
+import { createRequire } from 'node:module';
+import type WebPush from 'web-push';
 import type { DB } from '../../db/schema.ts';
 
 // The platform's VAPID key pair (RFC 8292): browsers subscribe with its public key, and every send is
@@ -13,6 +14,11 @@ export interface VapidKeys {
 }
 
 const KEY = 'vapidKeys';
+
+let loaded: typeof WebPush | undefined;
+/** web-push, loaded at its first use (not by every process that imports this: docs/api/reports.md "Memory"). */
+export const webpushLib = (): typeof WebPush =>
+  (loaded ??= createRequire(import.meta.url)('web-push') as typeof WebPush);
 const kept = new WeakMap<Kysely<DB>, Promise<VapidKeys>>();
 
 /** The store's VAPID keys, made once. */
@@ -20,7 +26,7 @@ export function vapidKeys(db: Kysely<DB>): Promise<VapidKeys> {
   let keys = kept.get(db);
   if (!keys) {
     keys = (async () => {
-      const made = webpush.generateVAPIDKeys();
+      const made = webpushLib().generateVAPIDKeys();
       await db
         .insertInto('setting')
         .values({ key: KEY, value: JSON.stringify(made) })

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import webpush from 'web-push';
 import type { DB } from '../../db/schema.ts';
 import type { JobHandler, JobLogger, JobQueue } from '../../jobs/queue.ts';
 import { eventByID } from '../event/repository.ts';
 import { changesOfVersion } from '../program/repository.ts';
 import { endpointProblem, type EndpointRule } from './endpoint.ts';
-import { vapidKeys } from './keys.ts';
+import { vapidKeys, webpushLib } from './keys.ts';
 import { noticeOf, notifies } from './notice.ts';
 import { deleteSubscriptions, subscribersOf, subscriptionByID } from './repository.ts';
 
@@ -77,7 +76,7 @@ export function sendHandler(db: Kysely<DB>, options: SendOptions): JobHandler {
       return;
     }
     const keys = await vapidKeys(db);
-    const request = webpush.generateRequestDetails(
+    const request = webpushLib().generateRequestDetails(
       { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
       JSON.stringify(notice),
       {
