@@ -88,6 +88,7 @@ export function objectReader(db: Kysely<DB>, config: Config) {
     },
     // Only for reads that all start after the changes they show committed: one batch's.
     shared: () => readerOf(new Map()),
+    warm: async () => void (await tableOf()),
     close: () => streams.close(),
   });
   return readerOf();
@@ -97,6 +98,8 @@ export interface ObjectReader {
   read(kind: string, ids: Record<string, number>, personID: number): Promise<Record<string, unknown> | undefined>;
   /** A reader that reads each object once for all who ask it (a batch: the memo goes with it). */
   shared(): ObjectReader;
+  /** Loads the operation table now (it takes a second or two), rather than at the first delivery. */
+  warm(): Promise<void>;
   close(): void;
 }
 

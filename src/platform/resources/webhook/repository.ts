@@ -61,6 +61,11 @@ export async function removeWebhook(db: Kysely<DB>, webhookID: number): Promise<
 }
 
 /** The webhooks, on or off, that may hear of a change of this company (and event). */
+/** Whether the store has any webhook at all (a worker then loads what deliveries need at start). */
+export async function hasWebhooks(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom('webhook').select('webhookID').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function webhooksFor(db: Kysely<DB>, companyID: number): Promise<WebhookRow[]> {
   const rows = await db.selectFrom('webhook').selectAll().where('companyID', '=', companyID).execute();
   return rows.map(webhookOf);
