@@ -177,6 +177,7 @@ describe.each(STORES)('conformance: enrollment and event tags on %s', (kind) => 
         expect(guests).toEqual([]);
         expect(tokenID).toMatch(/^\S{60}$/);
         expect(duplicate).toBe('0');
+        expect(emailed).toMatch(/^[01]$/);
         const [read] = await c.ok('event.person.get', { token: w.adminA, query: { eventID, personID: String(row.personID) } }); // prettier-ignore
         // event.person.get reads the full profile (feedbacks, timezone) besides the record's fields.
         expect(read).toMatchObject(record);

@@ -146,7 +146,7 @@ export async function startJobs(
     ...platformHandlers(store, config, options.logger, queue, outbox),
     ...webhooks.handlers,
   });
-  webhooks.start();
+  await webhooks.start();
   // Attendees' search documents, written after their writes (resources/search/pending.ts): on the timer
   // only, not on every change, so that a round writes the attendees of many registrations at once.
   const searchRounds = startRounds(

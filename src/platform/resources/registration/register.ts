@@ -361,7 +361,13 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       const sent = { ...profile, personName: profile.name, headline, personLanguage: e.language };
       const ids = { eventID: p.eventID, personID: person.personID, ...registered };
       // Guests sent with a repeat are not bound: knowing an e-mail adds nothing to its registration.
-      return answer({ ...only(await recordOf(false), { ...sent, ...ids }), tokenID: '', duplicate: 1, guests: [], emailed: 0 });
+      return answer({
+        ...only(await recordOf(false), { ...sent, ...ids }),
+        tokenID: '',
+        duplicate: 1,
+        guests: [],
+        emailed: 0,
+      });
     }
   }
 
@@ -452,7 +458,13 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   // The badge code and a token belong to whoever proves to be the person: here, only its creator.
   if (!isNew) {
     const record = await recordOf(false, true);
-    return answer({ ...only(record, pick(record, WRITTEN_BY_THE_CALL)), tokenID: '', duplicate: 0, guests: bound, emailed: 0 });
+    return answer({
+      ...only(record, pick(record, WRITTEN_BY_THE_CALL)),
+      tokenID: '',
+      duplicate: 0,
+      guests: bound,
+      emailed: 0,
+    });
   }
   const tokenID = p.login === 1 ? await issueToken(ctx, person.personID, 'event', p.eventID) : '';
   return answer({ ...(await recordOf(true, true)), tokenID, duplicate: 0, guests: bound, emailed: 0 });
