@@ -37,7 +37,7 @@ const ANSWER_FIELDS = [
   'engagement', 'language', 'personLanguage', 'origin', 'crmAID', 'crmAType', 'crmBID', 'enrollmentDate',
   'updatedDate', 'meetingQuotaName', 'meetingQuotaAmount', 'device', 'downloaded', 'favorite', 'ally', 'isSponsor',
   'prints', 'profileID', 'ticketID', 'assistantEmail', 'ticketName', 'ticketEntrance', 'tags', 'speakerID',
-  'enrollmentID', 'tokenID', 'duplicate', 'guests',
+  'enrollmentID', 'tokenID', 'duplicate', 'guests', 'emailed',
 ]; // prettier-ignore
 const INVITE_FIELDS = ['eventID', 'email', 'dateCreated', 'registered', 'personID'];
 const DAY = 86400;
@@ -761,6 +761,8 @@ describe.each(STORES)('registration on %s', (kind) => {
           qrCode: '',
           tokenID: '',
           duplicate: '1',
+          // The first registration queued the confirmation; the double submit queues nothing.
+          emailed: '0',
         });
         expect(await answersOf(eventID, first.personID)).toEqual({ [diet.feedbackID]: 'vegan' });
         const stored = await attendeesOf(eventID);
