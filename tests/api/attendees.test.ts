@@ -400,7 +400,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
 
       it('admin-only keys are refused (403) for an attendee’s own token, whatever the value', async () => {
         for (const token of [w.attendee, w.attendeeSystem, w.eventAdminEventScope, w.staff])
-          for (const key of ['message', 'level', 'ticketID', 'profileID', 'assistantEmail']) {
+          for (const key of ['message', 'level', 'ticketID', 'profileID', 'assistantEmail', 'present']) {
             const r = await c.fail(
               'event.person.operate',
               { token, query: { eventID: eventA, key }, body: { value: key === 'level' ? '4' : '1' } },
@@ -409,6 +409,7 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
             expect(r.text).toMatch(new RegExp(`key ${key}`));
           }
         expect((await get(w.attendeeID)).level).toBe('1'); // could not raise its own level
+        expect((await get(w.attendeeID)).present).toBe('0'); // nor check itself in
       });
 
       it('another attendee needs an event admin (403); unknown or foreign people → 404', async () => {

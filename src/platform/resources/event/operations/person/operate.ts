@@ -64,8 +64,12 @@ const MEMBER_KEYS: Record<string, EditKey> = {
 };
 
 const KEYS: Record<string, EditKey> = { ...PROFILE_KEYS, ...MEMBER_KEYS };
-/** Keys only an event admin may set, on anyone (an attendee's own token cannot: spec §2.3). */
-const ADMIN_KEYS = new Set(['message', 'level', 'ticketID', 'profileID', 'assistantEmail']);
+/**
+ * Keys only an event admin may set, on anyone (an attendee's own token cannot: spec §2.3). `present`
+ * too: an attendee marking themselves present would be a check-in without the door (as for sessions,
+ * spec §2.6: on one's own record activity.person.operate takes only priori).
+ */
+const ADMIN_KEYS = new Set(['message', 'level', 'ticketID', 'profileID', 'assistantEmail', 'present']);
 
 /**
  * Spec §4.4, §2.3. Edits one field of an attendee: with personID (event admins) that attendee,
