@@ -108,7 +108,9 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     await page.locator('podium-agenda').first().locator('.session').first().waitFor();
     await page.locator('podium-access-gate').locator('input#code').waitFor();
     // The host page's theme reaches the shadow DOM.
-    const color = await registration.locator('[part="button"]').evaluate((b) => getComputedStyle(b).backgroundColor);
+    const color = await registration
+      .locator('[part="form"] > [part="button"]')
+      .evaluate((b) => getComputedStyle(b).backgroundColor);
     expect(color).toBe('rgb(124, 58, 237)');
     // On this 360 px phone nothing scrolls sideways, and sessions link to their pages on the site.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(360);
@@ -124,7 +126,7 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     await form.locator('[name="email"]').fill(email);
     await form.locator('[name="f1"]').selectOption('11-50');
     await form.locator('[name="rsvp"]').selectOption('1');
-    await form.locator('[part="button"]').click();
+    await form.locator('[part="form"] > [part="button"]').click();
     await form.locator('[part="success"]').waitFor();
     const found = await platform.admin('event.person.find', { eventID: 1, selection: 'all', email });
     expect(found.data.map((p) => p.email)).toEqual([email]);
@@ -173,7 +175,7 @@ describe('the widgets on a third-party page under a strict CSP', () => {
     await form.locator('[name="lastName"]').fill('Lovelace');
     await form.locator('[name="email"]').fill('ada@localhost'); // the browser takes it, the platform does not
     await form.locator('[name="f1"]').selectOption('11-50');
-    await form.locator('[part="button"]').click();
+    await form.locator('[part="form"] > [part="button"]').click();
     await expect.poll(() => form.locator('#e-email').textContent(), { timeout: 15_000 }).toMatch(/e-mail/i);
     expect(await form.locator('[name="email"]').getAttribute('aria-invalid')).toBe('true');
     const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
