@@ -120,14 +120,17 @@ export async function issueConfirmation(
 export async function spendConfirmation(
   db: Kysely<DB>,
   code: string,
-  purpose: 'password',
+  purpose: 'password' | 'eventLink',
   now: number,
+  /** Only a code made for this event (an event magic link, magic.ts). */
+  eventID?: number,
 ): Promise<number | undefined> {
   const row = await db
     .updateTable('confirmation')
     .set({ usedAt: now })
     .where('codeHash', '=', hashToken(code))
     .where('purpose', '=', purpose)
+    .$if(eventID !== undefined, (q) => q.where('eventID', '=', eventID!))
     .where('usedAt', '=', 0)
     .where('expiresAt', '>', now)
     .returning('personID')

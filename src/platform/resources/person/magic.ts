@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { hashToken, newToken } from '../../auth/secrets.ts';
 import { eventPersonOf } from '../rows.ts';
+import { spendConfirmation } from './identity.ts';
 
 // Event magic links (issue 18, spec §5.5: always event-scoped). A link is a one-time code in the
 // `confirmation` table, purpose `eventLink`, bound to one event and one person: only its SHA-256 is
@@ -11,7 +12,7 @@ import { eventPersonOf } from '../rows.ts';
 // (two concurrent exchanges: one wins). Codes are made by the jobs that mail them (person.requestLink's
 // job, the registration confirmation), never in a request, so a code never sits in the job queue.
 
-export const LINK_PURPOSE = 'eventLink';
+export const LINK_PURPOSE = 'eventLink' as const;
 
 /** The job of person.requestLink: mails a link when `personID` names an attendee (0: nobody, nothing sent). */
 export const LINK_MAIL_JOB = 'person.link.mail';
@@ -106,17 +107,8 @@ export async function spendLink(
   eventID: number,
   now: number,
 ): Promise<number | undefined> {
-  const row = await db
-    .updateTable('confirmation')
-    .set({ usedAt: now })
-    .where('codeHash', '=', hashToken(code))
-    .where('purpose', '=', LINK_PURPOSE)
-    .where('eventID', '=', eventID)
-    .where('usedAt', '=', 0)
-    .where('expiresAt', '>', now)
-    .returning('personID')
-    .executeTakeFirst();
-  return row?.personID;
+  // The one conditional update of every one-time code (identity.ts), bound to the event.
+  return spendConfirmation(db, code, LINK_PURPOSE, now, eventID);
 }
 
 /** Ends one token now (person.signOut): answers the person it was of, if it was still stored. */
