@@ -12,6 +12,7 @@ import { simpleParser } from 'mailparser';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliver } from '../../src/platform/resources/email/deliver.ts';
+import { confirmationJobs } from '../../src/platform/resources/email/confirmation.ts';
 import { Abandoned, fileOutbox, type Outbox } from '../../src/platform/mail/outbox.ts';
 import { silentLogger } from '../../src/platform/jobs/queue.ts';
 import { smtpSink, until, untilAsync, type Sink } from '../helpers/smtp.ts';
@@ -158,6 +159,78 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     expect(m.mail.subject).toBe('You are registered: Festa do Código');
     expect(m.mail.text).toContain('Hello Cora,');
     expect(m.mail.text).toContain('12 June 2030, 09:00–18:00 (Europe/Lisbon)');
+  });
+
+  /** A visible event of the company taking registrations, with these form settings. */
+  let seq = 0;
+  const formEvent = async (settings: Record<string, number>) => {
+    seq++;
+    const [{ eventID: id }] = await p.ok('company.event.bind', { token: admin, query: { companyID }, body: { name: `Form ${seq}`, nickname: `form-${seq}` } }); // prettier-ignore
+    await p.ok('event.edit', { token: admin, query: { eventID: id, key: 'visible' }, body: { value: 1 } });
+    for (const [key, value] of Object.entries(settings))
+      await p.ok('form.edit', { token: admin, query: { eventID: id, key }, body: { value } });
+    return id as string;
+  };
+  const registerIn = (id: string, email: string) =>
+    p.ok('form.respondRegistration', { query: { eventID: id }, body: { firstName: 'Eva', lastName: 'Lima', email, feedbackContent: '[]' } }); // prettier-ignore
+
+  // The confirmation follows the registration's change, and the job decides when it runs: the change of
+  // a waiting-list registration is fed like any other, and must mail nothing.
+  it('mails nothing to a waiting-list registration, and its answer says so', async () => {
+    const full = await formEvent({ capacity: 1, waitingList: 1 });
+    const [seat] = await registerIn(full, 'seat@mail.test');
+    const [wait] = await registerIn(full, 'wait@mail.test');
+    expect([seat.approved, seat.emailed, wait.approved, wait.emailed]).toEqual(['1', '1', '0', '0']);
+    await until(() => (to('seat@mail.test').length ? true : undefined));
+    // A registration after it, to know the queue has run past the waiting one.
+    await register('after-wait@mail.test', 'Ari');
+    await until(() => (to('after-wait@mail.test').length ? true : undefined));
+    expect(to('wait@mail.test')).toHaveLength(0);
+  });
+
+  it('mails an application once it is approved (event.applicant.approve), once', async () => {
+    const vetted = await formEvent({ approvalRequired: 1 });
+    const [app] = await registerIn(vetted, 'vetted@mail.test');
+    expect([app.approved, app.emailed]).toEqual(['-1', '0']);
+    await p.ok('event.applicant.approve', { token: admin, query: { eventID: vetted, personID: app.personID } });
+    await p.ok('event.applicant.approve', { token: admin, query: { eventID: vetted, personID: app.personID } });
+    const [m] = await until(() => (to('vetted@mail.test').length ? to('vetted@mail.test') : undefined));
+    expect(m.mail.subject).toMatch(/Form \d+$/);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(to('vetted@mail.test')).toHaveLength(1);
+  });
+
+  it('a registration’s change names its attendee; the feeder makes a job per 25 of them, for the tool’s companies only', async () => {
+    const [answer] = await register('named@mail.test', 'Nei');
+    const change = await p.db.selectFrom('change').select(['changeID', 'operation', 'eventID', 'ids']).where('operation', '=', 'form.respondRegistration').orderBy('changeID', 'desc').executeTakeFirstOrThrow(); // prettier-ignore
+    expect(JSON.parse(change.ids)).toMatchObject({ eventID: Number(eventID), personID: Number(answer.personID) });
+    const e = Number(eventID);
+    const changes = Array.from({ length: 30 }, (_, i) => ({ changeID: 1000 + i, operation: 'form.respondRegistration', eventID: e, ids: JSON.stringify({ eventID: e, personID: 500 + i }) })); // prettier-ignore
+    const others = [
+      { changeID: 2000, operation: 'event.person.bind', eventID: e, ids: JSON.stringify({ eventID: e, personID: 9 }) },
+      {
+        changeID: 2001,
+        operation: 'event.person.operate',
+        eventID: e,
+        ids: JSON.stringify({ eventID: e, personID: 8 }),
+      },
+      {
+        changeID: 2002,
+        operation: 'event.applicant.bind',
+        eventID: e,
+        ids: JSON.stringify({ eventID: e, personID: 7 }),
+      },
+      { changeID: 2003, operation: 'form.respondRegistration', eventID: e, ids: '' },
+    ];
+    const jobs = await confirmationJobs(p.db, [...changes, ...others]);
+    expect(jobs.map((j) => [j.options.key, j.payload.people.length])).toEqual([['change:1000', 25], ['change:1025', 6]]); // prettier-ignore
+    expect(jobs[1].payload.people.at(-1)).toEqual([e, 9]);
+    await p.ok('company.tool.edit', { token: admin, query: { companyID, key: 'confirmationEmail' }, body: { value: 0 } }); // prettier-ignore
+    try {
+      expect(await confirmationJobs(p.db, changes)).toEqual([]);
+    } finally {
+      await p.ok('company.tool.edit', { token: admin, query: { companyID, key: 'confirmationEmail' }, body: { value: 1 } }); // prettier-ignore
+    }
   });
 
   it('puts an address the server refuses for good (550) on the suppression list, once', async () => {

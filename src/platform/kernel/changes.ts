@@ -54,6 +54,10 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
     if (v !== null && name.endsWith('ID') && name !== 'tokenID') ids[name] = v;
   }
   if (objectID !== null && !(own in ids) && own !== 'ID') ids[own] = objectID;
+  // A registration (or application) names the person it made an attendee: webhook receivers learn who
+  // registered, and the confirmation e-mail follows this change (resources/email/confirmation.ts).
+  const registered = op.name === 'form.respondRegistration' ? asID(row?.personID) : null;
+  if (registered !== null) ids.personID = registered;
   return {
     ids,
     quiet: params.bypassWebhook === 1,

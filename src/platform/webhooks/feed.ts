@@ -16,8 +16,10 @@ import {
 } from '../resources/webhook/repository.ts';
 import { hears, isDelivered, typeOf } from '../resources/webhook/fields.ts';
 import { DELIVER_BATCH_JOB } from '../resources/webhook/sign.ts';
+import { CONFIRM_JOB, confirmationJobs } from '../resources/email/confirmation.ts';
 
-// The feeder: the change log becomes deliveries, never inside the request that wrote. It runs in the
+// The feeder: the change log becomes deliveries — and registrations' confirmation e-mails
+// (resources/email/confirmation.ts) —, never inside the request that wrote. It runs in the
 // processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time
 // across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
 // round instead of waiting). A round takes the changes after the feed's position, makes a delivery
@@ -101,9 +103,10 @@ async function advance(
     const list = await listeners(db, c, hooks);
     if (list.length) heard.push([c, list]);
   }
+  const confirmations = await confirmationJobs(db, [...late, ...fresh]);
   const moved = lastID !== position.lastID || gaps.length !== position.gaps.length || late.length > 0;
   if (!deliver) {
-    if (heard.length) return { read: fresh.length, done: false };
+    if (heard.length || confirmations.length) return { read: fresh.length, done: false };
     if (moved && !(await moveFeed(db, { lastID, gaps }, position))) return { read: 0, done: true };
     return { read: fresh.length, done: true };
   }
@@ -115,6 +118,7 @@ async function advance(
     if (deliveryIDs.length) jobs.push({ payload: { deliveryIDs }, options: { key: `${deliveryIDs[0]}.batch` } });
   }
   await d.queue.addMany(db, DELIVER_BATCH_JOB, jobs);
+  await d.queue.addMany(db, CONFIRM_JOB, confirmations);
   if (moved) await moveFeed(db, { lastID, gaps });
   return { read: fresh.length, done: true };
 }

@@ -24,21 +24,20 @@ export const FULL_APPROVAL = `${CLOSED_MESSAGES.full}: no place left to approve 
  * Approves an application, in the call's transaction: the person becomes an attendee (approved while
  * the event has places, else on its waiting list when it has one, else 409), with the answers, tags,
  * password and profile the application holds, and is enrolled in the event's general activities.
- * `confirm` says whether the registration's confirmation e-mail is due (a new approved attendee).
- * Approving an approved application changes nothing (confirm false).
+ * Approving an approved application changes nothing. (The confirmation e-mail follows the call's
+ * change: resources/email/confirmation.ts.)
  */
 export async function approveApplication(
   db: Kysely<DB>,
   eventID: number,
   personID: number,
   now: number,
-): Promise<{ app: ApplicationRow; confirm: boolean }> {
+): Promise<ApplicationRow> {
   // Capacity is check-then-insert: serialized on the event's row, like the registration form.
   await lockRow(db, 'event', eventID);
   const app = await applicationOf(db, eventID, personID);
   if (!app) throw notFound('applicant');
-  if (app.approved === 1) return { app, confirm: false };
-  let confirm = false;
+  if (app.approved === 1) return app;
   // Made an attendee some other way meanwhile (event.person.bind): only the application is settled.
   if (!(await isAttendee(db, eventID, personID))) {
     const event = await db
@@ -75,10 +74,9 @@ export async function approveApplication(
       now,
     );
     await restoreAnswers(db, eventID, personID, app);
-    confirm = approved === 1;
   }
   await markApproved(db, eventID, personID, now);
-  return { app: { ...app, approved: 1, approvedDate: now }, confirm };
+  return { ...app, approved: 1, approvedDate: now };
 }
 
 /** The form answers and attendee tags the application holds, for the fields and tags the event still has. */

@@ -19,7 +19,6 @@ import { applicantWire } from '../../../../shared/wire/applicant.ts';
 import { readImport } from '../../imports.ts';
 import { register } from '../../registration/register.ts';
 import { nameParts } from '../../attendee/enroll.ts';
-import { queueConfirmation } from '../../email/confirmation.ts';
 import {
   APPLICATION_KEYS,
   applicantRecord,
@@ -306,9 +305,9 @@ const applicantApprove = defineOperation({
   writes: true,
   answer: applicantWire,
   async handler(ctx, p) {
-    const { app, confirm } = await approveApplication(ctx.db, p.eventID, p.personID, ctx.now);
-    // The registration's confirmation e-mail, a job in this transaction, as form.respondRegistration adds it.
-    if (confirm && !ctx.sandbox) await queueConfirmation(ctx.db, ctx.jobs, p.eventID, p.personID);
+    // The registration's confirmation e-mail follows this call's change, as form.respondRegistration's
+    // (email/confirmation.ts): sent once the person is approved, never twice.
+    const app = await approveApplication(ctx.db, p.eventID, p.personID, ctx.now);
     return [applicantRecord(app)];
   },
 });

@@ -4,7 +4,7 @@ import { bit, email, id, ids, text, url } from '../../../schemas.ts';
 import { grantSchema } from '../../../auth/grant.ts';
 import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
-import { queueConfirmation } from '../../email/confirmation.ts';
+import { confirmsRegistrations } from '../../email/confirmation.ts';
 import { redeem } from '../../coupon/redeem.ts';
 import { parseGuestList } from '../../guest/fields.ts';
 
@@ -83,14 +83,15 @@ export default defineOperation({
     // A registration already made keeps its discount: sending the form again uses no coupon.
     if (p.coupon !== undefined && Number(answer.duplicate) === 0)
       await redeem(ctx.db, p.eventID, Number(answer.personID), p.coupon, ctx.now);
-    // The confirmation e-mail, a job in this transaction (a waiting-list registration gets none yet).
+    // The confirmation e-mail follows this call's change (email/confirmation.ts): a new approved attendee
+    // of a company with the tool on gets one (a waiting-list registration none yet). `emailed` says
+    // whether this call's registration will be mailed, so the form says an e-mail is coming only then.
     // (The record's values are as stored: numbers.)
     const emailed =
       Number(answer.duplicate) === 0 &&
       Number(answer.approved) === 1 &&
       !ctx.sandbox &&
-      (await queueConfirmation(ctx.db, ctx.jobs, p.eventID, Number(answer.personID)));
-    // `emailed`: whether this call queued a confirmation, so the form says an e-mail is coming only then.
+      (await confirmsRegistrations(ctx.db, p.eventID));
     return [{ ...answer, emailed: emailed ? 1 : 0 }];
   },
 });

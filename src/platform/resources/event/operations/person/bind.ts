@@ -3,7 +3,6 @@ import { b, bOpt, defineOperation, q, LEVEL } from '../../../../kernel/table.ts'
 import { bit, email, id, text } from '../../../../schemas.ts';
 import { conflict } from '../../../../errors.ts';
 import { enrollInEvent, nameParts } from '../../../attendee/enroll.ts';
-import { queueConfirmation } from '../../../email/confirmation.ts';
 import { attendeeRecord } from '../../../attendee/record.ts';
 import { levelSchema, recordOptions } from '../../../attendee/profile.ts';
 import { createPerson, findPersonByUsername } from '../../../person/repository.ts';
@@ -73,7 +72,6 @@ export default defineOperation({
       { eventID, personID, level: p.level ?? LEVEL.USER, origin: p.origin ?? '', ...profile },
       ctx.now,
     );
-    if (!ctx.sandbox) await queueConfirmation(ctx.db, ctx.jobs, eventID, personID);
     if (p.createSpeaker === 1) await ensureSpeaker(ctx.db, eventID, { personID, name: names.name, email: mail });
     const record = await attendeeRecord(ctx.db, eventID, personID, viewerOf(ctx), await recordOptions(ctx.db, eventID));
     return [record!];
