@@ -354,6 +354,11 @@ const schema = z.object({
    * finds an attendee at most this much after their registration or edit; docs/api/search.md).
    */
   SEARCH_PENDING_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+  /**
+   * Milliseconds between rounds that queue registrations' confirmation e-mails from the change log (one
+   * round takes the registrations of this long together; docs/messaging.md).
+   */
+  CONFIRM_FEED_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** Seconds a ready report (format=excel-daemon) can be downloaded before it expires and its file is deleted: 7 days. */
   REPORT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
   /** Rows a report job reads from the store at a time (its memory holds one such page). */

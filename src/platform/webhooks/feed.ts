@@ -18,8 +18,10 @@ import { hears, isDelivered, typeOf } from '../resources/webhook/fields.ts';
 import { DELIVER_BATCH_JOB } from '../resources/webhook/sign.ts';
 import { CONFIRM_JOB, confirmationJobs } from '../resources/email/confirmation.ts';
 
-// The feeder: the change log becomes deliveries — and registrations' confirmation e-mails
-// (resources/email/confirmation.ts) —, never inside the request that wrote. It runs in the
+// The feeder: the change log becomes deliveries, never inside the request that wrote. The same rounds
+// serve registrations' confirmation e-mails (resources/email/confirmation.ts), through a feed of their
+// own (`confirm`, on a timer only, so that a round takes many registrations): a Follower says what a
+// feed makes of the changes it reads. It runs in the
 // processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time
 // across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
 // round instead of waiting). A round takes the changes after the feed's position, makes a delivery
@@ -50,8 +52,18 @@ export interface FeedDeps {
   readonly now: () => number;
 }
 
+/**
+ * What a feed makes of the changes it read: the writes to make in the round's transaction, or undefined
+ * when there are none (the position then moves without a transaction on SQLite).
+ */
+export interface Follower {
+  /** Its feed's row (webhookFeed.name). */
+  readonly feed: string;
+  plan(db: Kysely<DB>, d: FeedDeps, changes: readonly FeedChange[], nowMs: number): Promise<((trx: Kysely<DB>) => Promise<void>) | undefined>; // prettier-ignore
+}
+
 /** One round; answers how many changes it read (a full page asks for another round at once). */
-export async function feedRound(d: FeedDeps): Promise<number> {
+export async function feedRound(d: FeedDeps, f: Follower = webhookFollower): Promise<number> {
   // On SQLite, first without a transaction: most rounds have nothing any webhook hears, and then the
   // position moves by one compare-and-set UPDATE (a write transaction holds the store's write lock:
   // taken on every change by every process, it would make them queue for nothing). On PostgreSQL the
@@ -59,26 +71,27 @@ export async function feedRound(d: FeedDeps): Promise<number> {
   // again inside it whenever something is heard — every round, under load — and be wasted whenever
   // another process's feeder holds the row.
   if (!d.postgres) {
-    const seen = await lockFeed(d.db, false);
+    const seen = await lockFeed(d.db, false, f.feed);
     if (!seen) return 0;
-    const quick = await advance(d.db, d, seen, false);
+    const quick = await advance(d.db, d, f, seen, false);
     if (quick.done) return quick.read;
   }
   return d.db.transaction().execute(async (trx) => {
-    const position = await lockFeed(trx, d.postgres);
+    const position = await lockFeed(trx, d.postgres, f.feed);
     if (!position) return 0;
-    return (await advance(trx, d, position, true)).read;
+    return (await advance(trx, d, f, position, true)).read;
   });
 }
 
 /**
- * Reads what follows `position`; with `deliver`, makes the deliveries and moves the position (inside
- * the round's transaction). Without, it moves the position only when no change is heard by a webhook
- * (`done`), and only if no other feeder moved it meanwhile.
+ * Reads what follows `position`; with `deliver`, makes the follower's writes and moves the position
+ * (inside the round's transaction). Without, it moves the position only when the follower has nothing
+ * to write (`done`), and only if no other feeder moved it meanwhile.
  */
 async function advance(
   db: Kysely<DB>,
   d: FeedDeps,
+  f: Follower,
   position: FeedPosition,
   deliver: boolean,
 ): Promise<{ read: number; done: boolean }> {
@@ -97,31 +110,51 @@ async function advance(
     lastID = c.changeID;
   }
   if (gaps.length > MAX_GAPS) gaps = gaps.slice(-MAX_GAPS);
-  const hooks = new Map<number, WebhookRow[]>();
-  const heard: [FeedChange, WebhookRow[]][] = [];
-  for (const c of [...late, ...fresh]) {
-    const list = await listeners(db, c, hooks);
-    if (list.length) heard.push([c, list]);
-  }
-  const confirmations = await confirmationJobs(db, [...late, ...fresh]);
+  const write = await f.plan(db, d, [...late, ...fresh], nowMs);
   const moved = lastID !== position.lastID || gaps.length !== position.gaps.length || late.length > 0;
   if (!deliver) {
-    if (heard.length || confirmations.length) return { read: fresh.length, done: false };
-    if (moved && !(await moveFeed(db, { lastID, gaps }, position))) return { read: 0, done: true };
+    if (write) return { read: fresh.length, done: false };
+    if (moved && !(await moveFeed(db, f.feed, { lastID, gaps }, position))) return { read: 0, done: true };
     return { read: fresh.length, done: true };
   }
-  // A batch job per BATCH deliveries or so (whole changes: a change's deliveries share one object
-  // read), its rows inserted in one statement; the jobs in one more.
-  const jobs = [];
-  for (const rows of batchesOf(heard, nowMs)) {
-    const deliveryIDs = await insertDeliveries(db, rows);
-    if (deliveryIDs.length) jobs.push({ payload: { deliveryIDs }, options: { key: `${deliveryIDs[0]}.batch` } });
-  }
-  await d.queue.addMany(db, DELIVER_BATCH_JOB, jobs);
-  await d.queue.addMany(db, CONFIRM_JOB, confirmations);
-  if (moved) await moveFeed(db, { lastID, gaps });
+  await write?.(db);
+  if (moved) await moveFeed(db, f.feed, { lastID, gaps });
   return { read: fresh.length, done: true };
 }
+
+/** The webhooks' feed: a delivery per (webhook, change) it hears, and a batch job per BATCH or so. */
+export const webhookFollower: Follower = {
+  feed: 'main',
+  async plan(db, d, changes, nowMs) {
+    const hooks = new Map<number, WebhookRow[]>();
+    const heard: [FeedChange, WebhookRow[]][] = [];
+    for (const c of changes) {
+      const list = await listeners(db, c, hooks);
+      if (list.length) heard.push([c, list]);
+    }
+    if (heard.length === 0) return undefined;
+    return async (trx) => {
+      // A batch job per BATCH deliveries or so (whole changes: a change's deliveries share one object
+      // read), its rows inserted in one statement; the jobs in one more.
+      const jobs = [];
+      for (const rows of batchesOf(heard, nowMs)) {
+        const deliveryIDs = await insertDeliveries(trx, rows);
+        if (deliveryIDs.length) jobs.push({ payload: { deliveryIDs }, options: { key: `${deliveryIDs[0]}.batch` } });
+      }
+      await d.queue.addMany(trx, DELIVER_BATCH_JOB, jobs);
+    };
+  },
+};
+
+/** Registrations' confirmation e-mails (resources/email/confirmation.ts): a job per batch of attendees. */
+export const confirmFollower: Follower = {
+  feed: 'confirm',
+  async plan(db, d, changes) {
+    const jobs = await confirmationJobs(db, changes);
+    if (jobs.length === 0) return undefined;
+    return (trx) => d.queue.addMany(trx, CONFIRM_JOB, jobs);
+  },
+};
 
 /** The webhooks, on or off, that hear `c` (none for a quiet change, one of no company, a webhook's own). */
 async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, WebhookRow[]>): Promise<WebhookRow[]> {
@@ -157,7 +190,10 @@ function batchesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number): Delivery
   return batches;
 }
 
-/** Feeds in rounds (jobs/rounds.ts): every `everyMs`, on poke() (the bus's changes), one at a time. */
-export function startFeeder(d: FeedDeps, everyMs: number, onError: (err: unknown) => void): Rounds {
-  return startRounds(() => feedRound(d), PAGE, everyMs, onError);
+/**
+ * Feeds `f` in rounds (jobs/rounds.ts): every `everyMs`, and on poke() where the caller pokes (the
+ * webhooks' feed on the bus's changes), one at a time.
+ */
+export function startFeeder(d: FeedDeps, f: Follower, everyMs: number, onError: (err: unknown) => void): Rounds {
+  return startRounds(() => feedRound(d, f), PAGE, everyMs, onError);
 }

@@ -4,7 +4,7 @@ import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
 import { plainLine } from '../jobs/retry.ts';
 import { hasWebhooks, pruneDeliveries } from '../resources/webhook/repository.ts';
 import { deliverHandlers } from './deliver.ts';
-import { startFeeder } from './feed.ts';
+import { confirmFollower, startFeeder, webhookFollower } from './feed.ts';
 import { systemResolver, type Resolver } from './guard.ts';
 import { objectReader } from './payload.ts';
 import { guardedAgent } from './send.ts';
@@ -52,6 +52,7 @@ export function startWebhooks(
     random: o.random,
   });
   let feeder: ReturnType<typeof startFeeder> | undefined;
+  let confirmer: ReturnType<typeof startFeeder> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   return {
     handlers,
@@ -66,10 +67,14 @@ export function startWebhooks(
         await reader.warm();
         agent.get(); // undici, loaded at its first use too
       }
-      feeder = startFeeder(
-        { db: store.db, postgres: store.kind === 'postgres', queue, now },
-        config.WEBHOOK_FEED_MS,
-        (err) => logger.error({ err: plainLine(err) }, 'webhooks: feeding failed'),
+      const deps = { db: store.db, postgres: store.kind === 'postgres', queue, now };
+      feeder = startFeeder(deps, webhookFollower, config.WEBHOOK_FEED_MS, (err) =>
+        logger.error({ err: plainLine(err) }, 'webhooks: feeding failed'),
+      );
+      // Registrations' confirmations: on the timer only, not on every change, so that a round queues
+      // the e-mails of many registrations in one transaction (resources/email/confirmation.ts).
+      confirmer = startFeeder(deps, confirmFollower, config.CONFIRM_FEED_MS, (err) =>
+        logger.error({ err: plainLine(err) }, 'confirmations: feeding failed'),
       );
       pruner = setInterval(() => {
         pruneDeliveries(store.db, now() - KEEP_MS).catch((err: unknown) =>
@@ -83,6 +88,7 @@ export function startWebhooks(
     async stopFeeding() {
       clearInterval(pruner);
       await feeder?.stop();
+      await confirmer?.stop();
     },
     /** Closes what deliveries use (after the queue stopped). */
     async close() {

@@ -343,19 +343,19 @@ export interface FeedPosition {
  * The feeder's position, locked for the transaction: on PostgreSQL another process's feeder skips its
  * round (undefined) rather than wait; on SQLite the write transaction holds the store already.
  */
-export async function lockFeed(db: Kysely<DB>, postgres: boolean): Promise<FeedPosition | undefined> {
-  let q = db.selectFrom('webhookFeed').select(['lastID', 'gaps']).where('name', '=', 'main');
+export async function lockFeed(db: Kysely<DB>, postgres: boolean, feed = 'main'): Promise<FeedPosition | undefined> {
+  let q = db.selectFrom('webhookFeed').select(['lastID', 'gaps']).where('name', '=', feed);
   if (postgres) q = q.forUpdate().skipLocked();
   const row = await q.executeTakeFirst();
   return row && { lastID: Number(row.lastID), gaps: JSON.parse(row.gaps) as [number, number][] };
 }
 
 /** Moves the feed; with `from`, only if it is still there (compare and set): answers whether it moved. */
-export async function moveFeed(db: Kysely<DB>, to: FeedPosition, from?: FeedPosition): Promise<boolean> {
+export async function moveFeed(db: Kysely<DB>, feed: string, to: FeedPosition, from?: FeedPosition): Promise<boolean> {
   let q = db
     .updateTable('webhookFeed')
     .set({ lastID: to.lastID, gaps: JSON.stringify(to.gaps) })
-    .where('name', '=', 'main');
+    .where('name', '=', feed);
   if (from) q = q.where('lastID', '=', from.lastID).where('gaps', '=', JSON.stringify(from.gaps));
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
