@@ -497,6 +497,20 @@ export class PodiumClient {
     return out;
   }
 
+  /**
+   * activity.find selection=enrolled with an attendee's token: the sessions they are enrolled in or wait
+   * for, with their state and waiting-list position in each (/me; the rest of the program is the public read).
+   */
+  async activityEnrolledAs(token: string, eventID: number, ctx?: CallContext, max = 10_000): Promise<Activity[]> {
+    const out: Activity[] = [];
+    for (let offset = 0; offset < max; offset += PAGE_SIZE_MAX) {
+      const rows = await this.#readAs('activity.find', { eventID, selection: 'enrolled', limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
+      out.push(...rows);
+      if (rows.length < PAGE_SIZE_MAX) break;
+    }
+    return out;
+  }
+
   /** checklog.stats with a staff token: one row per door, the entrance first (asked anew every time). */
   checkStats(token: string, eventID: number, ctx?: CallContext): Promise<CheckStats[]> {
     return this.#readAs('checklog.stats', { eventID }, checkStatsWire, token, ctx);

@@ -6,9 +6,17 @@
 // - `?code=…` never spends the code on GET (mail scanners open links): it shows "Continue", a POST that
 //   calls person.signInLink, keeps the token in the event's attendee cookie and goes (303) to /me.
 // - Signed out: the "get your link" form (person.requestLink), the same answer whatever the address.
-// - Signed in: the ticket (qrCode as a QR), dates and venue, an .ics, a printable view, the sessions with
-//   enrol/leave, the form's answers (editable while registration is open), the guests, RSVP, cancel (with
-//   a confirmation step), sign out (person.signOut, then the cookie goes).
+// - Signed in: the ticket (qrCode as a QR), dates and venue, the place in the event's waiting list, an
+//   .ics, a printable view, the sessions with enrol/leave, the form's answers (editable while registration
+//   is open), the guests, RSVP, cancel (with a confirmation step), sign out (person.signOut, then the
+//   cookie goes).
+//
+// The platform allows RATE_LIMIT_TOKEN (10) calls a second per token (spec §8), and every call here is
+// one with the attendee's token, so the page spends few: a page is event.person.get and activity.find
+// (event.guest.find only when the event takes guests; the form's fields are the public, shared form.get
+// unless the event is private without a grant), and enrol, leave, RSVP and removing a guest are the
+// action's one call before the redirect (the platform checks the token; only a refusal reads who is
+// signed in). Enrol, leave and reload in quick succession stay well under the limit.
 
 import type { AstroGlobal } from 'astro';
 import { isPodiumError, type Activity, type Attendee, type Guest, type RegistrationForm } from '../client/index.ts';
@@ -27,6 +35,8 @@ import { postedFromHere } from './origin.ts';
 import { eventDates } from './pages.ts';
 import { qrSvg } from './qr-svg.ts';
 
+/** The actions answered by their one call and a redirect, without reading who is signed in first. */
+const QUICK = new Set(['enrol', 'leave', 'rsvp', 'guest']);
 /** What the platform's one-time codes look like (base64url); anything else cannot be one. */
 const CODE = /^[A-Za-z0-9_-]{16,200}$/;
 /** The platform's own e-mail rule, checked here first to answer next to the field. */
@@ -65,6 +75,8 @@ export interface MeView {
   name: string;
   email: string;
   approved: boolean;
+  /** The place in the event's waiting list ('' when approved, or when the platform does not say). */
+  position: string;
   /** The check-in code and its QR picture ('' when the record has none). */
   code: string;
   qr: string;
@@ -143,7 +155,56 @@ interface Loaded {
   guests: Guest[];
 }
 
-/** Everything /me shows, read with the attendee's token (each call of its own: one person's answers). */
+/**
+ * The registration form (its fields, whether it is open): the same for every reader who may see the
+ * event, so the public form.get — shared and kept by the site, no call with the attendee's token — when
+ * the event is public or the visitor holds its grant; else (a private event's attendee without the access
+ * code) with the token.
+ */
+async function formOf(astro: AstroGlobal, ev: LoadedEvent, token: string): Promise<RegistrationForm> {
+  const ctx = astro.locals.podium;
+  const client = ctx.runtime.client;
+  const eventID = Number(ev.event.eventID);
+  if (ev.event.public === '1' || ev.grant !== undefined) {
+    try {
+      return await client.formGet(eventID, ev.grant, ctx.call);
+    } catch (err) {
+      if (!(isPodiumError(err) && (err.status === 403 || err.status === 404))) throw err;
+    }
+  }
+  return client.formGetAs(eventID, token, ctx.call);
+}
+
+/**
+ * The program with the attendee's state in each session: the public program (shared and kept by the
+ * site, as formOf) with the attendee's own sessions read with their token (activity.find
+ * selection=enrolled: approved or waiting, and the place in the queue) — one call with the token whatever
+ * the program's size. A private event's attendee without the grant: the whole program with the token.
+ */
+async function sessionsOf(astro: AstroGlobal, ev: LoadedEvent, token: string): Promise<Activity[]> {
+  const ctx = astro.locals.podium;
+  const client = ctx.runtime.client;
+  const eventID = Number(ev.event.eventID);
+  let program: Activity[] | undefined;
+  if (ev.event.public === '1' || ev.grant !== undefined) {
+    try {
+      program = await client.activityFind(eventID, ev.grant, ctx.call);
+    } catch (err) {
+      if (!(isPodiumError(err) && (err.status === 403 || err.status === 404))) throw err;
+    }
+  }
+  if (!program) return client.activityFindAs(token, eventID, ctx.call);
+  const mine = new Map((await client.activityEnrolledAs(token, eventID, ctx.call)).map((a) => [a.activityID, a]));
+  const merged = program.map((a) => mine.get(a.activityID) ?? { ...a, approved: '-1', position: '0' });
+  // A session of theirs the public program does not show (hidden since): still theirs to see and leave.
+  const shown = new Set(program.map((a) => a.activityID));
+  return [...merged, ...[...mine.values()].filter((a) => !shown.has(a.activityID))];
+}
+
+/**
+ * Everything /me shows: what is the attendee's read with their token (each call of its own: one person's
+ * answers), the rest shared (formOf). The guests are asked only of an event that takes guests.
+ */
 async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, attendee: Attendee): Promise<Loaded> {
   const ctx = astro.locals.podium;
   const client = ctx.runtime.client;
@@ -154,10 +215,14 @@ async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, atte
       console.error('site: /me could not read a part of the registration:', err.operation, err.status);
       return fallback;
     });
-  const [activities, form, guests] = await Promise.all([
-    optional(client.activityFindAs(token, eventID, ctx.call), [] as Activity[]),
-    optional(client.formGetAs(eventID, token, ctx.call), undefined),
-    optional(client.guestFindMine(eventID, token, ctx.call), [] as Guest[]),
+  const formAndGuests = optional(formOf(astro, ev, token), undefined).then(async (form) => {
+    const takesGuests = form === undefined || Number(form.guestsForMember) > 0;
+    const guests = takesGuests ? await optional(client.guestFindMine(eventID, token, ctx.call), [] as Guest[]) : [];
+    return [form, guests] as const;
+  });
+  const [activities, [form, guests]] = await Promise.all([
+    optional(sessionsOf(astro, ev, token), [] as Activity[]),
+    formAndGuests,
   ]);
   // activity.find's rows carry the reader's waiting-list place; a platform without it (''): asked one by one.
   const positions = new Map<string, string>();
@@ -212,6 +277,7 @@ function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, er
     name: a.name || a.firstName || a.email,
     email: a.email,
     approved: a.approved === '1',
+    position: a.approved === '0' && Number(a.position) > 0 ? a.position : '',
     code: a.qrCode,
     qr: a.qrCode ? qrSvg(a.qrCode, t(locale, 'me.qrLabel')) : '',
     dates: eventDates(event, timeZone, locale),
@@ -355,6 +421,30 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
     return { state: { kind: 'continue', code: codeParam } };
   }
 
+  // ---- enrol, leave, RSVP, a guest removed: the action's one call, then the page again (see the top) ----
+  // A refusal (an ended token, no registration, a locked session) goes on below, where who is signed in
+  // is read and the page says why.
+  let refused: { err: unknown; at: string } | undefined;
+  const cookieToken = attendeeToken(ctx.cookies.get(ATTENDEE_COOKIE), eventID);
+  if (post && cookieToken && QUICK.has(action)) {
+    const id = String(form?.get(action === 'guest' ? 'guestID' : 'activityID') ?? '');
+    const value = String(form?.get('rsvp') ?? '');
+    const valid = action === 'rsvp' ? value === '0' || value === '1' : ID.test(id);
+    if (valid) {
+      try {
+        if (action === 'enrol') await client.activityEnrol(Number(id), cookieToken, ctx.call);
+        else if (action === 'leave') await client.activityLeave(Number(id), cookieToken, ctx.call);
+        else if (action === 'guest') await client.guestDismissMine(eventID, Number(id), cookieToken, ctx.call);
+        else await client.attendeeOperateMine(eventID, 'rsvp', value, cookieToken, ctx.call);
+        if (action === 'enrol' || action === 'leave') return done(base, action === 'enrol' ? 'enrolled' : 'left', id);
+        return done(base, action);
+      } catch (err) {
+        if (!isPodiumError(err)) throw err;
+        refused = { err, at: action === 'enrol' || action === 'leave' ? `s${id}` : action };
+      }
+    }
+  }
+
   const who = await signedIn(ctx, eventID, base);
   const hadCookie = attendeeToken(ctx.cookies.get(ATTENDEE_COOKIE), eventID) !== undefined;
   if (!who) {
@@ -388,34 +478,26 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
     // The token ended meanwhile (signed out elsewhere, cancelled): the cookie goes.
     if (isPodiumError(err) && err.status === 401) ctx.clearAttendee = base || '/';
   };
-  if (post) {
-    const id = String(form?.get('activityID') ?? '');
+  // A session that is full: said with its name (read with the page, below).
+  let fullID: string | undefined;
+  if (refused) {
+    fail(refused.err, refused.at);
+    const full = action === 'enrol' && isPodiumError(refused.err) && refused.err.status === 409;
+    if (full && /full/.test((refused.err as Error).message)) fullID = refused.at.slice(1);
+  } else if (post) {
     try {
       switch (action) {
+        // Enrol, leave, RSVP and a guest's removal with what they need were done (or refused) above: here
+        // only what they were sent without it.
         case 'enrol':
-        case 'leave': {
-          if (!ID.test(id)) throw new Error('bad activityID');
-          if (action === 'enrol') await client.activityEnrol(Number(id), token, ctx.call);
-          else await client.activityLeave(Number(id), token, ctx.call);
-          return done(base, action === 'enrol' ? 'enrolled' : 'left', id);
-        }
-        case 'rsvp': {
-          const value = String(form?.get('rsvp') ?? '');
-          if (value !== '0' && value !== '1') {
-            res.status = 400;
-            error = t(locale, 'me.rsvp');
-            errorAt = 'rsvp';
-            break;
-          }
-          await client.attendeeOperateMine(eventID, 'rsvp', value, token, ctx.call);
-          return done(base, 'rsvp');
-        }
-        case 'guest': {
-          const guestID = String(form?.get('guestID') ?? '');
-          if (!ID.test(guestID)) throw new Error('bad guestID');
-          await client.guestDismissMine(eventID, Number(guestID), token, ctx.call);
-          return done(base, 'guest');
-        }
+        case 'leave':
+        case 'guest':
+          throw new Error(`bad ${action === 'guest' ? 'guestID' : 'activityID'}`);
+        case 'rsvp':
+          res.status = 400;
+          error = t(locale, 'me.rsvp');
+          errorAt = 'rsvp';
+          break;
         case 'cancel':
           return { state: { kind: 'confirmCancel' } };
         case 'cancel-confirm':
@@ -426,7 +508,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           setCookie('');
           return { redirect: `${base}/me?done=cancelled` };
         case 'answers': {
-          const regForm = await client.formGetAs(eventID, token, ctx.call);
+          const regForm = await formOf(astro, ev, token);
           answers = form ? postedAnswers(form, regForm.fields) : new Map();
           fieldErrors = new Map();
           for (const f of regForm.fields) {
@@ -456,13 +538,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
         res.status = 400;
         error = t(locale, 'me.failed');
       } else {
-        fail(err, action === 'enrol' || action === 'leave' ? `s${id}` : action);
-        if (action === 'enrol' && isPodiumError(err) && err.status === 409 && /full/.test(err.message)) {
-          const name = (await client.activityFindAs(token, eventID, ctx.call).catch(() => [] as Activity[])).find(
-            (a) => a.activityID === id,
-          )?.name;
-          if (name) error = t(locale, 'me.full', { name });
-        }
+        fail(err, action);
         // The platform's check of one answer ("feedbackContent field 12 (Size) must be one of: …"): said
         // next to that field, with what was typed kept.
         const m = isPodiumError(err) ? /^feedbackContent field (\d+) \(.*?\) (.*)$/s.exec(err.message) : null;
@@ -477,6 +553,8 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   // "Cancel my registration" asks first: a page of its own (GET), whose button posts cancel-confirm.
   if (!post && astro.url.searchParams.get('confirm') === 'cancel') return { state: { kind: 'confirmCancel' } };
   const data = await loadMine(astro, ev, token, who.attendee);
+  const fullName = fullID && data.activities.find((a) => a.activityID === fullID)?.name;
+  if (fullName) error = t(locale, 'me.full', { name: fullName });
   const view = viewOf(ev, data, answers, fieldErrors);
   const notice = post ? undefined : noticeOf(locale, astro.url.searchParams, view);
   const print = !post && astro.url.searchParams.get('view') === 'print';

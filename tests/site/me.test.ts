@@ -4,13 +4,19 @@
 // waiting list, RSVP, guests, sign-out ending the token at the platform, "Signed in as" on the event's
 // pages (never in the shared page cache), forged posts refused, and IDOR: another attendee's cookie, a
 // revoked or another event's token, an organizer of another company. Also /appURL.php (spec §4.11).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, sleep, startPodium, type Answer, type Podium } from './harness.ts';
+import { ROOT, http, sleep, startPodium, type Answer, type Podium } from './harness.ts';
 
 let p: Podium;
 let eventID: string;
 let otherEventID: string;
 let organizer: string;
+/** The store of this start, for `podium admin create` (an operator makes the other company). */
+const DATABASE_URL = `file:${join(mkdtempSync(join(tmpdir(), 'podium-me-test-')), 'podium.db')}`;
 let sessions: Record<string, string>[];
 const ME = '/demo/summit/me';
 const ANA = 'ana@me.test';
@@ -101,6 +107,7 @@ beforeAll(async () => {
     RATE_LIMIT_TOKEN: '1000',
     // Every page of the site asks the platform from this one address: CI's run saw a 429 at 100/s.
     RATE_LIMIT_CLIENT: '100000',
+    DATABASE_URL,
   });
   organizer = (await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }))[0]
     .tokenID;
@@ -428,10 +435,8 @@ describe('IDOR and ended tokens', () => {
     expect(there.text).not.toContain('Code: ');
   });
 
-  it("an organizer of another company, signed in with their system token, sees nobody's registration", async () => {
-    // A person of another company: an operator makes one; else the demo organizer (not an attendee) stands in.
-    const token = organizer;
-    const cookie = `podium_attendee=${encodeURIComponent(`${eventID}.${token}`)}`;
+  it("an organizer of this company who is not an attendee, signed in with their system token, sees nobody's registration", async () => {
+    const cookie = `podium_attendee=${encodeURIComponent(`${eventID}.${organizer}`)}`;
     const page = await site(ME, { cookie });
     expect(page.text).not.toContain('Code: ');
     expect(page.text).not.toContain('Ana Tester');
@@ -439,6 +444,83 @@ describe('IDOR and ended tokens', () => {
     // Its forms act on nobody else either (the platform names the caller, never a person from the form).
     const tried = await site(ME, { cookie, form: { action: 'rsvp', rsvp: '0' } });
     expect(tried.status).toBe(404);
+  });
+
+  it("an organizer (admin token) of another company's event opens nothing of this event, and changes nothing", async () => {
+    // An operator (the command line, on this start's store) makes another company with its own admin and event.
+    const made = spawnSync(process.execPath, ['bin/podium.js', 'admin', 'create', '--username', 'ops@me.test', '--password', 'operator password'], { cwd: ROOT, env: { ...process.env, DATABASE_URL }, encoding: 'utf8' }); // prettier-ignore
+    expect(made.status, made.stderr).toBe(0);
+    const operator = (await api('person.signIn', { username: 'ops@me.test' }, { password: 'operator password' }))[0].tokenID; // prettier-ignore
+    const [company] = await api('company.create', {}, { shortName: 'Other Events' }, operator);
+    await api('company.person.bind', { companyID: company.companyID }, { name: 'Olga Other', email: 'olga@other.test', password: 'olga password', level: '1' }, operator); // prettier-ignore
+    const olga = (await api('person.signIn', { username: 'olga@other.test' }, { password: 'olga password' }))[0].tokenID; // prettier-ignore
+    const [theirs] = await api('company.event.bind', { companyID: company.companyID }, { name: 'Other Expo', nickname: 'expo' }, olga); // prettier-ignore
+    expect((await call('event.get', { eventID: theirs.eventID }, undefined, olga)).status).toBe(200);
+
+    // Ana's registration as it is, to compare after Olga's tries.
+    const ana = await signIn(ANA);
+    const anaToken = tokenOf(ana);
+    await api('form.edit', { eventID, key: 'guestsForMember' }, { value: '2' }, organizer);
+    const [guest] = await api('event.guest.bind', { eventID }, { name: 'Guest Kept', email: 'kept@me.test' }, anaToken);
+    const target = sessions.filter((s) => s.lockOperations !== '1' && s.general !== '1')[5];
+    await api('activity.person.bind', { activityID: target.activityID }, {}, anaToken);
+    const state = async () => ({
+      me: (await api('event.person.get', { eventID }, undefined, anaToken))[0],
+      sessions: await api('activity.find', { eventID, selection: 'enrolled' }, undefined, anaToken),
+      guests: await api('event.guest.find', { eventID }, undefined, anaToken),
+      count: (await api('activity.person.find', { activityID: target.activityID, selection: 'all' }, undefined, organizer)).length, // prettier-ignore
+    });
+    const before = await state();
+    expect(before.guests.map((g) => g.name)).toContain('Guest Kept');
+
+    // Olga's admin token in this event's cookie.
+    const cookie = `podium_attendee=${encodeURIComponent(`${eventID}.${olga}`)}`;
+    const secrets = [
+      before.me.qrCode,
+      'Ana Tester',
+      ANA,
+      ...before.guests.map((g) => g.name),
+      'kept@me.test',
+      'Bruno Tester',
+      BRUNO,
+    ];
+    const pages = [
+      ME,
+      `${ME}?view=print`,
+      `${ME}?confirm=cancel`,
+      `${ME}?done=enrolled&id=${target.activityID}`,
+      '/demo/summit',
+    ];
+    for (const path of pages) {
+      const page = await site(path, { cookie });
+      expect(page.status).toBeLessThan(500);
+      for (const secret of secrets) expect(page.text, `${path} shows ${secret}`).not.toContain(secret);
+      expect(page.text).not.toContain('Code: ');
+      expect(page.text).not.toContain('id="ticket-title"');
+      expect(page.text).not.toContain('id="sessions"');
+      expect(page.text).not.toContain('Olga');
+    }
+    const posts: Record<string, string>[] = [
+      { action: 'enrol', activityID: target.activityID },
+      { action: 'leave', activityID: target.activityID },
+      { action: 'rsvp', rsvp: before.me.rsvp === '1' ? '0' : '1' },
+      { action: 'guest', guestID: guest.personID },
+      { action: 'answers' },
+      { action: 'cancel-confirm' },
+    ];
+    for (const form of posts) {
+      const tried = await site(ME, { cookie, form });
+      expect(tried.status, `${form.action}: ${tried.status}`).toBeGreaterThanOrEqual(400);
+      for (const secret of secrets) expect(tried.text, `${form.action} shows ${secret}`).not.toContain(secret);
+    }
+    // Nothing of Ana's changed, nobody joined or left the session, and Olga is no attendee here.
+    const after = await state();
+    expect(after.me).toEqual(before.me);
+    expect(after.sessions).toEqual(before.sessions);
+    expect(after.guests).toEqual(before.guests);
+    expect(after.count).toBe(before.count);
+    expect(await api('event.person.find', { eventID, selection: 'all', query: 'olga@other.test', queryKey: 'email' }, undefined, organizer)).toEqual([]); // prettier-ignore
+    await api('form.edit', { eventID, key: 'guestsForMember' }, { value: '0' }, organizer);
   });
 });
 

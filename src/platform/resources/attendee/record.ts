@@ -127,7 +127,8 @@ export async function attendeeRecords(
 ): Promise<AttendeeRecord[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.personID);
-  const [tags, fields, answers] = await Promise.all([
+  const waiting = rows.filter((r) => Number(r.approved) === 0).map((r) => r.personID);
+  const [tags, fields, answers, positions] = await Promise.all([
     knownTags ??
       forPeople(ids, (only) =>
         db
@@ -159,6 +160,7 @@ export async function attendeeRecords(
             .execute(),
         )
       : new Map<number, { personID: number; feedbackID: number; value: string }[]>(),
+    waitingPositions(db, eventID, waiting),
   ]);
 
   return rows.map((r) => {
@@ -195,7 +197,8 @@ export async function attendeeRecords(
       socialC: r.socialC,
       socialD: r.socialD,
       website: r.website,
-      position: 0,
+      // The place in the event's waiting list (approved 0), else 0 (docs/api/attendees.md).
+      position: positions.get(r.personID) ?? 0,
       level: own && viewer.ownLevel !== undefined ? viewer.ownLevel : r.level,
       ebUserID: '',
       mkUserID: '',
@@ -256,6 +259,28 @@ export async function attendeeRecords(
 const attendeeRow = compiledOnce(2, (db, eventID: number, personID: number) =>
   selectAttendee(attendeeBase(db, eventID).where('eventPerson.personID', '=', personID)),
 );
+
+/**
+ * The place of each waiting attendee (approved 0) among `personIDs` in the event's queue (1…n,
+ * registration order, attendee/waiting.ts): one statement, run only when a record shows someone waiting.
+ */
+async function waitingPositions(
+  db: Kysely<DB>,
+  eventID: number,
+  personIDs: readonly number[],
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (personIDs.length === 0) return out;
+  const wanted = new Set(personIDs);
+  const rows = await db
+    .selectFrom('eventPerson')
+    .select(['personID', sql<number>`row_number() over (order by ${sql.ref('enrollmentID')})`.as('position')])
+    .where('eventID', '=', eventID)
+    .where('approved', '=', 0)
+    .execute();
+  for (const r of rows) if (wanted.has(r.personID)) out.set(r.personID, Number(r.position));
+  return out;
+}
 
 /**
  * One attendee's record, or undefined when the person is not an attendee of the event. `knownTags`:
