@@ -21,8 +21,8 @@ import { CONFIRM_JOB, confirmationJobs } from '../resources/email/confirmation.t
 // The feeder: the change log becomes deliveries, never inside the request that wrote. The same rounds
 // serve registrations' confirmation e-mails (resources/email/confirmation.ts), through a feed of their
 // own (`confirm`, on a timer only, so that a round takes many registrations): a Follower says what a
-// feed makes of the changes it reads. It runs in the
-// processes that run jobs, on a timer and whenever the bus tells of a change, one round at a time
+// feed makes of the changes it reads. The webhooks' feed runs in the processes that run jobs, on a
+// timer and whenever the bus tells of a change, one round at a time
 // across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
 // round instead of waiting). A round takes the changes after the feed's position, makes a delivery
 // for each webhook that hears each change — and a DELIVER_BATCH_JOB per batch of them —, and moves the

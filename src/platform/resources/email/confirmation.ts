@@ -11,10 +11,10 @@ import { myRegistrationLink } from './link.ts';
 
 // The registration confirmation (issue 15, outcome 2) follows the change log: the registration adds
 // nothing to its transaction for it. The change every write records there (kernel/changes.ts) names the
-// attendee of a registration (CONFIRMING, ids.personID); the change feeder (webhooks/feed.ts), which already reads
-// every change in rounds, adds a CONFIRM_JOB per batch of the attendees it finds, in the round's
-// transaction, so a confirmation is queued if and only if its registration committed, and the
-// registration never waits for the mail nor fails with it.
+// attendee of a registration (CONFIRMING, ids.personID). The feeder of webhooks/feed.ts reads the log
+// for it too, on a feed of its own (`confirm`, every CONFIRM_FEED_MS), and adds a CONFIRM_JOB per batch
+// of the attendees it finds in the transaction that moves the feed: a confirmation is queued if and only
+// if its registration committed, and the registration never waits for the mail nor fails with it.
 //
 // Why not a job in the registration's transaction (as before): the job's row, its indexes and the worker
 // woken to claim it at once cost a third of a registration (bench/mail.mjs: 792 against 1,097
