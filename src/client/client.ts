@@ -486,25 +486,18 @@ export class PodiumClient {
    * activity.find with a token of the event, page by page up to `max`, asked anew every time: a staff
    * token's sessions (the check-in page's doors; private events included, as the token is the event's),
    * or an attendee's program with their enrollment (and waiting-list position) in each (/me).
+   * `selection: 'enrolled'`: only the sessions the token's person is enrolled in or waits for.
    */
-  async activityFindAs(token: string, eventID: number, ctx?: CallContext, max = 10_000): Promise<Activity[]> {
+  async activityFindAs(
+    token: string,
+    eventID: number,
+    ctx?: CallContext,
+    max = 10_000,
+    selection?: 'enrolled',
+  ): Promise<Activity[]> {
     const out: Activity[] = [];
     for (let offset = 0; offset < max; offset += PAGE_SIZE_MAX) {
-      const rows = await this.#readAs('activity.find', { eventID, limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
-      out.push(...rows);
-      if (rows.length < PAGE_SIZE_MAX) break;
-    }
-    return out;
-  }
-
-  /**
-   * activity.find selection=enrolled with an attendee's token: the sessions they are enrolled in or wait
-   * for, with their state and waiting-list position in each (/me; the rest of the program is the public read).
-   */
-  async activityEnrolledAs(token: string, eventID: number, ctx?: CallContext, max = 10_000): Promise<Activity[]> {
-    const out: Activity[] = [];
-    for (let offset = 0; offset < max; offset += PAGE_SIZE_MAX) {
-      const rows = await this.#readAs('activity.find', { eventID, selection: 'enrolled', limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
+      const rows = await this.#readAs('activity.find', { eventID, selection, limit: PAGE_SIZE_MAX, offset: offset || undefined }, activityWire, token, ctx); // prettier-ignore
       out.push(...rows);
       if (rows.length < PAGE_SIZE_MAX) break;
     }

@@ -194,7 +194,9 @@ async function sessionsOf(astro: AstroGlobal, ev: LoadedEvent, token: string): P
     }
   }
   if (!program) return client.activityFindAs(token, eventID, ctx.call);
-  const mine = new Map((await client.activityEnrolledAs(token, eventID, ctx.call)).map((a) => [a.activityID, a]));
+  const mine = new Map(
+    (await client.activityFindAs(token, eventID, ctx.call, undefined, 'enrolled')).map((a) => [a.activityID, a]),
+  );
   const merged = program.map((a) => mine.get(a.activityID) ?? { ...a, approved: '-1', position: '0' });
   // A session of theirs the public program does not show (hidden since): still theirs to see and leave.
   const shown = new Set(program.map((a) => a.activityID));
