@@ -44,9 +44,6 @@ const BATCH = 25;
 type ConfirmPayload =
   { readonly people: readonly [number, number][] } | { readonly eventID: number; readonly personID: number };
 
-/** Whether a registration in `eventID` now would be confirmed by e-mail (its company's tool is on). */
-export const confirmsRegistrations = (db: Kysely<DB>, eventID: number): Promise<boolean> => confirmationOn(db, eventID);
-
 /**
  * The confirmations the changes ask for, as jobs (feed.ts adds them in its round's transaction): the
  * attendee of each CONFIRMING change whose company has the confirmationEmail tool on. `on` remembers

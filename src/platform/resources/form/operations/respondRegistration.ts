@@ -4,7 +4,7 @@ import { bit, email, id, ids, text, url } from '../../../schemas.ts';
 import { grantSchema } from '../../../auth/grant.ts';
 import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
-import { confirmsRegistrations } from '../../email/confirmation.ts';
+import { confirmationOn } from '../../email/repository.ts';
 import { redeem } from '../../coupon/redeem.ts';
 import { parseGuestList } from '../../guest/fields.ts';
 
@@ -91,7 +91,7 @@ export default defineOperation({
       Number(answer.duplicate) === 0 &&
       Number(answer.approved) === 1 &&
       !ctx.sandbox &&
-      (await confirmsRegistrations(ctx.db, p.eventID));
+      (await confirmationOn(ctx.db, p.eventID));
     return [{ ...answer, emailed: emailed ? 1 : 0 }];
   },
 });
