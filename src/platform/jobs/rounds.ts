@@ -2,7 +2,9 @@
 // feeder (webhooks/feed.ts) and the search index's pending attendees (resources/search/pending.ts). A
 // round runs every `everyMs` and on poke() (a change committed), never two at once in this process; a
 // poke during a round asks for one more after it, and a round that answers `page` or more (a full page:
-// more may be waiting) runs the next at once.
+// more may be waiting) runs the next at once. A poked round starts at least `gapMs` after the last one
+// ended: under a stream of writes, one round then takes the changes of that gap together instead of
+// one round per change (three statements each: about a tenth of a registration's CPU, bench/mail.mjs).
 
 export interface Rounds {
   /** Something changed: run a round now rather than at the next tick. */
@@ -16,10 +18,13 @@ export function startRounds(
   page: number,
   everyMs: number,
   onError: (err: unknown) => void,
+  gapMs = 0,
 ): Rounds {
   let running = false;
   let again = false;
   let stopped = false;
+  let endedAt = 0;
+  let later: NodeJS.Timeout | undefined;
   let idle: Promise<void> = Promise.resolve();
   const run = () => {
     if (stopped) return;
@@ -27,18 +32,30 @@ export function startRounds(
       again = true;
       return;
     }
+    const wait = endedAt + gapMs - Date.now();
+    if (wait > 0) {
+      later ??= setTimeout(() => {
+        later = undefined;
+        run();
+      }, wait);
+      return;
+    }
     running = true;
     idle = (async () => {
       try {
+        let full;
         do {
           again = false;
-          if ((await round()) >= page) again = true;
-        } while (again && !stopped);
+          full = (await round()) >= page;
+        } while (full && !stopped);
       } catch (err) {
         onError(err);
       } finally {
         running = false;
+        endedAt = Date.now();
       }
+      // Poked meanwhile: one more round, after the gap.
+      if (again) run();
     })();
   };
   const timer = setInterval(run, everyMs);
@@ -49,6 +66,7 @@ export function startRounds(
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(later);
       await idle;
     },
   };

@@ -192,8 +192,14 @@ function batchesOf(heard: [FeedChange, WebhookRow[]][], nowMs: number): Delivery
 
 /**
  * Feeds `f` in rounds (jobs/rounds.ts): every `everyMs`, and on poke() where the caller pokes (the
- * webhooks' feed on the bus's changes), one at a time.
+ * webhooks' feed on the bus's changes), one at a time, a poked round at least `gapMs` after the last.
  */
-export function startFeeder(d: FeedDeps, f: Follower, everyMs: number, onError: (err: unknown) => void): Rounds {
-  return startRounds(() => feedRound(d, f), PAGE, everyMs, onError);
+export function startFeeder(
+  d: FeedDeps,
+  f: Follower,
+  everyMs: number,
+  onError: (err: unknown) => void,
+  gapMs = 0,
+): Rounds {
+  return startRounds(() => feedRound(d, f), PAGE, everyMs, onError, gapMs);
 }

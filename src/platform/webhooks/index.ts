@@ -15,6 +15,8 @@ import { guardedAgent } from './send.ts';
 
 const KEEP_MS = 30 * 24 * 3600 * 1000;
 const HOUR = 3_600_000;
+/** Milliseconds between poked rounds of the webhooks' feed, at least (jobs/rounds.ts). */
+const FEED_GAP_MS = 10;
 
 export interface WebhookOptions {
   /** The clock of the retry schedule and of the 5 days of failures (tests control it). */
@@ -68,8 +70,14 @@ export function startWebhooks(
         agent.get(); // undici, loaded at its first use too
       }
       const deps = { db: store.db, postgres: store.kind === 'postgres', queue, now };
-      feeder = startFeeder(deps, webhookFollower, config.WEBHOOK_FEED_MS, (err) =>
-        logger.error({ err: plainLine(err) }, 'webhooks: feeding failed'),
+      // On every change, but at most one round per FEED_GAP_MS: under a stream of registrations a round
+      // takes many changes (a round per change cost about a tenth of a registration's CPU, bench/mail.mjs).
+      feeder = startFeeder(
+        deps,
+        webhookFollower,
+        config.WEBHOOK_FEED_MS,
+        (err) => logger.error({ err: plainLine(err) }, 'webhooks: feeding failed'),
+        FEED_GAP_MS,
       );
       // Registrations' confirmations: on the timer only, not on every change, so that a round queues
       // the e-mails of many registrations in one transaction (resources/email/confirmation.ts).
