@@ -359,6 +359,11 @@ const schema = z.object({
    * round takes the registrations of this long together; docs/messaging.md).
    */
   CONFIRM_FEED_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /**
+   * Milliseconds between the rounds that queue the address checks of attendees registered or edited
+   * since (resources/sanity/job.ts; docs/messaging.md "Address checks").
+   */
+  SANITY_FEED_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Seconds a ready report (format=excel-daemon) can be downloaded before it expires and its file is deleted: 7 days. */
   REPORT_TTL_SECONDS: z.coerce.number().int().min(1).max(31_536_000).default(604_800),
   /** Rows a report job reads from the store at a time (its memory holds one such page). */

@@ -20,7 +20,9 @@ describe.each(STORES)('the change log on %s', (kind) => {
   async function logged(run: () => Promise<unknown>): Promise<Partial<ChangeRow>[]> {
     const before = await lastChangeID(p.db);
     await run();
-    return (await changesSince(p.db, before)).map(({ operation, kind, companyID, eventID, objectID }) => ({
+    // Not the address checks that earlier calls started (sanity.check jobs, at their own pace).
+    const mine = (await changesSince(p.db, before)).filter((c) => c.operation !== 'sanity.check');
+    return mine.map(({ operation, kind, companyID, eventID, objectID }) => ({
       operation,
       kind,
       companyID,

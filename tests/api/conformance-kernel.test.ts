@@ -100,6 +100,13 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
         .selectFrom(t as 'event')
         .selectAll()
         .execute();
+    // An attendee's address is checked after the write that made or edited them (the sanity feed's
+    // sanity.check jobs, resources/sanity/job.ts), at the feed's and the jobs' pace: those jobs, their
+    // rows and their changes are not the call's doing. The fixture's row stays, for event.sanity.operate.
+    const checks = out as Record<string, Record<string, unknown>[]>;
+    checks.eventSanity = checks.eventSanity.filter((r) => String(r.eventSanityID) === ids.eventSanityID);
+    checks.change = checks.change.filter((r) => r.operation !== 'sanity.check');
+    if (checks.job) checks.job = checks.job.filter((r) => r.name !== 'sanity.check'); // SQLite's queue
     return JSON.stringify(out);
   }
 

@@ -31,6 +31,7 @@ import * as searchPending from './migrations/0027_search_pending.ts';
 import * as emailBilling from './migrations/0028_email_billing.ts';
 import * as eventSmsText from './migrations/0029_event_sms_text.ts';
 import * as confirmFeed from './migrations/0030_confirm_feed.ts';
+import * as sanityFeed from './migrations/0031_sanity_feed.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0028_email_billing': emailBilling,
   '0029_event_sms_text': eventSmsText,
   '0030_confirm_feed': confirmFeed,
+  '0031_sanity_feed': sanityFeed,
 };
 
 /** Opens the store named by a DATABASE_URL (file:… or postgres://…). */

@@ -17,7 +17,7 @@ import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts
 import { dnsOf } from '../mail/dns.ts';
 import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
 import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
-import { SANITY_JOB, sanityHandler } from '../resources/sanity/job.ts';
+import { SANITY_CHECK_JOB, SANITY_JOB, sanityCheckHandler, sanityHandler } from '../resources/sanity/job.ts';
 import { CRM_SYNC_JOB, crmSyncHandler } from '../resources/crmfeed/job.ts';
 import { crmProviderOf } from '../resources/crmfeed/provider.ts';
 import { startWebhooks, type WebhookOptions } from '../webhooks/index.ts';
@@ -93,6 +93,7 @@ export function platformHandlers(
       emailAllowance: config.EMAIL_ALLOWANCE,
     }),
     [SANITY_JOB]: sanityHandler(store.db, queue, dns),
+    [SANITY_CHECK_JOB]: sanityCheckHandler(store.db, dns),
     [SENDER_CHECK_JOB]: senderCheckHandler(store.db, dns, {
       spfInclude: config.SPF_INCLUDE ?? `include:${mailDomain(config.MAIL_FROM)}`,
       dkimSelector: config.DKIM_SELECTOR,

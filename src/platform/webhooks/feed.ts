@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { AddOptions, JobQueue, Payload } from '../jobs/queue.ts';
 import { startRounds, type Rounds } from '../jobs/rounds.ts';
 import {
   webhooksFor,
@@ -17,11 +17,13 @@ import {
 import { hears, isDelivered, typeOf } from '../resources/webhook/fields.ts';
 import { DELIVER_BATCH_JOB } from '../resources/webhook/sign.ts';
 import { CONFIRM_JOB, confirmationJobs } from '../resources/email/confirmation.ts';
+import { SANITY_CHECK_JOB, sanityJobs } from '../resources/sanity/job.ts';
 
 // The feeder: the change log becomes deliveries, never inside the request that wrote. The same rounds
-// serve registrations' confirmation e-mails (resources/email/confirmation.ts), through a feed of their
-// own (`confirm`, on a timer only, so that a round takes many registrations): a Follower says what a
-// feed makes of the changes it reads. The webhooks' feed runs in the processes that run jobs, on a
+// serve registrations' confirmation e-mails (resources/email/confirmation.ts) and attendees' address
+// checks (resources/sanity/job.ts), each through a feed of its own (`confirm`, `sanity`, on a timer
+// only, so that a round takes many registrations): a Follower says what a feed makes of the changes it
+// reads (jobFollower: jobs only). The webhooks' feed runs in the processes that run jobs, on a
 // timer and whenever the bus tells of a change, one round at a time
 // across processes (the feed row is locked for the round; on PostgreSQL a second process skips the
 // round instead of waiting). A round takes the changes after the feed's position, makes a delivery
@@ -146,15 +148,35 @@ export const webhookFollower: Follower = {
   },
 };
 
+/** A job a follower adds. */
+type AddJob = { readonly payload: Payload; readonly options?: AddOptions };
+
+/**
+ * A feed whose rounds add `job`s only: the jobs `plan` makes of the changes (keyed, so that a round fed
+ * again adds nothing new), in the round's transaction.
+ */
+export function jobFollower(
+  feed: string,
+  job: string,
+  plan: (db: Kysely<DB>, changes: readonly FeedChange[]) => Promise<readonly AddJob[]>,
+): Follower {
+  return {
+    feed,
+    async plan(db, d, changes) {
+      const jobs = await plan(db, changes);
+      if (jobs.length === 0) return undefined;
+      return (trx) => d.queue.addMany(trx, job, jobs);
+    },
+  };
+}
+
 /** Registrations' confirmation e-mails (resources/email/confirmation.ts): a job per batch of attendees. */
-export const confirmFollower: Follower = {
-  feed: 'confirm',
-  async plan(db, d, changes) {
-    const jobs = await confirmationJobs(db, changes);
-    if (jobs.length === 0) return undefined;
-    return (trx) => d.queue.addMany(trx, CONFIRM_JOB, jobs);
-  },
-};
+export const confirmFollower: Follower = jobFollower('confirm', CONFIRM_JOB, confirmationJobs);
+
+/** Attendees' address checks (resources/sanity/job.ts): a job per batch of attendees made or edited. */
+export const sanityFollower: Follower = jobFollower('sanity', SANITY_CHECK_JOB, async (_db, changes) =>
+  sanityJobs(changes),
+);
 
 /** The webhooks, on or off, that hear `c` (none for a quiet change, one of no company, a webhook's own). */
 async function listeners(db: Kysely<DB>, c: FeedChange, hooks: Map<number, WebhookRow[]>): Promise<WebhookRow[]> {

@@ -4,7 +4,7 @@ import type { JobHandler, JobLogger, JobQueue } from '../jobs/queue.ts';
 import { plainLine } from '../jobs/retry.ts';
 import { hasWebhooks, pruneDeliveries } from '../resources/webhook/repository.ts';
 import { deliverHandlers } from './deliver.ts';
-import { confirmFollower, startFeeder, webhookFollower } from './feed.ts';
+import { confirmFollower, sanityFollower, startFeeder, webhookFollower } from './feed.ts';
 import { systemResolver, type Resolver } from './guard.ts';
 import { objectReader } from './payload.ts';
 import { guardedAgent } from './send.ts';
@@ -55,6 +55,7 @@ export function startWebhooks(
   });
   let feeder: ReturnType<typeof startFeeder> | undefined;
   let confirmer: ReturnType<typeof startFeeder> | undefined;
+  let checker: ReturnType<typeof startFeeder> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   return {
     handlers,
@@ -84,6 +85,10 @@ export function startWebhooks(
       confirmer = startFeeder(deps, confirmFollower, config.CONFIRM_FEED_MS, (err) =>
         logger.error({ err: plainLine(err) }, 'confirmations: feeding failed'),
       );
+      // Their address checks (resources/sanity/job.ts), likewise.
+      checker = startFeeder(deps, sanityFollower, config.SANITY_FEED_MS, (err) =>
+        logger.error({ err: plainLine(err) }, 'address checks: feeding failed'),
+      );
       pruner = setInterval(() => {
         pruneDeliveries(store.db, now() - KEEP_MS).catch((err: unknown) =>
           logger.error({ err: plainLine(err) }, 'webhooks: pruning failed'),
@@ -97,6 +102,7 @@ export function startWebhooks(
       clearInterval(pruner);
       await feeder?.stop();
       await confirmer?.stop();
+      await checker?.stop();
     },
     /** Closes what deliveries use (after the queue stopped). */
     async close() {

@@ -8,6 +8,7 @@ import { confirmationData, confirmationOn } from './repository.ts';
 import { eventSenders } from '../sender/repository.ts';
 import { issueLink } from '../person/magic.ts';
 import { myRegistrationLink } from './link.ts';
+import { peopleJobs, personOf, type PeopleJob, type PersonChange } from '../change/people.ts';
 
 // The registration confirmation (issue 15, outcome 2) follows the change log: the registration adds
 // nothing to its transaction for it. The change every write records there (kernel/changes.ts) names the
@@ -37,48 +38,31 @@ export const CONFIRMING: ReadonlySet<string> = new Set([
   'event.applicant.approve',
 ]);
 
-/** Attendees per job: enough that a job's claim is a small share, few enough to spread over the slots. */
-const BATCH = 25;
-
 /** A job's people, [eventID, personID]; jobs queued before batches named one person (eventID, personID). */
 type ConfirmPayload =
   { readonly people: readonly [number, number][] } | { readonly eventID: number; readonly personID: number };
 
 /**
- * The confirmations the changes ask for, as jobs (feed.ts adds them in its round's transaction): the
- * attendee of each CONFIRMING change whose company has the confirmationEmail tool on. `on` remembers
- * the tool per event for the round.
+ * The confirmations the changes ask for, as jobs of up to 25 attendees (change/people.ts; feed.ts adds
+ * them in its round's transaction): the attendee of each CONFIRMING change whose company has the
+ * confirmationEmail tool on. `on` remembers the tool per event for the round.
  */
 export async function confirmationJobs(
   db: Kysely<DB>,
-  changes: readonly {
-    readonly changeID: number;
-    readonly operation: string;
-    readonly eventID: number | null;
-    readonly ids: string;
-  }[],
+  changes: readonly PersonChange[],
   on: Map<number, boolean> = new Map(),
-): Promise<{ payload: { people: [number, number][] }; options: { key: string } }[]> {
+): Promise<PeopleJob[]> {
   const people: [number, number, number][] = [];
   for (const c of changes) {
-    if (!CONFIRMING.has(c.operation) || c.eventID === null) continue;
     // The attendee: the ids of a CONFIRMING change name them (kernel/changes.ts).
-    const personID = c.ids ? (JSON.parse(c.ids) as { personID?: number }).personID : undefined;
-    if (personID === undefined) continue;
-    let yes = on.get(c.eventID);
-    if (yes === undefined) on.set(c.eventID, (yes = await confirmationOn(db, c.eventID)));
-    if (yes) people.push([c.eventID, personID, c.changeID]);
+    const named = personOf(c, CONFIRMING);
+    if (!named) continue;
+    const [eventID, personID] = named;
+    let yes = on.get(eventID);
+    if (yes === undefined) on.set(eventID, (yes = await confirmationOn(db, eventID)));
+    if (yes) people.push([eventID, personID, c.changeID]);
   }
-  const jobs = [];
-  for (let i = 0; i < people.length; i += BATCH) {
-    const batch = people.slice(i, i + BATCH);
-    // Keyed by its first change: a round fed again (a crash before its commit) adds nothing new.
-    jobs.push({
-      payload: { people: batch.map(([e, p]) => [e, p] as [number, number]) },
-      options: { key: `change:${batch[0][2]}` },
-    });
-  }
-  return jobs;
+  return peopleJobs(people);
 }
 
 /**

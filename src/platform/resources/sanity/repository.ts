@@ -15,6 +15,38 @@ export function addressesAfter(db: Kysely<DB>, eventID: number, after: number, l
     .execute();
 }
 
+/**
+ * The addresses (lower-case, trimmed) of the listed attendees, [eventID, personID], that their event
+ * has no check of, by event; an attendee removed since, or without an address, has none.
+ */
+export async function addressesOf(db: Kysely<DB>, people: readonly [number, number][]): Promise<Map<number, string[]>> {
+  const byEvent = new Map<number, number[]>();
+  for (const [eventID, personID] of people) byEvent.set(eventID, [...(byEvent.get(eventID) ?? []), personID]);
+  const out = new Map<number, string[]>();
+  for (const [eventID, personIDs] of byEvent) {
+    const rows = await db
+      .selectFrom('eventPerson')
+      .select('email')
+      .where('eventID', '=', eventID)
+      .where('personID', 'in', personIDs)
+      .where('email', '!=', '')
+      .execute();
+    const emails = [...new Set(rows.map((r) => r.email.trim().toLowerCase()).filter((e) => e !== ''))];
+    if (emails.length === 0) continue;
+    // The unique (eventID, email) of eventSanity answers this.
+    const known = await db
+      .selectFrom('eventSanity')
+      .select('email')
+      .where('eventID', '=', eventID)
+      .where('email', 'in', emails)
+      .execute();
+    const checked = new Set(known.map((r) => r.email));
+    const left = emails.filter((e) => !checked.has(e));
+    if (left.length > 0) out.set(eventID, left);
+  }
+  return out;
+}
+
 /** Stores an address's check; an organizer's own word (manual) is kept. */
 export async function storeSanity(db: Kysely<DB>, eventID: number, email: string, reason: string, now: number) {
   const clean = reason === '' || reason === 'dns-error' ? 1 : 0;
