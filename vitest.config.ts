@@ -7,5 +7,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: one worker per core; each test file gets its own SQLite file and PostgreSQL schema.
     maxWorkers: 2,
+    // expect.poll waits for something a server or a browser does: 1 s (vitest's default) is too short
+    // for a headless Chromium's first answer on a loaded 2-core machine (CI saw a page's text read take
+    // longer than that once); a poll that succeeds returns as soon as it does.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
