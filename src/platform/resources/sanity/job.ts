@@ -42,8 +42,10 @@ export function sanityJobs(changes: readonly PersonChange[]): PeopleJob[] {
   const people: [number, number, number][] = [];
   for (const c of changes) {
     const named = personOf(c, CHECKING);
-    if (!named || seen.has(`${named[0]}:${named[1]}`)) continue;
-    seen.add(`${named[0]}:${named[1]}`);
+    if (!named) continue;
+    const key = `${named[0]}:${named[1]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     people.push([named[0], named[1], c.changeID]);
   }
   return peopleJobs(people);

@@ -21,7 +21,11 @@ export function addressesAfter(db: Kysely<DB>, eventID: number, after: number, l
  */
 export async function addressesOf(db: Kysely<DB>, people: readonly [number, number][]): Promise<Map<number, string[]>> {
   const byEvent = new Map<number, number[]>();
-  for (const [eventID, personID] of people) byEvent.set(eventID, [...(byEvent.get(eventID) ?? []), personID]);
+  for (const [eventID, personID] of people) {
+    const list = byEvent.get(eventID);
+    if (list) list.push(personID);
+    else byEvent.set(eventID, [personID]);
+  }
   const out = new Map<number, string[]>();
   for (const [eventID, personIDs] of byEvent) {
     const rows = await db
