@@ -20,6 +20,12 @@ const schema = z.object({
     .string()
     .default('file:./data/podium.db')
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), 'must start with file: or postgres://'),
+  /**
+   * On SQLite, ms between the checkpoints a thread of their own runs (docs/deploy.md "SQLite"), so
+   * the thread that answers requests never waits for the disk; 0 leaves them to SQLite, which runs them
+   * in the writing thread.
+   */
+  SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** When set, rate-limit counters are shared through this Redis. */
   REDIS_URL: z
     .string()

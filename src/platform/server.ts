@@ -28,7 +28,7 @@ export async function startPlatform(
   /** `now`: the clock (ms) of the rate-limit windows without Redis; tests simulate hours with it. */
   opts: { logStream?: NodeJS.WritableStream; now?: () => number; webhooks?: WebhookOptions } = {},
 ): Promise<Platform> {
-  const store = openStore(config.DATABASE_URL);
+  const store = openStore(config.DATABASE_URL, { sqliteCheckpointMs: config.SQLITE_CHECKPOINT_MS });
   await migrate(store.db);
   // Web Push's VAPID key pair, made on the store's first start (kept in `setting`, docs/push.md).
   await vapidKeys(store.db);

@@ -66,12 +66,17 @@ const migrations: Record<string, Migration> = {
   '0031_sanity_feed': sanityFeed,
 };
 
-/** Opens the store named by a DATABASE_URL (file:… or postgres://…). */
-export function openStore(url: string): Store {
+/**
+ * Opens the store named by a DATABASE_URL (file:… or postgres://…). `sqliteCheckpointMs`: on SQLite,
+ * checkpoints on a thread of their own every that many ms (the servers' SQLITE_CHECKPOINT_MS); 0, the
+ * default, leaves them to SQLite (short-lived commands).
+ */
+export function openStore(url: string, { sqliteCheckpointMs = 0 }: { sqliteCheckpointMs?: number } = {}): Store {
   if (url.startsWith('file:')) {
     const path = url.slice('file:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    return { db: new Kysely<DB>({ dialect: new NodeSqliteDialect(path) }), kind: 'sqlite' };
+    const dialect = new NodeSqliteDialect(path, { checkpointMs: sqliteCheckpointMs });
+    return { db: new Kysely<DB>({ dialect }), kind: 'sqlite' };
   }
   const pool = new pg.Pool({
     connectionString: url,

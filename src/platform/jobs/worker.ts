@@ -179,7 +179,7 @@ export async function runWorker(
   opts: { logStream?: NodeJS.WritableStream } = {},
 ): Promise<{ readonly store: Store; readonly jobs: Jobs; stop(): Promise<void> }> {
   const log = pino({ level: config.LOG_LEVEL }, opts.logStream ?? process.stdout);
-  const store = openStore(config.DATABASE_URL);
+  const store = openStore(config.DATABASE_URL, { sqliteCheckpointMs: config.SQLITE_CHECKPOINT_MS });
   try {
     await migrate(store.db);
     const jobs = await startJobs(store, config, { work: true, logger: log });
