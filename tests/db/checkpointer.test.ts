@@ -82,13 +82,14 @@ describe('SQLite checkpoints', () => {
     const { db, path } = await storeWith(5);
     try {
       const v = new Uint8Array(4000).fill(1);
-      // 12,000 commits of two pages or more: a log that never started over would pass 24,000 pages. The
+      // 15,000 commits of two pages or more: a log that never started over would pass 30,000 pages. The
       // writing thread's checkpoint at 10,000 pages may find the checkpointer's under way and try again
-      // at the next commit, so the bound is a little above it.
-      for (let i = 0; i < 12_000; i++) await sql`insert into t (v) values (${v})`.execute(db);
+      // at a later commit (CI once saw 18,000 pages before the checkpointer left it rounds), so the bound
+      // is above it.
+      for (let i = 0; i < 15_000; i++) await sql`insert into t (v) values (${v})`.execute(db);
       const { rows } = await sql<{ n: number }>`select count(*) as n from t`.execute(db);
-      expect(rows[0]!.n).toBe(12_000);
-      expect(statSync(`${path}-wal`).size).toBeLessThan(15_000 * 4120);
+      expect(rows[0]!.n).toBe(15_000);
+      expect(statSync(`${path}-wal`).size).toBeLessThan(20_000 * 4120);
     } finally {
       await db.destroy();
     }

@@ -94,7 +94,7 @@ class NodeSqliteDriver implements Driver {
   #startCheckpointer(db: DatabaseSync) {
     db.exec(`PRAGMA wal_autocheckpoint = ${LOG_PAGES_WITH_CHECKPOINTER}`);
     const worker = new Worker(new URL('./checkpointer.ts', import.meta.url), {
-      workerData: { path: this.#path, everyMs: this.#checkpointMs },
+      workerData: { path: this.#path, everyMs: this.#checkpointMs, logPages: LOG_PAGES_WITH_CHECKPOINTER },
     });
     // It never keeps the process alive, and one that fails leaves the checkpoints to the threshold above
     // rather than taking the process with it.
