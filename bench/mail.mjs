@@ -18,6 +18,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { SMTPServer } from 'smtp-server';
+import dns2 from 'dns2';
 import autocannon from 'autocannon';
 import { benchEnv, pinSelf, registrationRequest, startPinned } from './lib.mjs';
 
@@ -47,6 +48,31 @@ const sink = new SMTPServer({
 await new Promise((r) => sink.listen(0, '127.0.0.1', r));
 const smtpPort = sink.server.address().port;
 
+// A DNS server on loopback (core 1 too) that gives every domain an MX record: each new attendee's
+// address is checked (event.sanity, a job per batch), and without it those questions went to the
+// system's resolver, which this machine cannot reach, and the jobs failed and were retried.
+const dns = dns2.createServer({
+  udp: true,
+  handle(request, send) {
+    const response = dns2.Packet.createResponseFromRequest(request);
+    const [q] = request.questions;
+    if (q.type === dns2.Packet.TYPE.MX)
+      response.answers.push({
+        name: q.name,
+        type: q.type,
+        class: 1,
+        ttl: 300,
+        exchange: 'mx.podium.test',
+        priority: 10,
+      });
+    send(response);
+  },
+});
+const dnsListening = new Promise((r) => dns.on('listening', r));
+await dns.listen({ udp: { port: 0, address: '127.0.0.1' } });
+await dnsListening;
+const dnsServer = `127.0.0.1:${dns.addresses().udp.port}`;
+
 const dbFile = join(mkdtempSync(join(tmpdir(), 'podium-mail-')), 'b.db');
 const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '1' };
 execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], { env, stdio: 'ignore' });
@@ -57,11 +83,15 @@ const platform = await startPinned(0, [...profile, 'bin/podium.js', 'start'], {
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   SMTP_MAX_CONNECTIONS: '8',
   JOBS_POLL_MS: '50',
+  DNS_SERVERS: dnsServer,
 });
 const url = `http://127.0.0.1:${platform.port}/form/respondRegistration?eventID=${events.signup}`;
 const db = new DatabaseSync(dbFile, { timeout: 10_000 });
 process.on('exit', () => platform.child.kill());
 const tool = (on) => db.prepare('update "companyTool" set "confirmationEmail" = ?').run(on);
+// Every confirmation of the run goes out: the demo's 10,000 e-mails ran out on a fast machine (2,000
+// registrations/s) and the rest were skipped unsent, which cost the worker less than sending them.
+db.prepare("update billing set amount = 1000000000 where product = 'email'").run();
 
 /**
  * CPU seconds the platform process used so far (user + system, /proc): on a machine shared with other
@@ -133,3 +163,4 @@ platform.child.kill();
 await new Promise((r) => platform.child.once('exit', r));
 db.close();
 sink.close();
+await dns.close();
