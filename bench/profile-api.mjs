@@ -1,14 +1,16 @@
 // bench/profile-api.mjs — a CPU profile of the platform answering one path under load, to see where
 // the time of a call goes. The platform runs on core 0 with --cpu-prof, autocannon on core 1; the
 // profile is summarized by self time (top functions) and written for Chrome DevTools.
-// Usage: node bench/profile-api.mjs [--path /api/ping] [--duration 10] [--dir /tmp/podium-prof]
+// With --site, the public site answering the path instead (no page cache, as bench/site.mjs's cold
+// render, on its data), and the process's CPU per request with each thread's share.
+// Usage: node bench/profile-api.mjs [--path /api/ping] [--duration 10] [--dir /tmp/podium-prof] [--site]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { pinSelf, startPinned, benchEnv } from './lib.mjs';
+import { pinSelf, startPinned, benchEnv, seedSiteBench } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,18 +20,24 @@ const { values } = parseArgs({
     top: { type: 'string', default: '40' },
     // Profiles the bench's bare node:http server instead, answering the platform's bytes for the path.
     bare: { type: 'boolean', default: false },
+    site: { type: 'boolean', default: false },
   },
 });
 pinSelf(1);
 const dir = mkdtempSync(join(tmpdir(), 'podium-prof-'));
 const profDir = values.dir ?? join(dir, 'prof');
 const dbFile = join(dir, 'bench.db');
-execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
-  env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+if (values.site) seedSiteBench(dbFile);
+else
+  execFileSync(process.execPath, ['bin/podium.js', 'seed', 'demo'], {
+    env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 const profiled = ['--cpu-prof', `--cpu-prof-dir=${profDir}`];
-const platform = await startPinned(0, [...(values.bare ? [] : profiled), 'bin/podium.js', 'start'], benchEnv(dbFile));
+const siteEnv = { SITE: '1', SITE_PORT: '0', SITE_PAGE_CACHE: '0', SITE_URL: 'http://site.bench.invalid' };
+const env = { ...benchEnv(dbFile), ...(values.site ? siteEnv : {}) };
+const platform = await startPinned(0, [...(values.bare ? [] : profiled), 'bin/podium.js', 'start'], env);
+if (values.site) platform.port = await sitePort(platform);
 let server = platform;
 if (values.bare) {
   const bodiesFile = join(dir, 'bodies.json');
@@ -42,12 +50,39 @@ if (values.bare) {
   server = await startPinned(0, args, { BODIES_FILE: bodiesFile });
 }
 const url = `http://127.0.0.1:${server.port}${values.path}`;
-await autocannon({ url, duration: 1, connections: 32 }); // warm-up
+// A page needs a few seconds for the JIT.
+await autocannon({ url, duration: values.site ? 5 : 1, connections: 32 }); // warm-up
+const before = threadTimes(server.child.pid);
 const r = await autocannon({ url, duration: Number(values.duration), connections: 32 });
+const after = threadTimes(server.child.pid);
+const perRequest = (ticks) => ((ticks * 10_000) / r.requests.total).toFixed(1);
+for (const [thread, ticks] of after)
+  if (ticks > (before.get(thread) ?? 0))
+    console.log(`CPU ${perRequest(ticks - (before.get(thread) ?? 0))} µs/request: ${thread}`);
 console.log(`${values.path}: ${r.requests.average.toFixed(0)} req/s, ${r.requests.total} requests`);
 const exited = new Promise((resolve) => server.child.once('exit', resolve));
 server.child.kill('SIGINT');
 await exited;
+
+/** Each thread's CPU ticks (user + system, 10 ms) so far, by "tid name" (Linux /proc). */
+function threadTimes(pid) {
+  const out = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    out.set(`${tid} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, Number(f[11]) + Number(f[12]));
+  }
+  return out;
+}
+
+/** The site's port, from the line the platform prints when the site listens. */
+async function sitePort(started) {
+  for (;;) {
+    const m = /Podium site listening on http:\/\/[^:]+:(\d+)/.exec(started.output());
+    if (m) return Number(m[1]);
+    await new Promise((resolve) => globalThis.setTimeout(resolve, 50));
+  }
+}
 
 const file = join(
   profDir,
