@@ -23,8 +23,10 @@ export function launchChromium(...extraArgs: string[]): Promise<Browser> {
  */
 export function watchProblems(c: BrowserContext, problems: string[], { consoleErrors = false } = {}): BrowserContext {
   c.on('console', (m) => {
+    // With the address: "Failed to load resource" alone does not say which.
+    const where = m.location().url;
     if ((consoleErrors && m.type() === 'error') || /Content Security Policy|Refused to/.test(m.text()))
-      problems.push(m.text());
+      problems.push(where ? `${m.text()} (${where})` : m.text());
   });
   c.on('weberror', (e) => problems.push(String(e.error())));
   return c;
