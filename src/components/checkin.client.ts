@@ -177,35 +177,6 @@ function start(root: HTMLElement) {
     // "Saved on this phone" is no longer true once the queue went out.
     if (sent > 0 && result.dataset.state === 'queued' && (await queue.list()).length === 0)
       show('ready', text('ready'));
-
-    let storage: Storage | undefined;
-    try {
-      storage = window.localStorage;
-    } catch {
-      storage = undefined;
-    }
-    /** The door scans are made at now: 0 the entrance, else a session's activityID. */
-    let door = 0;
-    const useDoor = (value: string) => {
-      const option = [...doorSelect.options].find((o) => o.value === value) ?? doorSelect.options[0];
-      doorSelect.value = option.value;
-      door = Number(option.value);
-      byId('checkin-door-name').textContent = option.text;
-      const approved = document.getElementById('checkin-approved');
-      if (approved) approved.hidden = door !== 0;
-    };
-    useDoor(storage?.getItem(doorKey) ?? '0');
-    doorSelect.addEventListener('change', () => {
-      useDoor(doorSelect.value);
-      try {
-        storage?.setItem(doorKey, String(door));
-      } catch {
-        // storage full or refused: the door holds for this page's life
-      }
-      byId('checkin-inside').textContent = '–';
-      show('ready', text('ready'));
-      void readStats();
-    });
     if (sent > 0) void readStats();
     if (wait !== undefined && !signedOut) retryTimer = setTimeout(() => void flush(), wait);
   }
@@ -235,12 +206,45 @@ function start(root: HTMLElement) {
     await sayQueue();
   }
 
-  async function readStats() {
+  // The count is read one request at a time: a read asked for meanwhile (a scan answered, another door
+  // picked) runs once after it, so a burst costs the platform two calls, not one each (the staff token
+  // may make 10 a second, scans included). After a 429 the next read waits as long as the answer said.
+  let reading = false;
+  let readAgain = false;
+  let quietUntil = 0;
+  let quietTimer: ReturnType<typeof setTimeout> | undefined;
+  async function readStats(): Promise<void> {
     if (!navigator.onLine || document.hidden) return;
+    if (reading) {
+      readAgain = true;
+      return;
+    }
+    const wait = quietUntil - Date.now();
+    if (wait > 0) {
+      quietTimer ??= setTimeout(() => {
+        quietTimer = undefined;
+        void readStats();
+      }, wait);
+      return;
+    }
+    reading = true;
+    try {
+      await readStatsOnce();
+    } finally {
+      reading = false;
+    }
+    if (readAgain) {
+      readAgain = false;
+      void readStats();
+    }
+  }
+
+  async function readStatsOnce() {
     const asked = door;
     try {
       const url = asked === 0 ? statsUrl : `${statsUrl}?activityID=${asked}`;
       const res = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
+      if (res.status === 429) quietUntil = Date.now() + (Number(res.headers.get('retry-after')) || 1) * 1000;
       if (!res.ok) return;
       const s = (await res.json()) as { inside: string; approved: string };
       // Another door was picked meanwhile: its own answer follows.

@@ -105,6 +105,15 @@ const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_
 const result = (page: Page) => page.locator('#checkin-result');
 const inside = (page: Page) => page.locator('#checkin-inside').textContent();
 
+/** How many `type` listeners the element of `selector` has (Chrome DevTools Protocol). */
+async function listenersOf(page: Page, selector: string, type: string): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  const { result } = await cdp.send('Runtime.evaluate', { expression: `document.querySelector(${JSON.stringify(selector)})` }); // prettier-ignore
+  const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
+  await cdp.detach();
+  return listeners.filter((l) => l.type === type).length;
+}
+
 async function typeCode(page: Page, code: string) {
   await page.getByLabel('Attendee code').fill(code);
   await page.getByLabel('Attendee code').press('Enter');
@@ -277,6 +286,10 @@ describe('the check-in page', () => {
     expect(await result(page).textContent()).toContain('Welcome, Ana Door');
     await poll(() => inside(page)).toBe('1');
     expect(await page.locator('#checkin-approved').isHidden()).toBe(true);
+    // The queue was sent twice (at load, after the scan): the door list still has its one listener (a
+    // copy of it once added one per send, and a door picked after a few scans read the count that many
+    // times at once, past the token's 10 calls a second).
+    expect(await listenersOf(page, '#checkin-door', 'change')).toBe(1);
     await checkAndShoot(page, 'checkin-session', 390, problems);
     const stats = await api(admin, 'checklog.stats', { eventID });
     expect(stats.find((r) => r.activityID === session.activityID)).toMatchObject({ inside: '1', entries: '1' });
