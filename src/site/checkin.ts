@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { isPodiumError, type Activity, type CheckScan } from '../client/index.ts';
+import { isPodiumError, type Activity, type CheckScan, type CheckStats } from '../client/index.ts';
 import type { RequestContext } from './context.ts';
 import { loadEvent, type EventLoad } from './load.ts';
 import { postedFromHere } from './origin.ts';
@@ -109,7 +109,7 @@ export function doorsOf(sessions: readonly Activity[], timeZone: string, locale:
 const doorMemo = new LRUCache<string, Door[]>({ max: 1000, ttl: 60_000 });
 export async function doorsFor(ctx: RequestContext, ev: LoadedEvent, token: string): Promise<Door[]> {
   const eventID = Number(ev.event.eventID);
-  const key = `${eventID}:${ev.locale}:${createHash('sha256').update(token).digest('base64url')}`;
+  const key = `${ev.locale}:${tokenKey(eventID, token)}`;
   let doors = doorMemo.get(key);
   if (doors === undefined) {
     try {
@@ -121,6 +121,35 @@ export async function doorsFor(ctx: RequestContext, ev: LoadedEvent, token: stri
     doorMemo.set(key, doors);
   }
   return doors;
+}
+
+/** An event and a token as a memo's key: the token's hash, never the token itself. */
+const tokenKey = (eventID: number, token: string) =>
+  `${eventID}:${createHash('sha256').update(token).digest('base64url')}`;
+
+/**
+ * checklog.stats of the event with the staff token, one platform call shared for a second by every read
+ * of it: a page load, the service worker's copy of the same page and the script's first read of the
+ * count come together, and each asked the platform, so a reload, a door picked and a scan went past the
+ * token's 10 calls a second and the scan was refused (429). A scan sent through this site drops the
+ * shared answer (the next count includes it); another phone's scans show within that second.
+ */
+const statsMemo = new LRUCache<string, Promise<CheckStats[]>>({ max: 1000, ttl: 1000 });
+export function statsFor(ctx: RequestContext, token: string, eventID: number): Promise<CheckStats[]> {
+  const key = tokenKey(eventID, token);
+  let rows = statsMemo.get(key);
+  if (rows === undefined) {
+    const asked = ctx.runtime.client.checkStats(token, eventID, ctx.call);
+    // A refusal is not shared: the next read asks again.
+    asked.catch(() => statsMemo.peek(key) === asked && statsMemo.delete(key));
+    statsMemo.set(key, (rows = asked));
+  }
+  return rows;
+}
+
+/** After a scan with the token: the next count is asked anew. */
+export function forgetStats(token: string, eventID: number): void {
+  statsMemo.delete(tokenKey(eventID, token));
 }
 
 /** A door's id as the page sends it: 0 (or none) the event's entrance, else a session's activityID. */

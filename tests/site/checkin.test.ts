@@ -1,8 +1,8 @@
 // The check-in page's server side (src/site/checkin.ts) without a browser: what a scan must look like,
 // which requests count as the page's own, the token's cookie, and the page's texts in every language.
 import { describe, expect, it } from 'vitest';
-import { doorOf, doorsOf, fromThePage, parseScan, staffToken, tokenCookie, type LoadedEvent } from '../../src/site/checkin.ts'; // prettier-ignore
-import type { Activity } from '../../src/client/index.ts';
+import { doorOf, doorsOf, forgetStats, fromThePage, parseScan, staffToken, statsFor, tokenCookie, type LoadedEvent } from '../../src/site/checkin.ts'; // prettier-ignore
+import { PodiumError, type Activity, type CheckStats } from '../../src/client/index.ts';
 import { CLIENT_KEYS, clientMessages, ct } from '../../src/site/checkin-messages.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import { LOCALES } from '../../src/shared/i18n/messages.ts';
@@ -16,6 +16,54 @@ const ctx = (over: Partial<RequestContext> = {}) =>
     ...over,
   }) as unknown as RequestContext;
 const ev = (base: string) => ({ links: { base } }) as unknown as LoadedEvent;
+
+describe('statsFor: the count of a token, one platform call a second', () => {
+  /** A context whose client counts its checklog.stats calls and answers `answer()` each time. */
+  const counting = (answer: () => Promise<CheckStats[]>) => {
+    const asked: string[] = [];
+    const c = ctx({
+      runtime: {
+        client: {
+          checkStats: (token: string) => {
+            asked.push(token);
+            return answer();
+          },
+        },
+      },
+    } as unknown as Partial<RequestContext>);
+    return { c, asked };
+  };
+  const row = { activityID: '0', inside: '3', entries: '4', approved: '9' } as CheckStats;
+
+  it('shares one call among the reads that come together (page, service worker, script), and a scan drops it', async () => {
+    const { c, asked } = counting(async () => [row]);
+    const token = 'a-staff-token-0123456789';
+    const reads = await Promise.all([statsFor(c, token, 7), statsFor(c, token, 7), statsFor(c, token, 7)]);
+    expect(reads).toEqual([[row], [row], [row]]);
+    expect(await statsFor(c, token, 7)).toEqual([row]);
+    expect(asked).toHaveLength(1);
+    // Another event, another token: their own calls.
+    await statsFor(c, token, 8);
+    await statsFor(c, 'another-token-0123456789', 7);
+    expect(asked).toHaveLength(3);
+    forgetStats(token, 7);
+    await statsFor(c, token, 7);
+    expect(asked).toHaveLength(4);
+  });
+
+  it('does not keep a refusal: the next read asks again', async () => {
+    let refuse = true;
+    const { c, asked } = counting(async () => {
+      if (refuse) throw new PodiumError(429, 'too many calls for this token, at most 10 per second', 'checklog.stats', 1); // prettier-ignore
+      return [row];
+    });
+    const token = 'a-refused-token-0123456789';
+    await expect(statsFor(c, token, 7)).rejects.toThrow('too many calls');
+    refuse = false;
+    expect(await statsFor(c, token, 7)).toEqual([row]);
+    expect(asked).toHaveLength(2);
+  });
+});
 
 describe('parseScan', () => {
   it.each([

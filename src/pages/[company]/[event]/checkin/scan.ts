@@ -4,7 +4,16 @@
 // cookie, JSON { result, reason, name, replayed } out. The nonce makes a scan sent twice (a queue flushed
 // again after a lost answer) get its first answer back.
 import type { APIRoute } from 'astro';
-import { checkinEvent, fromThePage, json, parseScan, refusal, scanView, staffToken } from '../../../../site/checkin.ts';
+import {
+  checkinEvent,
+  forgetStats,
+  fromThePage,
+  json,
+  parseScan,
+  refusal,
+  scanView,
+  staffToken,
+} from '../../../../site/checkin.ts';
 
 export const POST: APIRoute = async ({ params, locals, request }) => {
   const ctx = locals.podium;
@@ -20,10 +29,14 @@ export const POST: APIRoute = async ({ params, locals, request }) => {
     scan = undefined;
   }
   if (!scan) return json(400, { error: '400 a scan is { code, date, nonce, activityID? }' });
+  const eventID = Number(ev.event.eventID);
   try {
-    const row = await ctx.runtime.client.checkIn(token, { eventID: Number(ev.event.eventID), ...scan }, ctx.call);
+    const row = await ctx.runtime.client.checkIn(token, { eventID, ...scan }, ctx.call);
     return json(200, scanView(row));
   } catch (err) {
     return refusal(err);
+  } finally {
+    // The count the page reads next includes this scan (whatever its answer: it may have counted).
+    forgetStats(token, eventID);
   }
 };

@@ -1,9 +1,10 @@
 // GET /{company}/{event}/checkin/stats[?activityID=] — the check-in page's live count: checklog.stats's
 // row of the door the page chose (the entrance, or a session's: people inside now, across every device;
 // entries; approved attendees for the entrance), read with the staff token of the HttpOnly cookie. A
-// session nobody was scanned at yet has no row: zeros. The page asks every few seconds and after each scan.
+// session nobody was scanned at yet has no row: zeros. The page asks every few seconds and after each scan
+// (checkin.ts statsFor: one platform call a second for the phone's reads and page loads together).
 import type { APIRoute } from 'astro';
-import { checkinEvent, doorOf, fromThePage, json, refusal, staffToken } from '../../../../site/checkin.ts';
+import { checkinEvent, doorOf, fromThePage, json, refusal, staffToken, statsFor } from '../../../../site/checkin.ts';
 
 export const GET: APIRoute = async ({ params, locals, request, url }) => {
   const ctx = locals.podium;
@@ -15,7 +16,7 @@ export const GET: APIRoute = async ({ params, locals, request, url }) => {
   const door = doorOf(url.searchParams.get('activityID') ?? undefined);
   if (door === undefined) return json(400, { error: '400 activityID must be a session id' });
   try {
-    const rows = await ctx.runtime.client.checkStats(token, Number(ev.event.eventID), ctx.call);
+    const rows = await statsFor(ctx, token, Number(ev.event.eventID));
     const row = rows.find((r) => r.activityID === String(door)) ?? (door === 0 ? rows[0] : undefined);
     return json(200, { activityID: String(door), inside: row?.inside ?? '0', entries: row?.entries ?? '0', approved: row?.approved ?? '' }); // prettier-ignore
   } catch (err) {
