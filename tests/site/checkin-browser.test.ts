@@ -160,6 +160,8 @@ describe('the check-in page', () => {
     const page = await c.newPage();
     await signIn(page, STAFF);
     const before = Number(await inside(page));
+    // Chromium asks for the icon after the load: offline first, it failed (a console error).
+    await page.waitForLoadState('networkidle');
     await c.setOffline(true);
     await typeCode(page, codes.Bo);
     await poll(() => result(page).getAttribute('data-state')).toBe('queued');
