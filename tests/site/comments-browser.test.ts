@@ -39,7 +39,7 @@ async function api(op: string, query: Record<string, string | number>, body?: Re
 }
 
 beforeAll(async () => {
-  [p, browser] = await Promise.all([startPodium({ API_PORT: '41750', SITE_PORT: '41751' }), launchChromium()]);
+  [p, browser] = await Promise.all([startPodium(), launchChromium()]);
   organizer = (await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }))[0]
     .tokenID;
   const [event] = await api('event.get', { namespace: 'demo', nickname: 'summit' });
