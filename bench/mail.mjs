@@ -18,9 +18,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { performance } from 'node:perf_hooks';
 import { setTimeout } from 'node:timers';
 import { SMTPServer } from 'smtp-server';
-import dns2 from 'dns2';
 import autocannon from 'autocannon';
 import { benchEnv, pinSelf, registrationRequest, startPinned } from './lib.mjs';
+import { dnsServer } from '../tests/helpers/dns.ts';
 
 /** Registrations as fast as 16 connections go for `duration` s: req/s of 2xx, p99 ms. */
 async function load(url, duration, tag) {
@@ -48,30 +48,12 @@ const sink = new SMTPServer({
 await new Promise((r) => sink.listen(0, '127.0.0.1', r));
 const smtpPort = sink.server.address().port;
 
-// A DNS server on loopback (core 1 too) that gives every domain an MX record: each new attendee's
-// address is checked (event.sanity, a job per batch), and without it those questions went to the
-// system's resolver, which this machine cannot reach, and the jobs failed and were retried.
-const dns = dns2.createServer({
-  udp: true,
-  handle(request, send) {
-    const response = dns2.Packet.createResponseFromRequest(request);
-    const [q] = request.questions;
-    if (q.type === dns2.Packet.TYPE.MX)
-      response.answers.push({
-        name: q.name,
-        type: q.type,
-        class: 1,
-        ttl: 300,
-        exchange: 'mx.podium.test',
-        priority: 10,
-      });
-    send(response);
-  },
-});
-const dnsListening = new Promise((r) => dns.on('listening', r));
-await dns.listen({ udp: { port: 0, address: '127.0.0.1' } });
-await dnsListening;
-const dnsServer = `127.0.0.1:${dns.addresses().udp.port}`;
+// A DNS server on loopback (core 1 too; the tests' own) that gives the registrations' domain an MX
+// record: each new attendee's address is checked (event.sanity, a job per batch), and without it those
+// questions went to the system's resolver, which this machine cannot reach, and the jobs failed and
+// were retried.
+const dns = await dnsServer();
+dns.mx.set('bench.podium.test', ['mx.podium.test']);
 
 const dbFile = join(mkdtempSync(join(tmpdir(), 'podium-mail-')), 'b.db');
 const env = { ...process.env, DATABASE_URL: `file:${dbFile}`, PROGRAMS: '1' };
@@ -83,7 +65,7 @@ const platform = await startPinned(0, [...profile, 'bin/podium.js', 'start'], {
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   SMTP_MAX_CONNECTIONS: '8',
   JOBS_POLL_MS: '50',
-  DNS_SERVERS: dnsServer,
+  DNS_SERVERS: dns.server,
 });
 const url = `http://127.0.0.1:${platform.port}/form/respondRegistration?eventID=${events.signup}`;
 const db = new DatabaseSync(dbFile, { timeout: 10_000 });
