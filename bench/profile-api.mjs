@@ -3,6 +3,8 @@
 // profile is summarized by self time (top functions) and written for Chrome DevTools.
 // With --site, the public site answering the path instead (no page cache, as bench/site.mjs's cold
 // render, on its data), and the process's CPU per request with each thread's share.
+// Also the garbage collections of the measured load (V8 --trace-gc-nvp): scavenges, bytes promoted per
+// request, mark-compacts.
 // Usage: node bench/profile-api.mjs [--path /api/ping] [--duration 10] [--dir /tmp/podium-prof] [--site]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +35,8 @@ else
     env: { ...process.env, DATABASE_URL: `file:${dbFile}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-const profiled = ['--cpu-prof', `--cpu-prof-dir=${profDir}`];
+// --trace-gc-nvp: one line per collection on stdout, read back for the measured load (gcOf below).
+const profiled = ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--trace-gc-nvp'];
 const siteEnv = { SITE: '1', SITE_PORT: '0', SITE_PAGE_CACHE: '0', SITE_URL: 'http://site.bench.invalid' };
 const env = { ...benchEnv(dbFile), ...(values.site ? siteEnv : {}) };
 const platform = await startPinned(0, [...(values.bare ? [] : profiled), 'bin/podium.js', 'start'], env);
@@ -53,16 +56,45 @@ const url = `http://127.0.0.1:${server.port}${values.path}`;
 // A page needs a few seconds for the JIT.
 await autocannon({ url, duration: values.site ? 5 : 1, connections: 32 }); // warm-up
 const before = threadTimes(server.child.pid);
+const outputBefore = server.output().length;
 const r = await autocannon({ url, duration: Number(values.duration), connections: 32 });
 const after = threadTimes(server.child.pid);
+const gc = gcOf(server.output().slice(outputBefore));
 const perRequest = (ticks) => ((ticks * 10_000) / r.requests.total).toFixed(1);
 for (const [thread, ticks] of after)
   if (ticks > (before.get(thread) ?? 0))
     console.log(`CPU ${perRequest(ticks - (before.get(thread) ?? 0))} µs/request: ${thread}`);
 console.log(`${values.path}: ${r.requests.average.toFixed(0)} req/s, ${r.requests.total} requests`);
+console.log(
+  `GC: ${gc.scavenges} scavenges (${((gc.scavengeMs * 1000) / r.requests.total).toFixed(1)} µs pause and ` +
+    `${(gc.promoted / 1024 / r.requests.total).toFixed(1)} KB promoted to the old generation per request), ` +
+    `${gc.majors} mark-compacts (${((gc.majorMs * 1000) / r.requests.total).toFixed(1)} µs pause per request)`,
+);
 const exited = new Promise((resolve) => server.child.once('exit', resolve));
 server.child.kill('SIGINT');
 await exited;
+
+/**
+ * The collections V8 reported (--trace-gc-nvp) in a stretch of the server's output: scavenges with their
+ * main-thread pause and the bytes they moved to the old generation (objects that outlived two of them),
+ * and the full mark-compacts that free those again.
+ */
+function gcOf(text) {
+  const gc = { scavenges: 0, scavengeMs: 0, promoted: 0, majors: 0, majorMs: 0 };
+  for (const line of text.split('\n')) {
+    const kind = / gc=(\w+)/.exec(line)?.[1];
+    const pause = Number(/ pause=([\d.]+)/.exec(line)?.[1] ?? 0);
+    if (kind === 's') {
+      gc.scavenges++;
+      gc.scavengeMs += pause;
+      gc.promoted += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
+    } else if (kind === 'mc') {
+      gc.majors++;
+      gc.majorMs += pause;
+    }
+  }
+  return gc;
+}
 
 /** Each thread's CPU ticks (user + system, 10 ms) so far, by "tid name" (Linux /proc). */
 function threadTimes(pid) {
