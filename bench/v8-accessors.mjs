@@ -7,8 +7,10 @@
 // Accessors made per object (an object literal's `get x()` or Object.defineProperty with a new getter)
 // and objects made per request that become prototypes (Object.create(state)) keep the whole graph
 // through every scavenge until the next mark-compact; a class's getters (on its prototype) and data
-// properties do not. Astro 7's FetchState, API context, Astro global and slots use the first two kinds
-// for each request.
+// properties do not. A new closure kept on a new object keeps a little here (in Astro's slot wrapper,
+// where its context holds the whole render, taking it away was what removed the last of it); a bound
+// function keeps nothing. Astro 7's FetchState, API context, Astro global, slots and component
+// instances make such objects for each request.
 // Usage: node bench/v8-accessors.mjs
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +27,8 @@ class StateView {
   }
 }
 
+const localsOf = (state) => state.locals;
+
 /** One request's answer object by each pattern, over its state. */
 const patterns = {
   'data property (baseline)': (state) => ({ status: 200, state }),
@@ -38,6 +42,16 @@ const patterns = {
   'Object.defineProperty getter': (state) =>
     Object.defineProperty({ status: 200 }, 'locals', { get: () => state.locals, enumerable: true }),
   'Object.create(state)': (state) => Object.assign(Object.create(state), { status: 200 }),
+  'closure kept on a new object': (state) => {
+    const slots = {};
+    slots.default = () => state.locals;
+    return { status: 200, slots };
+  },
+  'bound function kept instead': (state) => {
+    const slots = {};
+    slots.default = localsOf.bind(null, state);
+    return { status: 200, slots };
+  },
 };
 
 const mode = process.argv[2];
