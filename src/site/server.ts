@@ -53,6 +53,9 @@ type AstroHandler = (
   locals: Partial<App.Locals>,
 ) => Promise<void>;
 
+/** How long a shutdown waits for the answers in flight before it ends their connections. */
+const CLOSE_GRACE_MS = 2000;
+
 /** Files named by their content never change: cached for a year. Others (the widgets' loaders keep their URL) 5 minutes. */
 const IMMUTABLE = /^\/(?:_astro|widgets\/chunks)\//;
 
@@ -193,8 +196,14 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       if (cname) Promise.resolve(runtime.hosts.resolve(cname)).catch(() => {});
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      // As the API closes (src/platform/app.ts): no new connections, the idle ones end now, and the
+      // answers in flight finish — a restart drops no visitor's page. Past a grace every connection
+      // ends (a client may hold one open); the platform client closes last, when no render needs it.
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(grace);
       await runtime.close();
     },
   };

@@ -1,0 +1,116 @@
+// The site's shutdown (`podium start` on SIGTERM calls site.close()): a page being rendered when the
+// process is told to stop still reaches its visitor, and no new connection is taken. The site runs in
+// this process (startSite) against a stand-in platform that holds its answers until the test lets
+// them go, so the render is surely in flight when close() is called.
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../src/site/build.ts';
+import { startSite, type Site } from '../../src/site/server.ts';
+import { ROOT } from './harness.ts';
+
+interface Held {
+  server: Server;
+  url: string;
+  /** Resolves when the platform has been asked something (a render is waiting on it). */
+  asked: Promise<void>;
+  /** Answers everything asked so far and from now on. */
+  release(): void;
+}
+
+/** A platform that answers every call with an empty list (the site shows "not found"), once released. */
+async function heldPlatform(): Promise<Held> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((r) => (asked = r));
+  const server = createServer((_req, res) => {
+    asked();
+    void released.then(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"count":"0","data":[]}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { server, url: `http://127.0.0.1:${port}/api`, asked: wasAsked, release };
+}
+
+/** GET over a connection of its own: the status and body, or the error the socket ended with. */
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (res: IncomingMessage) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('site shutdown', () => {
+  let platform: Held | undefined;
+  let site: Site | undefined;
+
+  beforeAll(() => ensureBuilt(ROOT), 180_000);
+  afterEach(async () => {
+    platform?.release();
+    await site?.close().catch(() => {});
+    await new Promise((r) => platform?.server.close(r));
+  });
+
+  async function start() {
+    platform = await heldPlatform();
+    site = await startSite({
+      root: ROOT,
+      apiUrl: platform.url,
+      publicApiUrl: platform.url,
+      siteHosts: ['127.0.0.1'],
+      host: '127.0.0.1',
+      port: 0,
+      pageCache: false,
+      followChanges: false,
+      dataFreshMs: 0,
+    });
+    return { platform, site };
+  }
+
+  it('lets a page in flight reach its visitor, then closes; new connections are refused', async () => {
+    const { platform, site } = await start();
+    const page = get(`${site.url}/acme`);
+    await platform.asked;
+    const closing = site.close();
+    let closed = false;
+    closing.then(
+      () => (closed = true),
+      () => {},
+    );
+    // Closing waits for the render (which waits for the platform)...
+    await new Promise((r) => setTimeout(r, 200));
+    expect(closed).toBe(false);
+    platform.release();
+    // ...which then answers as it would have: the company page of a company the platform does not know.
+    const answer = await page;
+    expect(answer.status).toBe(404);
+    expect(answer.body).toContain('<html');
+    const started = Date.now();
+    await closing;
+    // The finished connection ends with its answer: close does not sit out the grace (2 s).
+    expect(Date.now() - started).toBeLessThan(1500);
+    await expect(get(`${site.url}/acme`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('ends idle keep-alive connections at once', async () => {
+    const { platform, site } = await start();
+    platform.release();
+    // A visitor's browser keeps its connection open between pages (30 s keep-alive).
+    const agentRes = await fetch(`${site.url}/acme`);
+    await agentRes.text();
+    const started = Date.now();
+    await site.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
