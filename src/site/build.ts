@@ -57,10 +57,15 @@ let building: ReturnType<typeof spawn> | undefined;
 // A start stopped while building does not leave the build running on its own.
 process.once('exit', () => building?.kill());
 
-function runBuild(root: string, quiet: boolean): Promise<void> {
+/**
+ * `node <args>` in `root` as a process of its own. Builds never run in the caller's process: the
+ * widgets' build loads Zopfli (precompress.ts), whose Emscripten glue adds process-wide
+ * unhandledRejection and uncaughtException handlers that abort — in a server, any stray rejection
+ * would then end it.
+ */
+function runNode(root: string, args: string[], what: string, quiet: boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    const astro = join(root, 'node_modules/astro/bin/astro.mjs');
-    const child = spawn(process.execPath, [astro, 'build'], {
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
       stdio: quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
@@ -74,10 +79,15 @@ function runBuild(root: string, quiet: boolean): Promise<void> {
       'exit',
       (code) => (
         (building = undefined),
-        code === 0 ? resolve() : reject(new Error(`astro build failed (${code})\n${out}`))
+        code === 0 ? resolve() : reject(new Error(`${what} failed (${code})\n${out}`))
       ),
     );
   });
+}
+
+/** The widgets into public/widgets (the site serves them), by widgets/build.mjs in a process of its own. */
+export function buildWidgetsApart(root: string, quiet = true, outdir = join(root, 'public/widgets')): Promise<void> {
+  return runNode(root, [join(root, 'widgets/build.mjs'), `--outdir=${outdir}`], 'widgets build', quiet);
 }
 
 function alive(pid: number): boolean {
@@ -122,11 +132,9 @@ export async function ensureBuilt(root: string, options: { quiet?: boolean; log?
     if (isBuilt(root)) return;
     options.log?.('Building the site (astro build)…');
     const signature = sourceSignature(root);
-    const { buildWidgets } = (await import(join(root, 'widgets/build.mjs'))) as {
-      buildWidgets: (outdir?: string) => Promise<void>;
-    };
-    await buildWidgets(join(root, 'public/widgets'));
-    await runBuild(root, options.quiet ?? true);
+    const quiet = options.quiet ?? true;
+    await buildWidgetsApart(root, quiet);
+    await runNode(root, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], 'astro build', quiet);
     writeFileSync(join(root, STAMP), `${signature}\n`);
   } finally {
     rmSync(lock, { recursive: true, force: true });

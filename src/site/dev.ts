@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWidgetsApart } from './build.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const children: ChildProcess[] = [];
@@ -34,12 +35,7 @@ const env: NodeJS.ProcessEnv = {
 };
 
 // The widgets are files of public/ (the site serves /widgets/*.js): built once if missing.
-if (!existsSync(join(ROOT, 'public/widgets/podium.js'))) {
-  const { buildWidgets } = (await import(join(ROOT, 'widgets/build.mjs'))) as {
-    buildWidgets: (outdir?: string) => Promise<void>;
-  };
-  await buildWidgets(join(ROOT, 'public/widgets'));
-}
+if (!existsSync(join(ROOT, 'public/widgets/podium.js'))) await buildWidgetsApart(ROOT, false);
 
 const api = run(['bin/podium.js', 'start'], { ...env, SITE: '0' });
 const apiUrl = await new Promise<string>((resolve) => {
