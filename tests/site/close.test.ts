@@ -103,7 +103,7 @@ describe('site shutdown', () => {
     await expect(get(`${site.url}/acme`)).rejects.toThrow(/ECONNREFUSED/);
   });
 
-  it('ends idle keep-alive connections at once', async () => {
+  it('ends idle keep-alive connections at once (close does not sit out the grace)', async () => {
     const { platform, site } = await start();
     platform.release();
     // A visitor's browser keeps its connection open between pages (30 s keep-alive).
@@ -111,6 +111,6 @@ describe('site shutdown', () => {
     await agentRes.text();
     const started = Date.now();
     await site.close();
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 });
