@@ -145,7 +145,9 @@ describe.each(STORES)('parsing in linear time, with a cap on parameters (%s)', (
   // Parsing happens on the only event loop: while huge bodies keep arriving, a ping must still
   // answer at once. On main the first body held the loop for minutes, and every ping waited. The
   // bodies come from a worker thread, so the pings measure the server, not this file's sending.
-  // Nine pings in ten within PROMPT_MS and none over a second: other suites share the 2 cores.
+  // Three pings in four within PROMPT_MS and none over a second: other suites share the 2 cores (CI
+  // once saw five pings in a row at 125-150 ms while heavy suites ran beside it; a parser that
+  // is not linear holds every ping for seconds).
   it(`while 1 MiB bodies of repeated keys keep arriving, other calls answer within ${PROMPT_MS} ms`, async () => {
     if (slowParser) expect.fail('the parser is not linear (see the 40,000-key case), so no 1 MiB body is sent');
     const worker = new Worker(SENDERS, {
@@ -167,7 +169,7 @@ describe.each(STORES)('parsing in linear time, with a cap on parameters (%s)', (
       const said = `ping times ${pings.map(Math.round).join(', ')} ms`;
       const sorted = [...pings].sort((a, b) => a - b);
       expect(pings.length, said).toBeGreaterThanOrEqual(10);
-      expect(sorted[Math.floor(0.9 * (sorted.length - 1))], said).toBeLessThan(PROMPT_MS);
+      expect(sorted[Math.floor(0.75 * (sorted.length - 1))], said).toBeLessThan(PROMPT_MS);
       expect(sorted.at(-1), said).toBeLessThan(1000);
     } finally {
       await worker.terminate();
