@@ -83,6 +83,19 @@ describe.each(STORES)("the event's waiting list on %s", (kind) => {
     expect(await states(eventID, a, b, c, d)).toEqual([undefined, '1/0', '1/0', '0/1']);
     expect((await seats()).sort()).toEqual([b.personID, c.personID].sort());
     expect(await untilMailed(c.email, 1)).toBe(1);
+    // Webhooks and push channels hear of the promotion itself: a change of its own in the change log,
+    // after the cancel's, as an edit of the promoted attendee's record.
+    const told = await p.db
+      .selectFrom('change')
+      .select(['operation', 'objectID', 'ids'])
+      .where('eventID', '=', Number(eventID))
+      .where('operation', 'in', ['event.person.dismiss', 'event.person.operate'])
+      .orderBy('changeID')
+      .execute();
+    expect(told.map((t) => [t.operation, String(t.objectID), JSON.parse(t.ids)])).toEqual([
+      ['event.person.dismiss', a.personID, { eventID: Number(eventID), personID: Number(a.personID) }],
+      ['event.person.operate', c.personID, { eventID: Number(eventID), personID: Number(c.personID) }],
+    ]);
     // Again (a double click): the same answer, nothing moves.
     const again = await cancel(eventID, a.token);
     expect([again.status, again.text]).toEqual([200, '{"count":"0","data":[]}']);

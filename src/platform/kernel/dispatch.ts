@@ -492,29 +492,44 @@ export function createDispatcher(deps: Deps) {
     within?: (trx: Kysely<DB>) => Promise<void>,
   ): Promise<Result> {
     try {
-      const { result, change } = await db.transaction().execute(async (trx) => {
+      // The call's own change first, then the further ones its handler told of (ctx.alsoChanged).
+      const further: { name: string; params: Record<string, unknown> }[] = [];
+      const alsoChanged = (name: string, p: Readonly<Record<string, unknown>>) => {
+        if (!plans.get(name)?.op.writes) throw new Error(`alsoChanged: ${name} is not a write operation`);
+        further.push({ name, params: { ...p } });
+      };
+      const { result, changes } = await db.transaction().execute(async (trx) => {
         // A write that can change the event's program records what it changed (the program changelog).
         const program = await watchProgram(trx, op.name, ctx.access?.eventID);
-        const out = await op.handler!({ ...ctx, db: trx }, params);
+        const out = await op.handler!({ ...ctx, db: trx, alsoChanged }, params);
         if (ctx.sandbox) throw new SandboxRollback(out);
         await within?.(trx);
         await program?.(ctx.now, ctx.jobs);
-        const change = changeOf(op, ctx, params, out);
-        // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts).
-        await indexChange(trx, change, Array.isArray(out) ? out : out.rows);
-        return { result: out, change: await recordChange(trx, change) };
+        const told = [{ name: op.name, params, result: out, change: changeOf(op, ctx, params, out) }];
+        for (const f of further)
+          told.push({ ...f, result: [], change: changeOf(plans.get(f.name)!.op, ctx, f.params, []) });
+        const recorded: Committed[] = [];
+        for (const t of told) {
+          // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts).
+          await indexChange(trx, t.change, Array.isArray(t.result) ? t.result : t.result.rows);
+          recorded.push({ ...t, change: await recordChange(trx, t.change) });
+        }
+        return { result: out, changes: recorded };
       });
-      // The answers of its event (or company) are born again — here, not only when the bus hands the
-      // change back (it holds changes while it reads the log): the writer's next read must see its write.
-      // Applying it a second time from the bus only moves the cache's counter on. A write no public read
-      // shows (a chat message) leaves them alone.
-      if (touchesPublic(change)) cache.apply(change);
-      // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
-      for (const listener of committedListeners) {
-        try {
-          listener({ name: op.name, params, result, change });
-        } catch (err) {
-          log.error({ err, operation: op.name }, 'a commit listener failed');
+      for (const committed of changes) {
+        const change = committed.change;
+        // The answers of its event (or company) are born again — here, not only when the bus hands the
+        // change back (it holds changes while it reads the log): the writer's next read must see its
+        // write. Applying it a second time from the bus only moves the cache's counter on. A write no
+        // public read shows (a chat message) leaves them alone.
+        if (touchesPublic(change)) cache.apply(change);
+        // Before the answer goes out: whoever listens (the in-process site) knows by the time the caller does.
+        for (const listener of committedListeners) {
+          try {
+            listener(committed);
+          } catch (err) {
+            log.error({ err, operation: committed.name }, 'a commit listener failed');
+          }
         }
       }
       return result;

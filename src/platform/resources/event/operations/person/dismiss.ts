@@ -63,9 +63,13 @@ export default defineOperation({
       await removeFromEventLists(ctx.db, eventID, personID);
       await removeRegistration(ctx.db, eventID, personID, self ? caller.tokenHash : '');
       if (promote)
-        for (const promoted of await promoteWaiting(ctx.db, eventID, ctx.now))
+        for (const promoted of await promoteWaiting(ctx.db, eventID, ctx.now)) {
           // The registration's confirmation e-mail, a job in this transaction, as an approval sends it.
           if (!ctx.sandbox) await queueConfirmation(ctx.db, ctx.jobs, eventID, promoted);
+          // Their record changed too (approved 1): a change of its own, as an edit of it would record,
+          // so webhooks and push channels hear of each promotion, not only of the dismiss.
+          ctx.alsoChanged?.('event.person.operate', { eventID, personID: promoted });
+        }
     }
     return self ? [] : [record!];
   },
