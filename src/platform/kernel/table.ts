@@ -131,9 +131,9 @@ export interface Context {
   readonly jobs: Pick<JobQueue, 'add'>;
   /**
    * Inside a write: tells of a further change the call made besides its own, as the write `operation`
-   * with `params` would record it (a waiting-list promotion inside event.person.dismiss is the
-   * `event.person.operate` an organizer's approval would be). Recorded in the change log in the same
-   * transaction, after the call's own change: webhooks, push channels and caches hear of it.
+   * with `params` would record it (a waiting-list promotion inside event.person.dismiss is told as an
+   * `event.person.operate` of the promoted attendee: their record changed). Recorded in the change log
+   * in the same transaction, after the call's own change: webhooks, push channels and caches hear of it.
    */
   readonly alsoChanged?: (operation: string, params: Readonly<Record<string, unknown>>) => void;
   /**
