@@ -95,6 +95,12 @@ const STREAM_HEADERS: Readonly<Record<string, string>> = {
 const GLOBALS = ['action', 'format', 'sandbox'] as const;
 
 /** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
+/** A further change a write's handler told of (Context.alsoChanged): the write operation and its params. */
+interface Further {
+  readonly name: string;
+  readonly params: Record<string, unknown>;
+}
+
 export interface Committed {
   readonly name: string;
   readonly params: Readonly<Record<string, unknown>>;
@@ -480,6 +486,12 @@ export function createDispatcher(deps: Deps) {
     return write(op, ctx, params, within);
   }
 
+  /** ctx.alsoChanged of one write (bound to its list): a further change, checked to be a write's. */
+  function tellFurther(further: Further[], name: string, params: Readonly<Record<string, unknown>>): void {
+    if (!plans.get(name)?.op.writes) throw new Error(`alsoChanged: ${name} is not a write operation`);
+    further.push({ name, params: { ...params } });
+  }
+
   /**
    * A write: in a transaction, rolled back for sandbox=1, which also records its change in the change
    * log (so a change is logged if and only if its write committed); a commit clears the cache and is told.
@@ -493,11 +505,8 @@ export function createDispatcher(deps: Deps) {
   ): Promise<Result> {
     try {
       // The call's own change first, then the further ones its handler told of (ctx.alsoChanged).
-      const further: { name: string; params: Record<string, unknown> }[] = [];
-      const alsoChanged = (name: string, p: Readonly<Record<string, unknown>>) => {
-        if (!plans.get(name)?.op.writes) throw new Error(`alsoChanged: ${name} is not a write operation`);
-        further.push({ name, params: { ...p } });
-      };
+      const further: Further[] = [];
+      const alsoChanged = tellFurther.bind(null, further);
       const { result, changes } = await db.transaction().execute(async (trx) => {
         // A write that can change the event's program records what it changed (the program changelog).
         const program = await watchProgram(trx, op.name, ctx.access?.eventID);
