@@ -228,7 +228,8 @@ describe('the check-in page', () => {
     await c.setOffline(true);
     await page.reload();
     expect(await inside(page)).toBe(String(before)); // the kept copy, not the server's
-    expect(await page.locator('#checkin-queue').textContent()).toContain('Offline');
+    // The queue line is written after the queue is read from IndexedDB: not yet there when the load ends.
+    await poll(() => page.locator('#checkin-queue').textContent()).toContain('Offline');
     await typeCode(page, codes.Di);
     await poll(() => result(page).getAttribute('data-state')).toBe('queued');
     await poll(() => page.locator('#checkin-queue').textContent()).toContain('1 scan waiting to be sent');
