@@ -24,7 +24,9 @@ const { values } = parseArgs({
   options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '1' } },
 });
 const duration = Number(values.duration);
-const rounds = Math.max(1, Number(values.rounds));
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds takes a whole number from 1 (got ${values.rounds})`);
 pinSelf(1);
 
 const hasTaskset = (() => {
