@@ -129,7 +129,13 @@ export async function deliveryByID(db: Kysely<DB>, deliveryID: number): Promise<
 /** Deliveries by id, in one statement (the worker's batch of jobs); unknown ids are left out. */
 export async function deliveriesByID(db: Kysely<DB>, ids: readonly number[]): Promise<DeliveryRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('webhookDelivery').selectAll().where('deliveryID', 'in', ids).execute();
+  // In id order: PostgreSQL returns an updated table's rows in whatever order they now lie on disk.
+  const rows = await db
+    .selectFrom('webhookDelivery')
+    .selectAll()
+    .where('deliveryID', 'in', ids)
+    .orderBy('deliveryID')
+    .execute();
   return rows.map(deliveryOf);
 }
 
