@@ -94,13 +94,13 @@ const STREAM_HEADERS: Readonly<Record<string, string>> = {
 /** The dispatcher's own parameters, read from the query only. */
 const GLOBALS = ['action', 'format', 'sandbox'] as const;
 
-/** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
 /** A further change a write's handler told of (Context.alsoChanged): the write operation and its params. */
 interface Further {
   readonly name: string;
   readonly params: Record<string, unknown>;
 }
 
+/** A write the store committed (never a sandbox call): the operation, its parameters and its rows. */
 export interface Committed {
   readonly name: string;
   readonly params: Readonly<Record<string, unknown>>;
