@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/platform/db/connect.ts';
+import { NodeSqliteDialect } from '../../src/platform/db/sqlite.ts';
 
 // The SQLite store's checkpoints on a thread of their own (db/checkpointer.ts, docs/deploy.md "SQLite").
 // What the writing thread does is seen in the files: the database file takes the log's pages only when
@@ -93,5 +94,32 @@ describe('SQLite checkpoints', () => {
     } finally {
       await db.destroy();
     }
+  });
+
+  it('says in one line when its thread cannot start, and the store goes on writing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'podium-ckpt-'));
+    dirs.push(dir);
+    const path = join(dir, 's.db');
+    const lines: string[] = [];
+    const driver = new NodeSqliteDialect(path, { checkpointMs: 20, report: (l) => lines.push(l) }).createDriver();
+    await driver.init();
+    // The thread opens the file by its name a few ms later (a new isolate boots first): by then the name
+    // is a directory, which SQLite cannot open. The writing connection keeps the file it opened.
+    renameSync(path, `${path}.kept`);
+    mkdirSync(path);
+    for (const end = Date.now() + 5000; Date.now() < end && lines.length === 0;)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^sqlite: the checkpoint thread stopped \(.+\); the writing thread checkpoints past 10000 log pages$/,
+      ),
+    ]);
+    const connection = await driver.acquireConnection();
+    await connection.executeQuery(CompiledQuery.raw('create table t (id integer primary key)'));
+    await connection.executeQuery(CompiledQuery.raw('insert into t (id) values (1)'));
+    const { rows } = await connection.executeQuery<{ n: number }>(CompiledQuery.raw('select count(*) as n from t'));
+    expect(rows[0]!.n).toBe(1);
+    await driver.releaseConnection(connection);
+    await driver.destroy();
   });
 });

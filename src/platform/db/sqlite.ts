@@ -26,16 +26,22 @@ import {
 export class NodeSqliteDialect implements Dialect {
   readonly #path: string;
   readonly #checkpointMs: number;
+  readonly #report: (line: string) => void;
   /**
    * `checkpointMs`: above 0, checkpoints run on a thread of their own every that many ms
    * (checkpointer.ts); 0 leaves them to SQLite, in the writing thread (what short-lived commands want).
+   * `report`: where the line saying that thread stopped goes (the process's stderr by default).
    */
-  constructor(path: string, { checkpointMs = 0 }: { checkpointMs?: number } = {}) {
+  constructor(
+    path: string,
+    { checkpointMs = 0, report = console.error }: { checkpointMs?: number; report?: (line: string) => void } = {},
+  ) {
     this.#path = path;
     this.#checkpointMs = checkpointMs;
+    this.#report = report;
   }
   createDriver(): Driver {
-    return new NodeSqliteDriver(this.#path, this.#checkpointMs);
+    return new NodeSqliteDriver(this.#path, this.#checkpointMs, this.#report);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
@@ -71,15 +77,17 @@ const LOG_PAGES_WITH_CHECKPOINTER = 10_000;
 class NodeSqliteDriver implements Driver {
   readonly #path: string;
   readonly #checkpointMs: number;
+  readonly #report: (line: string) => void;
   readonly #mutex = new Mutex();
   #db?: DatabaseSync;
   #connection?: NodeSqliteConnection;
   #release?: () => void;
   #checkpointer?: Worker;
 
-  constructor(path: string, checkpointMs: number) {
+  constructor(path: string, checkpointMs: number, report: (line: string) => void) {
     this.#path = path;
     this.#checkpointMs = checkpointMs;
+    this.#report = report;
   }
 
   async init(): Promise<void> {
@@ -97,9 +105,9 @@ class NodeSqliteDriver implements Driver {
       workerData: { path: this.#path, everyMs: this.#checkpointMs, logPages: LOG_PAGES_WITH_CHECKPOINTER },
     });
     // It never keeps the process alive, and one that fails leaves the checkpoints to the threshold above
-    // rather than taking the process with it.
+    // rather than taking the process with it, and says so: the operator sees why the log grows larger.
     worker.unref();
-    worker.on('error', () => {});
+    worker.on('error', (err) => this.#report(checkpointerStopped(err)));
     worker.once('exit', () => (this.#checkpointer = undefined));
     this.#checkpointer = worker;
   }
@@ -139,6 +147,11 @@ class NodeSqliteDriver implements Driver {
     this.#db?.close();
   }
 }
+
+/** The one line that says the checkpoint thread stopped (its error's first line: no stack). */
+const checkpointerStopped = (err: unknown): string =>
+  `sqlite: the checkpoint thread stopped (${String(err instanceof Error ? err.message : err).split('\n')[0]}); ` +
+  `the writing thread checkpoints past ${LOG_PAGES_WITH_CHECKPOINTER} log pages`;
 
 const toSqlite = (v: unknown): SQLInputValue =>
   v === undefined ? null : typeof v === 'boolean' ? Number(v) : (v as SQLInputValue);
