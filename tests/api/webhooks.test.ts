@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { client, STYLES } from '../helpers/operations.ts';
@@ -55,10 +55,22 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     await rx?.close();
   });
 
-  /** A webhook of company A (or event A) whose secret the receiver knows; answers it with its secret. */
-  async function register(query: Record<string, string>, body: Record<string, string> = {}) {
-    const [row] = await p.ok('webhook.create', { token: w.adminA, query, body: { url: rx.url, ...body } });
-    rx.secrets = [...rx.secrets, row.secret];
+  // Each test's webhooks go when it ends, passed or failed, and the receiver starts the next one empty: a
+  // test that failed half-way must not leave the next its deliveries or its scripted answers.
+  const registered: string[] = [];
+  afterEach(async () => {
+    for (const webhookID of registered.splice(0))
+      await p.call('webhook.remove', { token: w.adminA, query: { webhookID } });
+    rx.received.length = 0;
+    rx.script = [];
+    rx.delayMs = 0;
+  });
+
+  /** A webhook of company A (or event A) to `url` (the receiver's), removed after the test; answers it with its secret. */
+  async function register(query: Record<string, string>, body: Record<string, string> = {}, url = rx.url) {
+    const [row] = await p.ok('webhook.create', { token: w.adminA, query, body: { url, ...body } });
+    registered.push(row.webhookID);
+    if (url === rx.url) rx.secrets = [...rx.secrets, row.secret];
     return row;
   }
   const deliveries = (webhookID: string, selection = 'all') =>
@@ -213,8 +225,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(list[0].response).toBe('answer 500');
     expect(Number(list[0].latencyMs)).toBeGreaterThanOrEqual(0);
     expect(rx.duplicates()).toBe(0);
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   // The feeder adds one job per batch of deliveries (src/platform/webhooks/deliver.ts): a receiver that
@@ -222,11 +232,7 @@ describe.each(STORES)('webhooks on %s', (kind) => {
   it('a batch settles each delivery on its own: one slow, failing receiver delays and re-sends no other', async () => {
     const rx2 = await startReceiver();
     try {
-      const slow = await p.ok('webhook.create', {
-        token: w.adminA,
-        query: { companyID: w.companyA.companyID },
-        body: { url: rx2.url, types: 'activity.edit' },
-      });
+      const slow = [await register({ companyID: w.companyA.companyID }, { types: 'activity.edit' }, rx2.url)];
       rx2.secrets = [slow[0].secret];
       // Longer than WEBHOOK_TIMEOUT_MS (1 s here): no answer, tried again alone.
       rx2.delayMs = 5000;
@@ -254,11 +260,8 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       await new Promise((r) => setTimeout(r, 2500));
       expect(rx.received.map((r) => r.body.changeID)).toEqual([a.changeID]);
       expect(rx2.received.map((r) => r.body.changeID)).toEqual([a.changeID]);
-      for (const id of [slow[0].webhookID, fast.webhookID])
-        await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: id } });
     } finally {
       await rx2.close();
-      rx.received.length = 0;
     }
   });
 
@@ -276,8 +279,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(got.map((g) => g.body.type)).toEqual(['activity.person.bind']);
     expect(got[0].body).toMatchObject({ ids: { activityID, personID: String(w.attendeeID) } });
     expect(await deliveries(hook.webhookID)).toHaveLength(1);
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   it('410 Gone turns the webhook off and says so in webhook.get; other 4xx fail at once', async () => {
@@ -296,8 +297,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     await settled(hook.webhookID, 2);
     const [got] = await p.ok('webhook.get', { token: w.adminA, query: { webhookID: hook.webhookID } });
     expect(got).toMatchObject({ active: '0', disabledReason: '410' });
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   it('rotate: both secrets sign for 24 h; webhook.events replays the same signed payloads in order', async () => {
@@ -327,8 +326,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       query: { webhookID: hook.webhookID, after: events[0].changeID, limit: 1 },
     });
     expect(after.map((e) => e.changeID)).toEqual([events[1].changeID]);
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   // A receiver down for a week is turned off after 5 days; what changed while it was off must still be
@@ -367,8 +364,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received.map((r) => r.id)).not.toContain(e.messageID);
     expect((await deliveries(hook.webhookID, 'held'))[0].state).toBe('held');
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   // The worker writes first successes of a batch in two statements (src/platform/webhooks/deliver.ts):
@@ -404,7 +399,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       .where('deliveryID', 'in', ids)
       .execute();
     expect(attempts).toHaveLength(3);
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
   });
 
   it('forgets deliveries and their attempts after 30 days (the hourly prune)', async () => {
@@ -419,8 +413,6 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(await pruneDeliveries(p.db, Date.now() + 1000)).toBeGreaterThanOrEqual(1);
     expect(await deliveries(hook.webhookID)).toHaveLength(0);
     expect((await attempts()).length).toBeLessThan(before);
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 
   it('follows no redirect (a 3xx fails at once) and retries a receiver that does not answer in time', async () => {
@@ -445,7 +437,5 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(list[0]).toMatchObject({ status: '0', response: 'no answer within 1000 ms' });
     expect(Number(list[0].latencyMs)).toBeGreaterThanOrEqual(990);
     expect(slow.state).toBe('delivered');
-    await p.ok('webhook.remove', { token: w.adminA, query: { webhookID: hook.webhookID } });
-    rx.received.length = 0;
   });
 });
