@@ -1,6 +1,9 @@
 // The change log (issue 11, item 1): every committed write records what it changed, in the same
 // transaction — through the API in both call styles, and through the seed and the CLI — and nothing is
 // logged for a write that did not commit (refused, failed, or sandbox=1). Both stores.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';
@@ -10,11 +13,15 @@ import { seedDemo } from '../../src/platform/seed/demo.ts';
 describe.each(STORES)('the change log on %s', (kind) => {
   let p: TestPlatform;
   let w: World;
+  const importDir = mkdtempSync(join(tmpdir(), 'podium-changes-'));
   beforeAll(async () => {
-    p = await startTestPlatform(kind);
+    p = await startTestPlatform(kind, { IMPORT_DIR: importDir });
     w = await world(p);
   });
-  afterAll(() => p?.close());
+  afterAll(async () => {
+    await p?.close();
+    rmSync(importDir, { recursive: true, force: true });
+  });
 
   /** What `run` logged: the changes after the newest one before it. */
   async function logged(run: () => Promise<unknown>): Promise<Partial<ChangeRow>[]> {
@@ -115,6 +122,33 @@ describe.each(STORES)('the change log on %s', (kind) => {
       expect(changes).toMatchObject([
         { operation: 'event.person.bind', kind: 'event.person', eventID: eventID(), objectID: personID },
       ]);
+    });
+
+    // A bulk form names no object of its own: each row it answers is a change (kernel/changes.ts changesOf).
+    it('a bulk form logs a change per row: activities made from a CSV file, each its own', async () => {
+      writeFileSync(
+        join(importDir, `acts-${style}.csv`),
+        'name,dateBegin,dateEnd\nTalk A,1700000000,1700003600\nTalk B,1700003600,1700007200\n',
+      );
+      let made: number[] = [];
+      const changes = await logged(async () => {
+        const rows = await c().ok('activity.create', {
+          token: w.adminA,
+          query: { eventID: eventID() },
+          body: { path: `acts-${style}.csv` },
+        });
+        made = rows.map((r) => Number(r.activityID));
+      });
+      expect(made).toHaveLength(2);
+      expect(changes).toEqual(
+        made.map((objectID) => ({
+          operation: 'activity.create',
+          kind: 'activity',
+          companyID: companyID(),
+          eventID: eventID(),
+          objectID,
+        })),
+      );
     });
 
     it('a speaker bound to an activity or taken off it logs the activity', async () => {

@@ -281,6 +281,40 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(await deliveries(hook.webhookID)).toHaveLength(1);
   });
 
+  // A bulk form names no attendee of its own: each item is a change (kernel/changes.ts changesOf), as if
+  // it had been bound alone, so a receiver hears of every enrollment, not of the first.
+  it('a JSON-content bind delivers one activity.person.bind per item, each naming its activity and person', async () => {
+    const hook = await register({ eventID: w.eventA.eventID }, { types: 'activity.person.bind' });
+    const second = await p.insertRow(
+      'activity',
+      { eventID: Number(w.eventA.eventID), name: 'Workshop', dateBegin: 1700007200, dateEnd: 1700010800 },
+      'activityID',
+    );
+    const items = [activityID, second].map((a) => ({ activityID: a, personID: String(w.attendeeID) }));
+    await p.ok('activity.person.bind', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID },
+      body: { content: JSON.stringify(items) },
+    });
+    const got = await rx.until(2);
+    await settled(hook.webhookID, 2);
+    const seen = got.map((g) => [
+      g.body.type,
+      (g.body.ids as Record<string, string>).activityID,
+      (g.body.ids as Record<string, string>).personID,
+    ]);
+    expect(seen.sort()).toEqual(items.map((i) => ['activity.person.bind', i.activityID, i.personID]).sort());
+    // Each object is its own seat, read by activity.person.get.
+    expect(got.map((g) => (g.body.object as Record<string, string>).activityID).sort()).toEqual(
+      [activityID, second].sort(),
+    );
+    await p.ok('activity.person.dismiss', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID, bypassWebhook: 1 },
+      body: { content: JSON.stringify(items) },
+    });
+  });
+
   it('410 Gone turns the webhook off and says so in webhook.get; other 4xx fail at once', async () => {
     const hook = await register({ companyID: w.companyA.companyID }, { types: 'ping' });
     rx.script = [404];

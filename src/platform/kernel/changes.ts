@@ -29,6 +29,37 @@ const firstRow = (result: Result): Record<string, unknown> | undefined =>
 
 const asID = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
 
+/** The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID;
+ * a speaker, sponsor or tag of an activity is a change of the activity (ACTIVITY_PARTS). */
+const ownIdOf = (kind: string): string =>
+  OWN_ID[kind] ?? (ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`);
+
+/**
+ * The changes of a committed write, each with the answer rows it is about. One, as changeOf makes it;
+ * but a bulk form (a CSV file, a JSON list: `activity.person.bind` by `path` or `content`,
+ * `activity.create` by `path`, …) names no object of its own and answers a row per object, and then each
+ * row is a change, as if it had been a call of its own: a webhook hears of every person a CSV enrolled,
+ * not only of the first. Each row's change names the ids that row has among the operation's id
+ * parameters (a content item's activityID and personID).
+ */
+export function changesOf(
+  op: AnyOperation,
+  ctx: Context,
+  params: Record<string, unknown>,
+  result: Result,
+): { change: Change; rows: readonly Record<string, unknown>[] }[] {
+  const rows = Array.isArray(result) ? result : result.rows;
+  const own = ownIdOf(kindOf(op.name));
+  if (rows.length < 2 || asID(params[own]) !== null || !rows.every((r) => asID(r[own]) !== null))
+    return [{ change: changeOf(op, ctx, params, result), rows }];
+  const idParams = Object.keys(op.params ?? {}).filter((name) => name.endsWith('ID') && name !== 'tokenID');
+  return rows.map((row) => {
+    const named = { ...params };
+    for (const name of idParams) if (asID(row[name]) !== null) named[name] = row[name];
+    return { change: changeOf(op, ctx, named, [row]), rows: [row] };
+  });
+}
+
 export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, unknown>, result: Result): Change {
   const row = firstRow(result);
   // An application through the registration form (approved -1: docs/api/applicants.md) is an applicant
@@ -36,9 +67,7 @@ export function changeOf(op: AnyOperation, ctx: Context, params: Record<string, 
   const operation =
     op.name === 'form.respondRegistration' && Number(row?.approved) === -1 ? 'event.applicant.bind' : op.name;
   const kind = kindOf(operation);
-  // The module's own id: `activity` → activityID, `event.person` → personID, `company.event` → eventID;
-  // a speaker, sponsor or tag of an activity is a change of the activity (ACTIVITY_PARTS).
-  const own = OWN_ID[kind] ?? (ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`);
+  const own = ownIdOf(kind);
   // A copy's object is the new one its answer names (push.subscribe tells of it on activity/create),
   // not the source its parameter names.
   const made = op.name.endsWith('.copy') ? asID(row?.[own]) : null;

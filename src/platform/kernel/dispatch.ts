@@ -24,7 +24,7 @@ import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
 import { notModified, preferredEncoding } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
-import { changeOf } from './changes.ts';
+import { changeOf, changesOf } from './changes.ts';
 import { watchProgram } from '../resources/program/watch.ts';
 import { indexChange } from '../resources/search/maintain.ts';
 import type { StreamHub, StreamSink, StreamView } from '../stream/hub.ts';
@@ -514,13 +514,22 @@ export function createDispatcher(deps: Deps) {
         if (ctx.sandbox) throw new SandboxRollback(out);
         await within?.(trx);
         await program?.(ctx.now, ctx.jobs);
-        const told = [{ name: op.name, params, result: out, change: changeOf(op, ctx, params, out) }];
+        // The call's changes: one, or a bulk form's one per row (changesOf).
+        const own = changesOf(op, ctx, params, out);
+        const told = own.map((c) => ({
+          name: op.name,
+          params,
+          result: own.length > 1 ? [...c.rows] : out,
+          change: c.change,
+        }));
         for (const f of further)
           told.push({ ...f, result: [], change: changeOf(plans.get(f.name)!.op, ctx, f.params, []) });
         const recorded: Committed[] = [];
-        for (const t of told) {
-          // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts).
-          await indexChange(trx, t.change, Array.isArray(t.result) ? t.result : t.result.rows);
+        for (const [i, t] of told.entries()) {
+          // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts):
+          // the call's first change with all its rows (a bulk form's at once), each further change alone.
+          if (i === 0) await indexChange(trx, t.change, Array.isArray(out) ? out : out.rows);
+          else if (i >= own.length) await indexChange(trx, t.change, []);
           recorded.push({ ...t, change: await recordChange(trx, t.change) });
         }
         return { result: out, changes: recorded };

@@ -24,8 +24,8 @@ const BATCH = 500;
 /**
  * Operations whose change names (ids.personID) an attendee they made or edited: the registration form
  * (an application through it is `event.applicant.bind`: not an attendee yet, its check comes with
- * `event.applicant.approve`), an admin's bind, the e-mail form of activity.person.bind (a new person
- * enrolled in the event; its CSV form names only its first row's person), and event.person.operate
+ * `event.applicant.approve`), an admin's bind, the e-mail and CSV forms of activity.person.bind (a new
+ * person enrolled in the event; a CSV's rows are a change each), and event.person.operate
  * (any key: the change does not say which, and an address checked already is not asked again).
  */
 export const CHECKING: ReadonlySet<string> = new Set([
