@@ -132,7 +132,8 @@ function modelOf(o: FrabInput): FrabModel {
   const acronym = acronymOf(o.nickname);
   const tz = o.timeZone;
   const roomOf = (s: Session) => s.location || o.noRoom;
-  const roomGuid = (name: string) => uuid5(`${o.scheduleUrl}#room-${name}`);
+  // Of the event's home, not of the export's own address: a room has one guid in both formats.
+  const roomGuid = (name: string) => uuid5(`${o.homeUrl}#room-${name}`);
   // In the site's order (sessions without a room last), then named.
   const roomsOf = (sessions: readonly Session[]) => [
     ...new Set([...new Set(sessions.map((s) => s.location))].sort(compareRooms).map((l) => l || o.noRoom)),

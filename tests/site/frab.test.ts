@@ -77,7 +77,7 @@ describe('frab exports', () => {
     });
     expect(c).toMatchObject({ start: '2030-09-15T09:00:00+01:00', time_zone_name: 'Europe/Lisbon', url: BASE });
     expect(c.rooms).toEqual([
-      { name: 'Main Hall', guid: uuid5(`${BASE}/schedule.xml#room-Main Hall`) },
+      { name: 'Main Hall', guid: uuid5(`${BASE}#room-Main Hall`) },
       { name: 'Room 2', guid: expect.any(String) },
       { name: 'Other', guid: expect.any(String) },
     ]);
@@ -130,6 +130,18 @@ describe('frab exports', () => {
     ['a', 'a___'],
   ])('acronym of %s is %s', (nickname, acronym) => {
     expect(acronymOf(nickname)).toBe(acronym);
+  });
+
+  it('gives a room the same guid, and the program the same version, in schedule.json and schedule.xml', () => {
+    const json = toFrabJson(input({ scheduleUrl: `${BASE}/schedule.json` })) as {
+      schedule: { version: string; conference: { rooms: { name: string; guid: string }[] } };
+    };
+    const xml = toFrabXml(input());
+    const xmlRooms = [...xml.matchAll(/<room name="([^"]*)" guid="([^"]*)"/g)].map((m) => [m[1], m[2]]);
+    const jsonRooms = json.schedule.conference.rooms.map((r) => [r.name, r.guid]);
+    expect(jsonRooms.length).toBeGreaterThan(1);
+    expect(new Set(xmlRooms.map((r) => r.join(' ')))).toEqual(new Set(jsonRooms.map((r) => r.join(' '))));
+    expect(xml).toContain(`<version>${json.schedule.version}</version>`);
   });
 
   it('makes RFC 9562 version-5 UUIDs (the URL namespace example of Python’s uuid5)', () => {
