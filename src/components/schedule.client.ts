@@ -63,6 +63,7 @@ function init(root: HTMLElement): void {
   decorate();
   const icsLink = root.querySelector<HTMLAnchorElement>('.ics-link');
   const mineEmpty = root.querySelector<HTMLElement>('.mine-empty');
+  const mineElsewhere = root.querySelector<HTMLElement>('.mine-elsewhere');
   const nowEmpty = root.querySelector<HTMLElement>('.now-empty');
   const count = root.querySelector<HTMLElement>('.result-count');
   // Each day tab lists its sessions' ids, so it can say whether it holds favourites.
@@ -106,7 +107,15 @@ function init(root: HTMLElement): void {
       tab.icon.textContent = `★${n}`;
       tab.text.textContent = ` (${counted(root, 'favCount', n)})`;
     }
-    if (mine && mineEmpty) mineEmpty.hidden = items.some((el) => el.classList.contains('is-favourite'));
+    if (mine) {
+      // None shown: "no favourites yet", or (some on another day, or filtered out) where they are; the
+      // empty grid goes, so the message is where the sessions would be.
+      const none = !items.some((el) => el.classList.contains('is-favourite'));
+      const elsewhere = none && dayTabs.some((tab) => tab.ids.some((id) => favourites.has(id)));
+      if (mineEmpty) mineEmpty.hidden = !none || elsewhere;
+      if (mineElsewhere) mineElsewhere.hidden = !elsewhere;
+      root.classList.toggle('mine-none', none);
+    }
     if (icsLink) {
       if (mine) {
         const ids = [...favourites].sort((a, b) => a - b).join(',');

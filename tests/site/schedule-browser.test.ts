@@ -283,6 +283,40 @@ describe('favourites and counts', () => {
     await c.close();
     expect(problems).toEqual([]);
   });
+
+  it('"My schedule" shows every day\'s favourites, and a view without any says where they are', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}?day=${DAY2}`);
+    const ids = ((await page.locator(`.day-tabs a[data-day="2037-12-23"]`).getAttribute('data-ids')) ?? '').split(',');
+    await page.evaluate((id) => localStorage.setItem('podium:favourites:1', JSON.stringify([Number(id)])), ids[0]);
+    // From the grid of day two, "My schedule" is the list of every day: the favourite of day three shows.
+    await page.getByRole('link', { name: 'My schedule' }).click();
+    await page.waitForURL(/mine=1/);
+    expect(page.url()).toMatch(/view=list/);
+    expect(page.url()).not.toMatch(/day=/);
+    await expect.poll(() => page.locator('[data-id]:visible').count()).toBe(1);
+    expect(await page.locator('.mine-elsewhere').isHidden()).toBe(true);
+    // Day two's grid in "My schedule": none of them there, no empty grid, and a way to them.
+    await page.goto(`${p.site}${SCHEDULE}?mine=1&day=${DAY2}`);
+    await expect.poll(() => page.locator('.mine-elsewhere').isVisible()).toBe(true);
+    expect(await page.locator('.mine-empty').isHidden()).toBe(true);
+    expect(await page.locator('.grid-wrap').isHidden()).toBe(true);
+    expect(await page.locator('.mine-elsewhere').textContent()).toContain('None of your favourites is in this view.');
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-mine-elsewhere');
+    await page.getByRole('link', { name: 'See all your favourites' }).click();
+    await page.waitForURL(/view=list/);
+    await expect.poll(() => page.locator('[data-id]:visible').count()).toBe(1);
+    // No favourites at all: the first message, not the second.
+    await page.evaluate(() => localStorage.setItem('podium:favourites:1', '[]'));
+    await page.reload();
+    await expect.poll(() => page.locator('.mine-empty').isVisible()).toBe(true);
+    expect(await page.locator('.mine-elsewhere').isHidden()).toBe(true);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
 });
 
 describe("a session's page", () => {
