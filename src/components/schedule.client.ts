@@ -10,7 +10,7 @@
 // The visitor's clock decides what "now" is (cached pages stay right; tests set the browser's clock).
 
 import { loadFavourites, saveFavourites, toggleFavourite } from '../shared/schedule/favourites.ts';
-import { dayKey, formatRange, formatTime } from '../shared/schedule/time.ts';
+import { dayKey, formatRangeUnder, formatTime } from '../shared/schedule/time.ts';
 import { browserStorage, zoneSwitch } from './zone-switch.ts';
 
 /** "{count} sessions" from a template pair (data-x and data-x-one), as tp() does on the server. */
@@ -142,10 +142,13 @@ function init(root: HTMLElement): void {
   paintFavourites();
 
   let zone = eventZone;
+  // Sessions stay under the event's days; in the visitor's zone one past their midnight names its own day
+  // (a grid's time slots stay times: the narrow column has no room for a day, its sessions name it).
   const repaint = () => {
     for (const el of items) {
       const time = el.querySelector<HTMLElement>('time.time');
-      if (time) time.textContent = formatRange(Number(el.dataset.b), Number(el.dataset.e), zone, locale);
+      if (time)
+        time.textContent = formatRangeUnder(Number(el.dataset.b), Number(el.dataset.e), zone, eventZone, locale);
     }
     for (const el of root.querySelectorAll<HTMLElement>('time.slot-time[data-b]')) {
       el.textContent = formatTime(Number(el.dataset.b), zone, locale);

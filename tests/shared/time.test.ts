@@ -4,6 +4,7 @@ import {
   dayKey,
   formatDay,
   formatRange,
+  formatRangeUnder,
   formatTime,
   isDayKey,
   localTimeZone,
@@ -125,6 +126,18 @@ describe('formatting', () => {
     ['2025-12-22T22:00:00Z', '2025-12-23T01:00:00Z', 'Mon 22 Dec 22:00 – Tue 23 Dec 01:00'],
   ])('formatRange %s – %s', (a, b, expected) => {
     expect(formatRange(unix(a), unix(b), 'Europe/Lisbon', 'en')).toBe(expected);
+  });
+
+  // Under the event's day (Lisbon) in the visitor's zone: the day is named only when it is another one.
+  it.each([
+    ['2025-12-22T09:00:00Z', '2025-12-22T10:00:00Z', 'Pacific/Auckland', '22:00–23:00'],
+    ['2025-12-22T16:15:00Z', '2025-12-22T17:00:00Z', 'Pacific/Auckland', 'Tue 23 Dec, 05:15–06:00'],
+    ['2025-12-22T09:00:00Z', '2025-12-22T10:00:00Z', 'America/New_York', '04:00–05:00'],
+    ['2025-12-22T03:00:00Z', '2025-12-22T04:00:00Z', 'America/New_York', 'Sun 21 Dec, 22:00–23:00'],
+    ['2025-12-22T10:30:00Z', '2025-12-22T11:30:00Z', 'Pacific/Auckland', 'Mon 22 Dec 23:30 – Tue 23 Dec 00:30'],
+    ['2025-12-22T16:15:00Z', '2025-12-22T17:00:00Z', 'Europe/Lisbon', '16:15–17:00'],
+  ])('formatRangeUnder %s – %s in %s', (a, b, zone, expected) => {
+    expect(formatRangeUnder(unix(a), unix(b), zone, 'Europe/Lisbon', 'en')).toBe(expected);
   });
 
   it.each([

@@ -319,6 +319,30 @@ describe('favourites and counts', () => {
   });
 });
 
+describe('"My time" past the visitor\'s midnight', () => {
+  it("names the session's own day under the event's day, in the list and the grid", async () => {
+    // Auckland is 13 h ahead of Lisbon in December: the morning is the same day there, the afternoon the next.
+    const c = await newContext({ timezoneId: 'Pacific/Auckland' });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}?view=list&day=2037-12-21`);
+    await page.getByRole('button', { name: 'My time' }).click();
+    const times = await page.locator('[data-id] time.time').allTextContents();
+    expect(times[0]).toMatch(/^22:00–/);
+    expect(times.at(-1)).toMatch(/^Tue 22 Dec, \d\d:\d\d–\d\d:\d\d$/);
+    await page.goto(`${p.site}${SCHEDULE}?day=2037-12-21`);
+    const cells = await page.locator('.grid-wrap [data-id] time.time').allTextContents();
+    expect(cells[0]).toMatch(/^22:00–/);
+    expect(cells.at(-1)).toMatch(/^Tue 22 Dec, \d\d:\d\d–\d\d:\d\d$/);
+    // The time slots stay times (the column has no room for a day).
+    expect((await page.locator('time.slot-time').allTextContents()).at(-1)).toMatch(/^\d\d:\d\d$/);
+    expect(await axe(page)).toEqual([]);
+    await shots(page, 'schedule-my-time-midnight');
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
 describe("a session's page", () => {
   it('follows "My time" and has the favourite star the schedule shares', async () => {
     const c = await newContext({ timezoneId: 'America/New_York' });

@@ -206,6 +206,25 @@ export function formatRange(begin: number, end: number, timeZone: string, locale
   );
 }
 
+/**
+ * A session's span in `timeZone` under a heading of its day in `headingZone` (the schedule groups sessions
+ * by the event's days): the span alone when both zones put it on that day, else with its own day first —
+ * "Wed 30 Dec, 05:15–06:00" — so a session past the visitor's midnight does not read as the heading's day.
+ * (A span across days names its days already.)
+ */
+export function formatRangeUnder(
+  begin: number,
+  end: number,
+  timeZone: string,
+  headingZone: string,
+  locale: string,
+): string {
+  const range = formatRange(begin, end, timeZone, locale);
+  const day = dayKey(begin, timeZone);
+  if (day === dayKey(begin, headingZone) || (end > begin && dayKey(end, timeZone) !== day)) return range;
+  return `${formatDay(day, timeZone, locale, 'short')}, ${range}`;
+}
+
 /** The viewer's time zone (the browser's or the server's), 'UTC' when unknown. */
 export function localTimeZone(): string {
   try {
