@@ -11,6 +11,7 @@ import {
   fieldName,
   LOCALE,
   NOT_OFFERED,
+  sendsRegistrations,
   snippetOf,
   WIDGET_IDS,
   WIDGETS,
@@ -39,6 +40,7 @@ function init(root: HTMLElement): void {
   const preview = root.querySelector<HTMLElement>('[data-embed-preview]')!;
   const copy = root.querySelector<HTMLButtonElement>('[data-embed-copy]')!;
   const status = root.querySelector<HTMLElement>('[data-embed-status]')!;
+  const note = root.querySelector<HTMLElement>('[data-embed-note]');
   const extra: Partial<Record<WidgetId, AttributeSpec[]>> = {};
 
   // Live from here on: no "Update" button; the copy button works.
@@ -59,6 +61,7 @@ function init(root: HTMLElement): void {
     for (const [k, v] of new FormData(form)) if (typeof v === 'string') params.append(k, v);
     const choice = choiceFrom(params, site, extra);
     code.textContent = snippetOf(choice, site);
+    if (note) note.hidden = !sendsRegistrations(choice);
     status.textContent = '';
     showPreview(preview, elementsOf(choice, site), grant);
     // The look the snippet gives, set through the CSSOM (a style attribute would need 'unsafe-inline').

@@ -111,6 +111,10 @@ export interface EmbedChoice {
   backgroundColor: string;
 }
 
+/** Whether the widgets of a choice send registrations (the registration form, alone or inside the gate). */
+export const sendsRegistrations = (c: EmbedChoice): boolean =>
+  c.widget === 'registration' || (c.widget === 'gate' && c.inside.includes('registration'));
+
 const isWidget = (v: unknown): v is WidgetId => WIDGET_IDS.includes(v as WidgetId);
 
 /**

@@ -1,7 +1,7 @@
 // The embed configurator's snippet (src/shared/embed.ts): what a form (or an address) holds → the HTML
 // an organizer pastes. The browser test (tests/site/embed-browser.test.ts) drives the page itself.
 import { describe, expect, it } from 'vitest';
-import { choiceFrom, snippetOf, type EmbedSite } from '../../src/shared/embed.ts';
+import { choiceFrom, sendsRegistrations, snippetOf, type EmbedSite } from '../../src/shared/embed.ts';
 
 const site: EmbedSite = {
   siteUrl: 'https://events.example.com',
@@ -94,5 +94,17 @@ describe('the embed snippet', () => {
       ['compact', true],
       ['rows', '4'],
     ]);
+  });
+});
+
+describe('whether a choice sends registrations (the preview says a registration from it is real)', () => {
+  it.each([
+    ['widget=registration', true],
+    ['widget=agenda', false],
+    ['widget=gate&gate:sent=1&gate:inside=registration', true],
+    ['widget=gate&gate:sent=1&gate:inside=agenda', false],
+    ['widget=gate', false], // the gate's default holds the program
+  ])('%s: %s', (query, expected) => {
+    expect(sendsRegistrations(choiceFrom(new URLSearchParams(query), site))).toBe(expected);
   });
 });

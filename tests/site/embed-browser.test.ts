@@ -52,6 +52,9 @@ describe('the embed configurator', () => {
           await page.getByRole('checkbox', { name: 'Registration form' }).check();
         }
         await drawn(page, ready);
+        // "A registration sent from it is a real registration": said where the registration form is (the
+        // gate here holds it), not of the program.
+        expect(await page.getByText('This is the real widget').isVisible()).toBe(widget !== 'agenda');
         await checkAndShoot(page, `embed-${widget}`, width, problems);
       }
       await c.close();
