@@ -35,4 +35,21 @@ export const styles = css`
   button {
     justify-self: start;
   }
+  /* "Already registered? Get your link": a link's look (it is not the form's action), a button's target. */
+  .link {
+    min-height: 44px;
+    margin-top: 0.5em;
+    padding: 0;
+    border: 0;
+    background: none;
+    color: var(--_pt);
+    text-decoration: underline;
+    cursor: pointer;
+  }
+  /* The link's own form, set apart from the registration above it. */
+  form + form {
+    margin-top: 1.5em;
+    padding-top: 1em;
+    border-top: 1px solid var(--_b);
+  }
 `;

@@ -70,6 +70,11 @@ describe('<podium-registration>', () => {
     try {
       const open = $$<HTMLButtonElement>(el, 'button').find((b) => /Get your link/.test(b.textContent!))!;
       equal(open.type, 'button', 'opening it submits nothing');
+      // Looks like a link (not the browser's grey button), as big a target as the other controls.
+      const look = getComputedStyle(open);
+      equal(look.backgroundColor, 'rgba(0, 0, 0, 0)');
+      equal(look.textDecorationLine, 'underline');
+      assert(open.getBoundingClientRect().height >= 44, `${open.getBoundingClientRect().height} px high`);
       open.click();
       const input = await until(() => $<HTMLInputElement>(el, '#lk'), 'the address field');
       await until(() => (el.shadowRoot!.activeElement === input ? true : undefined), 'focus on the address');

@@ -446,6 +446,7 @@ export class PodiumRegistration extends PodiumElement {
         this._l?.(this, html) ??
         html`<button
           type="button"
+          class="link"
           part="button"
           @click=${() => void import('./refusal.ts').then((m) => (this._l = m.link))}
         >
