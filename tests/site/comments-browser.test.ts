@@ -165,6 +165,8 @@ describe('a signed-in attendee, without JavaScript', () => {
     await form.fill('#comment-text', '<b></b>');
     await Promise.all([form.waitForNavigation(), form.click('.comment-form button[type=submit]')]);
     expect(await form.textContent('#comment-error')).toBe('Write a comment first.');
+    // Why: the hint says beforehand that tags are left out (sanitizeUserText), shown as typed, not as markup.
+    expect(await form.textContent('#comment-hint')).toContain('tags such as <b> are left out');
     expect(await form.inputValue('#comment-text')).toBe('<b></b>');
     expect(await form.getAttribute('#comment-text', 'aria-invalid')).toBe('true');
     await checkAndShoot(form, 'comments-error', 390, problems);
