@@ -3,6 +3,7 @@
 // questions asked of a real DNS server on loopback (dns2; DNS_SERVERS): the form, role mailboxes,
 // disposable domains, domains without MX, and an organizer's word that later checks keep; and the
 // checks a registration or an edit starts itself (the `sanity` feed's sanity.check jobs).
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, operatorWithCompany, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';
@@ -241,5 +242,20 @@ describe('the sanity feed', () => {
     const made = sanityJobs(changes);
     expect(made.map((j) => [j.options.key, j.payload.people.length])).toEqual(jobs);
     expect(made.flatMap((j) => j.payload.people)).toEqual(people);
+  });
+});
+
+// The worker imports the list in Node itself, not through Vite (which reads a JSON module with or without
+// an import attribute): Node 24 refused `import('disposable-email-domains')` without `type: 'json'`, and
+// every sanity.check job failed in `podium start` while these tests passed.
+describe('the disposable-domain list', () => {
+  it('loads in a plain Node process', () => {
+    const script = `const { disposableDomains } = await import('./src/platform/resources/sanity/check.ts');
+      const list = await disposableDomains();
+      console.log(list.size, list.has('mailinator.com'));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const [size, has] = out.trim().split(' ');
+    expect(Number(size)).toBeGreaterThan(10_000);
+    expect(has).toBe('true');
   });
 });

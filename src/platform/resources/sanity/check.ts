@@ -71,8 +71,17 @@ export function sanityChecker(dns: Dns, disposable: ReadonlySet<string>): Sanity
 }
 
 let list: Promise<ReadonlySet<string>> | undefined;
-/** The disposable-domain list (the disposable-email-domains package), loaded on first use. */
+/**
+ * The disposable-domain list (the disposable-email-domains package: a JSON module, which Node imports
+ * only with its type said), loaded on first use; a failed load is not kept, so the next job tries again.
+ */
 export function disposableDomains(): Promise<ReadonlySet<string>> {
-  list ??= import('disposable-email-domains').then((m) => new Set((m.default as string[]).map((d) => d.toLowerCase())));
+  list ??= import('disposable-email-domains', { with: { type: 'json' } }).then(
+    (m) => new Set((m.default as string[]).map((d) => d.toLowerCase())),
+    (err: unknown) => {
+      list = undefined;
+      throw err;
+    },
+  );
   return list;
 }
