@@ -13,6 +13,7 @@
 // textContent only (Trusted Types are enforced on the site).
 
 import { newNonce, ScanQueue, type QueuedScan } from './checkin-queue.ts';
+import { formatTime, localTimeZone } from '../shared/schedule/time.ts';
 
 interface ScanAnswer {
   result: string;
@@ -128,7 +129,8 @@ function start(root: HTMLElement) {
     const time = document.createElement('time');
     const at = new Date(scan.date * 1000);
     time.dateTime = at.toISOString();
-    time.textContent = at.toLocaleTimeString(document.documentElement.lang, { hour: '2-digit', minute: '2-digit' });
+    // HH:MM as the rest of the site writes times, in this device's zone (it stands at the door).
+    time.textContent = formatTime(scan.date, localTimeZone(), document.documentElement.lang);
     li.append(time, ` ${line}`);
     conflictList.prepend(li);
     conflicts.hidden = false;

@@ -129,6 +129,8 @@ describe('the check-in page', () => {
     expect(page.url()).toBe(`${p.site}${PAGE}`);
     expect(await inside(page)).toBe('0');
     await poll(() => result(page).textContent()).toContain('Ready');
+    // The field has the focus from the start: a scanner that types like a keyboard loses no first code.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('checkin-code');
 
     // The token is in an HttpOnly cookie of the page's path, and nowhere a script or the address shows.
     const cookies = await c.cookies();
@@ -189,7 +191,7 @@ describe('the check-in page', () => {
     await poll(() => inside(page)).toBe(String(before + 1));
     const conflict = page.locator('#checkin-conflicts');
     expect(await conflict.isVisible()).toBe(true);
-    expect(await page.locator('#checkin-conflict-list li').allTextContents()).toEqual([expect.stringContaining('Bo Door: Already inside')]); // prettier-ignore
+    expect(await page.locator('#checkin-conflict-list li').allTextContents()).toEqual([expect.stringMatching(/^\d\d:\d\d Bo Door: Already inside/)]); // prettier-ignore
     await checkAndShoot(page, 'checkin-synced', 390, problems);
 
     // A scan sent again with its nonce (a lost answer) is answered with its first answer and counted once.
