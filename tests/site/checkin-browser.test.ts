@@ -353,6 +353,7 @@ describe('the check-in page', () => {
     await signIn(page, { username: STAFF.username, password: 'wrong-password' });
     expect(await page.locator('#checkin-error').textContent()).toContain('Wrong user name or password');
     expect(await page.getByLabel('User name or e-mail').inputValue()).toBe(STAFF.username);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('checkin-password');
     expect(await axe(page)).toEqual([]);
     await signIn(page, ATTENDEE);
     expect(await page.locator('#checkin-error').textContent()).toContain('may not check people in');
