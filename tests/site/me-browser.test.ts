@@ -114,6 +114,9 @@ describe('the journey at 390 px, without JavaScript', () => {
     // The QR is big enough to scan from a phone held at the door: most of the column.
     const box = (await page.$('.qr-box svg'))!;
     expect((await box.boundingBox())!.width).toBeGreaterThanOrEqual(280);
+    // The choice is a group named by its section's heading, which nothing repeats to a screen reader.
+    expect(await page.getByRole('group', { name: 'Will you attend?' }).count()).toBe(1);
+    expect(await page.locator('#rsvp legend').count()).toBe(0);
     await check(c, ME, 'me-ticket');
   });
 
