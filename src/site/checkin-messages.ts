@@ -37,7 +37,7 @@ const en = {
   'reason.not approved': 'Registration not approved',
   'reason.already inside': 'Already inside',
   'reason.not inside': 'Not inside',
-  queued: 'Saved on this phone: it is sent when the connection is back.',
+  queued: 'Saved on this device: it is sent when the connection is back.',
   waiting: '{count} scans waiting to be sent',
   'waiting.one': '1 scan waiting to be sent',
   offline: 'Offline',
@@ -49,7 +49,7 @@ const en = {
   door: 'Door',
   entrance: 'Event entrance',
   at: 'Checking in at',
-  offlineReady: 'This page also opens without a connection on this phone.',
+  offlineReady: 'This page also opens without a connection on this device.',
 } as const;
 
 export type CheckinKey = keyof typeof en;
@@ -86,7 +86,7 @@ const pt: Record<CheckinKey, string> = {
   'reason.not approved': 'Inscrição não aprovada',
   'reason.already inside': 'Já está dentro',
   'reason.not inside': 'Não está dentro',
-  queued: 'Guardado neste celular: será enviado quando a conexão voltar.',
+  queued: 'Guardado neste aparelho: será enviado quando a conexão voltar.',
   waiting: '{count} leituras esperando envio',
   'waiting.one': '1 leitura esperando envio',
   offline: 'Sem conexão',
@@ -98,7 +98,7 @@ const pt: Record<CheckinKey, string> = {
   door: 'Porta',
   entrance: 'Entrada do evento',
   at: 'Credenciando em',
-  offlineReady: 'Esta página também abre sem conexão neste celular.',
+  offlineReady: 'Esta página também abre sem conexão neste aparelho.',
 };
 
 const es: Record<CheckinKey, string> = {
@@ -134,7 +134,7 @@ const es: Record<CheckinKey, string> = {
   'reason.not approved': 'Inscripción no aprobada',
   'reason.already inside': 'Ya está dentro',
   'reason.not inside': 'No está dentro',
-  queued: 'Guardado en este teléfono: se envía cuando vuelva la conexión.',
+  queued: 'Guardado en este dispositivo: se envía cuando vuelva la conexión.',
   waiting: '{count} lecturas esperando envío',
   'waiting.one': '1 lectura esperando envío',
   offline: 'Sin conexión',
@@ -146,7 +146,7 @@ const es: Record<CheckinKey, string> = {
   door: 'Puerta',
   entrance: 'Entrada del evento',
   at: 'Acreditando en',
-  offlineReady: 'Esta página también se abre sin conexión en este teléfono.',
+  offlineReady: 'Esta página también se abre sin conexión en este dispositivo.',
 };
 
 const CATALOGUE: Record<Locale, Record<CheckinKey, string>> = { en, pt, es };

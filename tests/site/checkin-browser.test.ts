@@ -167,6 +167,8 @@ describe('the check-in page', () => {
     await c.setOffline(true);
     await typeCode(page, codes.Bo);
     await poll(() => result(page).getAttribute('data-state')).toBe('queued');
+    // Said of the device, whichever it is (a desk's computer as much as a phone).
+    expect(await result(page).textContent()).toContain('Saved on this device');
     // A second later: the same code at the same second would be the same scan to the platform.
     await page.waitForTimeout(1100);
     await typeCode(page, codes.Bo);
