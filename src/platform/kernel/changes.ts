@@ -1,4 +1,4 @@
-import type { AnyOperation, Context, Result } from './table.ts';
+import { rowsOf, type AnyOperation, type Context, type Result } from './table.ts';
 import { ACTIVITY_PARTS, kindOf, type Change } from '../resources/change/log.ts';
 
 // What a committed write changed, for the change log (issue 11): read from the call the dispatcher ran,
@@ -24,8 +24,7 @@ const OWN_ID: Readonly<Record<string, string>> = {
 /** Writes whose form without the object's id acts on the caller's own record and answers no row. */
 const SELF_FORMS: ReadonlySet<string> = new Set(['event.person.dismiss']);
 
-const firstRow = (result: Result): Record<string, unknown> | undefined =>
-  (Array.isArray(result) ? result : result.rows)[0];
+const firstRow = (result: Result): Record<string, unknown> | undefined => rowsOf(result)[0];
 
 const asID = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
 
@@ -35,7 +34,7 @@ const ownIdOf = (kind: string): string =>
   OWN_ID[kind] ?? (ACTIVITY_PARTS.has(kind) ? 'activityID' : `${kind.slice(kind.lastIndexOf('.') + 1)}ID`);
 
 /**
- * The changes of a committed write, each with the answer rows it is about. One, as changeOf makes it;
+ * The changes of a committed write, each with the answer it is about. One, as changeOf makes it;
  * but a bulk form (a CSV file, a JSON list: `activity.person.bind` by `path` or `content`,
  * `activity.create` by `path`, …) names no object of its own and answers a row per object, and then each
  * row is a change, as if it had been a call of its own: a webhook hears of every person a CSV enrolled,
@@ -47,16 +46,16 @@ export function changesOf(
   ctx: Context,
   params: Record<string, unknown>,
   result: Result,
-): { change: Change; rows: readonly Record<string, unknown>[] }[] {
-  const rows = Array.isArray(result) ? result : result.rows;
+): { change: Change; result: Result }[] {
+  const rows = rowsOf(result);
   const own = ownIdOf(kindOf(op.name));
   if (rows.length < 2 || asID(params[own]) !== null || !rows.every((r) => asID(r[own]) !== null))
-    return [{ change: changeOf(op, ctx, params, result), rows }];
+    return [{ change: changeOf(op, ctx, params, result), result }];
   const idParams = Object.keys(op.params ?? {}).filter((name) => name.endsWith('ID') && name !== 'tokenID');
   return rows.map((row) => {
     const named = { ...params };
     for (const name of idParams) if (asID(row[name]) !== null) named[name] = row[name];
-    return { change: changeOf(op, ctx, named, [row]), rows: [row] };
+    return { change: changeOf(op, ctx, named, [row]), result: [row] };
   });
 }
 

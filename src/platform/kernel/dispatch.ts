@@ -5,6 +5,7 @@ import type { Counter, Hit } from '../limits/counter.ts';
 import {
   OWNERS,
   isReportOperation,
+  rowsOf,
   type AnyOperation,
   type Context,
   type Method,
@@ -458,7 +459,7 @@ export function createDispatcher(deps: Deps) {
     let ctx: Context = { ...jobContext(op, call), report: page };
     ctx = await authorize(op, ctx, params);
     const result = await op.handler!(ctx, { ...params, limit, offset, paginated: undefined });
-    return { rows: Array.isArray(result) ? result : result.rows, next: page.next };
+    return { rows: rowsOf(result), next: page.next };
   }
 
   /**
@@ -514,24 +515,20 @@ export function createDispatcher(deps: Deps) {
         if (ctx.sandbox) throw new SandboxRollback(out);
         await within?.(trx);
         await program?.(ctx.now, ctx.jobs);
-        // The call's changes: one, or a bulk form's one per row (changesOf).
+        // The call's changes (one, or a bulk form's one per row: changesOf), then the further ones.
         const own = changesOf(op, ctx, params, out);
-        const told = own.map((c) => ({
-          name: op.name,
-          params,
-          result: own.length > 1 ? [...c.rows] : out,
-          change: c.change,
+        const more = further.map((f) => ({
+          ...f,
+          result: [] as Result,
+          change: changeOf(plans.get(f.name)!.op, ctx, f.params, []),
         }));
-        for (const f of further)
-          told.push({ ...f, result: [], change: changeOf(plans.get(f.name)!.op, ctx, f.params, []) });
+        // The search index follows every write of what it holds, in the write's transaction
+        // (search/maintain.ts): the call's rows at once (all of a bulk form's), each further change alone.
+        await indexChange(trx, own[0].change, rowsOf(out));
+        for (const t of more) await indexChange(trx, t.change, []);
         const recorded: Committed[] = [];
-        for (const [i, t] of told.entries()) {
-          // The search index follows every write of what it holds, in the write's transaction (search/maintain.ts):
-          // the call's first change with all its rows (a bulk form's at once), each further change alone.
-          if (i === 0) await indexChange(trx, t.change, Array.isArray(out) ? out : out.rows);
-          else if (i >= own.length) await indexChange(trx, t.change, []);
+        for (const t of [...own.map((c) => ({ name: op.name, params, ...c })), ...more])
           recorded.push({ ...t, change: await recordChange(trx, t.change) });
-        }
         return { result: out, changes: recorded };
       });
       for (const committed of changes) {
@@ -678,7 +675,7 @@ export function createDispatcher(deps: Deps) {
         return { status: 200, type: JSON_TYPE, body: encodedBody(envelope(queued as Row[])) };
       }
       const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
-      const rows = Array.isArray(result) ? result : result.rows;
+      const rows = rowsOf(result);
       if (op.file) {
         const file = rows[0] as { body: Uint8Array; type: string; filename: string };
         return {

@@ -108,6 +108,9 @@ export type Row = Record<string, unknown>;
 /** What a handler returns: rows, or a page of rows with the total for `paginated=1`. */
 export type Result = Row[] | { rows: Row[]; total: number };
 
+/** A handler's rows, paged or not. */
+export const rowsOf = (result: Result): Row[] => (Array.isArray(result) ? result : result.rows);
+
 export interface Context {
   /** The store; inside a write operation this is the transaction. */
   readonly db: Kysely<DB>;
