@@ -63,6 +63,7 @@ async function serveSite(config: Config, platformUrl: string, siteKey: string | 
 const USAGE = `Usage:
   podium start                                         serve the platform API and the public site (SITE=0: the API only)
   podium worker                                        run jobs only (no API, no site): jobs scale apart from the API
+  podium site                                          serve the public site only, reading the platform at PODIUM_API_URL
   podium migrate                                       bring the store's schema up to date
   podium admin create --username U --password P        create (or reset) a platform operator
   podium seed demo                                     load the demo company and events
@@ -129,6 +130,29 @@ async function main(argv: string[]): Promise<number> {
           if (!stopping) console.error(`Podium site could not start: ${err instanceof Error ? err.message : err}`);
         }
       }
+      return -1;
+    }
+    case 'site': {
+      // The site alone: no store, no API, no jobs. It reads the platform at PODIUM_API_URL, as any
+      // client of the API does, so it runs on its own machines or next to API processes (docs/deploy.md).
+      if (!config.PODIUM_API_URL) {
+        console.error('podium site needs PODIUM_API_URL: the address of the platform the site reads');
+        return 2;
+      }
+      if (!config.SITE_API_KEY)
+        // Not fatal (a platform that trusts this address as a proxy reads X-Forwarded-For), but the
+        // operator should know why every visitor might share one allowance (docs/site.md).
+        console.warn(
+          "podium site: SITE_API_KEY is not set: the platform counts this site's calls per visitor only if it trusts it as a proxy (TRUST_PROXY)",
+        );
+      const site = await serveSite(config, config.PODIUM_API_URL, config.SITE_API_KEY);
+      const stop = async () => {
+        await site.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
       return -1;
     }
     case 'migrate':

@@ -49,3 +49,17 @@ describe('podium start', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('podium site', () => {
+  it('refuses to start without PODIUM_API_URL, saying what it needs', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, SITE_PORT: '0' };
+    delete env.PODIUM_API_URL;
+    const failed = await run(process.execPath, ['bin/podium.js', 'site'], { env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr.trim()).toBe(
+      'podium site needs PODIUM_API_URL: the address of the platform the site reads',
+    );
+  });
+});

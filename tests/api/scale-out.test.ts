@@ -162,13 +162,14 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
 
   it('the site, a process of its own reading B, shows an edit through A within a second', async () => {
     await ensureBuilt(ROOT, { quiet: true });
-    // `podium start` with PODIUM_API_URL: its site reads B (its own API process stands by, unused).
+    // `podium site`: the site alone, reading B. It opens no store (this one does not exist) and serves no API.
     const site = await startPodiumProcess(
-      'start',
-      { ...env, SITE: '1', SITE_PORT: '0', PODIUM_API_URL: b, MAIL_DIR: tmpMail() },
+      'site',
+      { ...env, DATABASE_URL: 'postgres://podium@127.0.0.1:1/none', SITE_PORT: '0', PODIUM_API_URL: b },
       /Podium site listening on (http:\/\/\S+)/,
       60_000,
     );
+    expect(site.output()).not.toContain('Podium API listening');
     const page = `${site.match[1]}/${encodeURIComponent(namespace)}/scale`;
     // Each visit from a visitor of its own: the site forwards the address, and B limits per visitor.
     const visit = async () => (await fetch(page, { headers: { 'x-forwarded-for': nextClient() } })).text();
@@ -188,7 +189,10 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
       `[scale-out] edit through A → site page (reading B) shows it, ms: p50 ${took[5].toFixed(1)}, max ${took[9].toFixed(1)}`,
     );
     expect(took[9]).toBeLessThan(1000);
-    await site.kill();
+    // SIGTERM: the answers in flight finish, the change stream closes, and it exits 0.
+    const exited = new Promise((resolve) => site.child.once('exit', resolve));
+    site.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('A and B share the rate-limit count of a client (Redis): 10 calls a second in all, not 10 each', async () => {

@@ -19,9 +19,13 @@ const started = new Set<PodiumProcess>();
 
 /** Starts `podium <command>` with `env` over the process's own; resolves once it printed `ready`. */
 export async function startPodiumProcess(
-  command: 'start' | 'worker',
+  command: 'start' | 'worker' | 'site',
   env: Record<string, string>,
-  ready: RegExp = command === 'start' ? /Podium API listening on (http:\/\/\S+)/ : /Podium worker running jobs/,
+  ready: RegExp = {
+    start: /Podium API listening on (http:\/\/\S+)/,
+    worker: /Podium worker running jobs/,
+    site: /Podium site listening on (http:\/\/\S+)/,
+  }[command],
   timeoutMs = 30_000,
 ): Promise<PodiumProcess & { readonly match: RegExpExecArray }> {
   const child = spawn(process.execPath, ['bin/podium.js', command], {
