@@ -6,6 +6,8 @@
 //   at most SITE_DATA_FRESH_MS, 1 s; a second run with 0 shows every render reading the platform);
 // - production: the page cache in front of the renderer (re-checked against the platform's answers);
 // - revalidation: If-None-Match with the page's ETag → 304 (the limit: a bare server answering 304).
+// The renders are measured in `podium start` (the API in the same process); the page cache's answers in
+// `podium site`, the site's own process, as deployed for load, and for the record in `podium start` too.
 // Prints req/s, p50/p99 and each ratio to the limit with its goal, and each server's CPU time per answer
 // with the bare server's over it (the CPU ratio: the throughput ratio of a quiet machine, steadier on a
 // shared one); and, for the record, the CPU of the cheapest answer Astro's adapter gives (/_podium/health).
@@ -13,6 +15,7 @@
 // median round is shown: the figures to quote on a shared machine, where one run can be disturbed.
 // Usage: npm run bench:site [-- --duration 5 --rounds 3]
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,8 +105,11 @@ const common = {
   // Fixed addresses, so every site process renders the same bytes (ports are picked at random).
   SITE_URL: 'http://site.bench.invalid',
   PUBLIC_API_URL: 'http://api.bench.invalid',
+  // One key for every process: a site in its own process calls its platform as `podium start`'s does.
+  SITE_API_KEY: randomBytes(32).toString('base64url'),
 };
 const SITE_LINE = /Podium site listening on http:\/\/[^:]+:(\d+)/;
+const API_LINE = /Podium API listening on http:\/\/[^:]+:(\d+)/;
 const pages = [
   { name: 'hotsite', path: '/demo/program-300' },
   { name: 'schedule', path: '/demo/program-300/schedule' },
@@ -199,29 +205,40 @@ try {
   }
   raw.child.kill();
 
+  /** The page cache's two answers, production (200) and revalidation (304), of a site on `url` (`pid`). */
+  const cached = async (url, pid, where, goals) => {
+    for (const p of pages) {
+      const res = await fetch(url + p.path);
+      etags[p.path] = res.headers.get('etag');
+      if ((await res.text()) !== bodies[p.path].body)
+        throw new Error(`${p.path}: the cached page differs from the rendered one`);
+    }
+    for (const p of pages) {
+      await measure(`${p.name}: production (page cache)${where}`, url + p.path, pid, goals?.[0], bareUrl + p.path);
+    }
+    for (const p of pages) {
+      const inm = { 'if-none-match': etags[p.path] };
+      await measure(`${p.name}: 304 revalidation${where}`, url + p.path, pid, goals?.[1], bareUrl + p.path, inm, 304);
+    }
+  };
+  // The site as a process of its own (`podium site`), reading a platform process (SITE=0) over HTTP:
+  // how it is deployed for load (docs/deploy.md). The goals are the site's, measured here.
+  const platform = await start(['bin/podium.js', 'start'], { ...common, SITE: '0' }, [API_LINE]);
+  processes.push(platform.child);
+  const alone = await start(
+    ['bin/podium.js', 'site'],
+    { ...common, SITE_PAGE_CACHE: '1', PODIUM_API_URL: `http://127.0.0.1:${platform.ports[0]}` },
+    [SITE_LINE],
+  );
+  processes.push(alone.child);
+  await cached(`http://127.0.0.1:${alone.ports[0]}`, alone.child.pid, '', [0.5, 0.8]);
+  alone.child.kill();
+  platform.child.kill();
+  // For the record: the same answers from `npm start`'s one process, where the site shares its process
+  // (and so Node's own HTTP code, and the CPU caches) with the API.
   const prod = await start(['bin/podium.js', 'start'], { ...common, SITE_PAGE_CACHE: '1' }, [SITE_LINE]);
   processes.push(prod.child);
-  const prodUrl = `http://127.0.0.1:${prod.ports[0]}`;
-  for (const p of pages) {
-    const res = await fetch(prodUrl + p.path);
-    etags[p.path] = res.headers.get('etag');
-    if ((await res.text()) !== bodies[p.path].body)
-      throw new Error(`${p.path}: the cached page differs from the rendered one`);
-  }
-  for (const p of pages) {
-    await measure(`${p.name}: production (page cache)`, prodUrl + p.path, prod.child.pid, 0.5, bareUrl + p.path);
-  }
-  for (const p of pages) {
-    await measure(
-      `${p.name}: 304 revalidation`,
-      prodUrl + p.path,
-      prod.child.pid,
-      0.8,
-      bareUrl + p.path,
-      { 'if-none-match': etags[p.path] },
-      304,
-    );
-  }
+  await cached(`http://127.0.0.1:${prod.ports[0]}`, prod.child.pid, ', in the API process');
   console.log(
     `\n${rounds > 1 ? `Each row: the median of ${rounds} rounds (bare, site, bare). ` : ''}Pages: hotsite ${Buffer.byteLength(bodies[pages[0].path].body)} bytes, schedule ${Buffer.byteLength(bodies[pages[1].path].body)} bytes (300 activities).`,
   );
