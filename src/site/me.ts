@@ -103,6 +103,11 @@ export type MeState =
 
 export type MeResult = { state: MeState } | { redirect: string };
 
+/** Set by a cancellation for the page it redirects to (a minute, this event's /me only): see its use. */
+const CANCELLED_COOKIE = 'podium_cancelled';
+const cancelledCookieOptions = (base: string, secure: boolean) =>
+  ({ path: `${base}/me`, httpOnly: true, sameSite: 'lax', secure, maxAge: 60 }) as const;
+
 /** Where the page sends its visitor after a change: back to /me with what was done, at its notice. */
 function done(base: string, what: string, id?: string): { redirect: string } {
   const q = new URLSearchParams({ done: what });
@@ -452,7 +457,10 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   if (!who) {
     if (post) res.status = 401;
     const done = astro.url.searchParams.get('done');
-    if (done === 'cancelled') return { state: { kind: 'cancelled' } };
+    if (done === 'cancelled' && astro.cookies.get(CANCELLED_COOKIE)?.value === '1') {
+      astro.cookies.delete(CANCELLED_COOKIE, cancelledCookieOptions(base, ctx.https));
+      return { state: { kind: 'cancelled' } };
+    }
     const notice = done === 'signedout' ? t(locale, 'me.signedOut') : undefined;
     return {
       state: { kind: 'ask', email: '', notice, error: hadCookie || post ? t(locale, 'me.expired') : undefined },
@@ -508,6 +516,9 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           // the cookie goes.
           await revokeAttendee(ctx, eventID);
           setCookie('');
+          // The page after it says so only to this browser: `?done=cancelled` alone is a link anyone could
+          // send to tell an attendee that their registration is gone.
+          astro.cookies.set(CANCELLED_COOKIE, '1', cancelledCookieOptions(base, ctx.https));
           return { redirect: `${base}/me?done=cancelled` };
         case 'answers': {
           const regForm = await formOf(astro, ev, token);

@@ -355,8 +355,19 @@ describe('cancelling', () => {
     expect(cookieOf(done)).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
     expect((await seat(diego)).approved).toBe('1');
     expect((await call('event.person.get', { eventID }, undefined, tokenOf(carla))).status).toBe(401);
-    const shown = await site(`${ME}?done=cancelled`);
+    const flash = ([] as string[])
+      .concat(done.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('podium_cancelled='));
+    expect(flash).toMatch(/^podium_cancelled=1; Max-Age=60; Path=\/demo\/summit\/me; HttpOnly; SameSite=Lax$/);
+    const shown = await site(`${ME}?done=cancelled`, { cookie: valueOf(flash!) });
     expect(shown.text).toContain('Your registration is cancelled.');
+    expect(String(shown.headers['set-cookie'])).toMatch(
+      /^podium_cancelled=deleted; Path=\/demo\/summit\/me; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/,
+    );
+    // The address alone (a link anyone could send) says nothing of a cancellation.
+    const link = await site(`${ME}?done=cancelled`);
+    expect(link.text).not.toContain('Your registration is cancelled.');
+    expect(link.text).toContain('name="email"');
     // The same post again (a double click, a reload): signed out, nothing else happens.
     const again = await site(ME, { cookie: carla, form: { action: 'cancel-confirm' } });
     expect(again.status).toBe(401);
