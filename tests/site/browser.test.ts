@@ -205,7 +205,8 @@ describe('private event', () => {
     await page.getByRole('button', { name: 'Unlock' }).click();
     expect(await page.getByRole('alert').textContent()).toContain('Wrong code');
     // The field to type again has the focus (not the page's body).
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('access-code');
+    // Autofocus lands after the page's first rendering: waited for, not read at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('access-code');
     expect(await axe(page)).toEqual([]);
     // The changelog of a private event needs the grant, which scripts do not get: no notice, no call (it
     // answered 403, a console error on every visit).

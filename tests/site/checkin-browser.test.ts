@@ -130,7 +130,7 @@ describe('the check-in page', () => {
     expect(await inside(page)).toBe('0');
     await poll(() => result(page).textContent()).toContain('Ready');
     // The field has the focus from the start: a scanner that types like a keyboard loses no first code.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('checkin-code');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkin-code');
 
     // The token is in an HttpOnly cookie of the page's path, and nowhere a script or the address shows.
     const cookies = await c.cookies();
@@ -355,7 +355,7 @@ describe('the check-in page', () => {
     await signIn(page, { username: STAFF.username, password: 'wrong-password' });
     expect(await page.locator('#checkin-error').textContent()).toContain('Wrong user name or password');
     expect(await page.getByLabel('User name or e-mail').inputValue()).toBe(STAFF.username);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('checkin-password');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkin-password');
     expect(await axe(page)).toEqual([]);
     await signIn(page, ATTENDEE);
     expect(await page.locator('#checkin-error').textContent()).toContain('may not check people in');

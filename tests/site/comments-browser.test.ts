@@ -135,7 +135,7 @@ describe('a signed-in attendee, without JavaScript', () => {
     expect(await page.textContent('[role=alert]')).toContain('Wrong e-mail or password.');
     expect(await page.inputValue('#username')).toBe(EMAIL);
     // The password is what to type again: it has the focus, described by the refusal.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('password');
     expect(await page.getAttribute('#password', 'aria-describedby')).toBe('signin-error');
     await page.fill('#password', PASSWORD);
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
