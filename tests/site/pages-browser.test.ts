@@ -233,6 +233,28 @@ describe('sponsors', () => {
   );
 });
 
+/**
+ * An event card's lines follow one another at the card's gap (paragraph margins, which do not collapse
+ * in its flex column, once left two blank lines between the dates, the place and the description), and
+ * on a wide screen the footer's "Powered by" sits on the language links' line, not half a line below.
+ */
+async function expectTidyCardAndFooter(page: Page, width: number): Promise<void> {
+  const gaps = await page
+    .locator('.event-card')
+    .first()
+    .evaluate((card) => {
+      const lines = [...card.querySelectorAll('h3, p')];
+      return lines.slice(1).map((l, i) => l.getBoundingClientRect().top - lines[i]!.getBoundingClientRect().bottom);
+    });
+  expect(gaps.length).toBeGreaterThan(1);
+  for (const gap of gaps) expect(gap).toBeLessThan(12);
+  if (width < 1000) return;
+  const tops = await page
+    .locator('.site-footer .lang-switch a, .site-footer .container > p')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+  expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(4);
+}
+
 describe('the platform home (/)', () => {
   it.each(WIDTHS)(
     'at %i px says what Podium is and links the demo event, the demo company and the API',
@@ -243,6 +265,7 @@ describe('the platform home (/)', () => {
       expect(await page.locator('h1').textContent()).toBe('Podium');
       expect(await page.locator('main').textContent()).not.toContain('does not exist');
       await checkAndShoot(page, 'landing', width);
+      await expectTidyCardAndFooter(page, width);
       const api = await page.getByRole('link', { name: 'OpenAPI description (JSON)' }).getAttribute('href');
       expect(api).toBe(`${p.api}/openapi.json`);
       expect((await fetch(api!)).status).toBe(200);
@@ -276,6 +299,7 @@ describe('the platform home (/)', () => {
       expect(await page.locator('.event-card a').allTextContents()).toEqual(['Podium Summit']);
       expect(await page.getByRole('link', { name: 'All events of Podium Demo' }).getAttribute('href')).toBe('/demo');
       await checkAndShoot(page, 'directory', width);
+      await expectTidyCardAndFooter(page, width);
       await page.getByRole('link', { name: 'Podium Summit' }).click();
       await expect.poll(() => page.url()).toBe(`${d.site}/demo/summit`);
       await page.close();
