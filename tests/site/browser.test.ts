@@ -101,6 +101,26 @@ describe('accessibility', () => {
   });
 });
 
+describe('hotsite', () => {
+  it("shows the registration form at a form's width on a desktop, the column's on a phone", async () => {
+    const page = await context.newPage();
+    // [viewport, the e-mail field's narrowest and widest width in px]: 40rem at most (the page's 16 px).
+    for (const [width, min, max] of [
+      [1280, 400, 640],
+      [360, 300, 360],
+    ]) {
+      await page.setViewportSize({ width: width!, height: 900 });
+      await page.goto(`${p.site}/demo/summit`);
+      const email = page.locator('podium-registration input[name="email"]');
+      await email.waitFor();
+      const box = (await email.boundingBox())!;
+      expect(box.width).toBeGreaterThanOrEqual(min!);
+      expect(box.width).toBeLessThanOrEqual(max!);
+    }
+    await page.close();
+  });
+});
+
 describe('schedule', () => {
   it('switches between grid and list and keeps the filters in the URL', async () => {
     const page = await context.newPage();
