@@ -165,6 +165,11 @@ describe('speakers: demo photos, and initials where there is none', () => {
     await expect.poll(() => page.locator('.avatar.large .initials').textContent()).toBe('EI');
     expect(await page.locator('.avatar.large img').count()).toBe(0);
     expect(await page.locator('.avatar.large .initials').isVisible()).toBe(true);
+    // The head (photo, name, headline, links) keeps room above the next section's rule.
+    const room = await page
+      .locator('.detail-head')
+      .evaluate((head) => head.nextElementSibling!.getBoundingClientRect().top - head.getBoundingClientRect().bottom);
+    expect(room).toBeGreaterThanOrEqual(16);
     await checkAndShoot(page, 'speaker-initials', width);
     await page.close();
   });
@@ -178,6 +183,11 @@ describe('speakers: demo photos, and initials where there is none', () => {
     await expect.poll(() => speaker.locator('.avatar .initials').textContent()).toBe('EI');
     expect(await speaker.locator('.avatar img').count()).toBe(0);
     expect(await speaker.locator('.avatar .initials').isVisible()).toBe(true);
+    // The headline right under the name, not a blank line below it.
+    const [name, headline] = await Promise.all(
+      ['a', 'p'].map(async (tag) => (await speaker.locator(tag).boundingBox())!),
+    );
+    expect(headline!.y - (name!.y + name!.height)).toBeLessThan(8);
     await checkAndShoot(page, 'session-speaker-initials', 390);
     await page.close();
   });
