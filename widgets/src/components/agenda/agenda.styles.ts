@@ -258,8 +258,27 @@ export const styles = css`
     td :is(.room, .tags, details) {
       display: none;
     }
+    /* A cell is narrow (six rooms in 60em give 8em each): the star sits in the card's corner and the
+       time and badges flow around a float of its size, so that a badge too wide to sit beside it goes
+       below it instead of under it (a highlight's badge ran past the card, under the star). */
     td .session {
+      position: relative;
       padding: 0.5em;
+    }
+    td .head {
+      display: block;
+    }
+    td .when::before {
+      content: '';
+      float: right;
+      width: 44px;
+      height: 44px;
+      margin-left: 0.25em;
+    }
+    td .fav {
+      position: absolute;
+      top: 0.5em;
+      right: 0.5em;
     }
   }
   /* Narrow: the filters fold under their button, the toggles beside it in one row, so that a phone's

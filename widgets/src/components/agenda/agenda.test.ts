@@ -313,6 +313,30 @@ describe('<podium-agenda>', () => {
       await screenshots('agenda-grid-scrolled', () => {}, [1280]);
       await expectAccessible(el);
     });
+
+    it('keeps each star inside its card and clear of the badges, in a narrow grid', async () => {
+      await setViewport({ width: 1280, height: 800 });
+      // 50em: still the grid (48em and up), six rooms of about 7em each.
+      const el = agenda(`view="grid" days="${days[0]}" style="display: block; width: 50em"`);
+      await loaded(el);
+      const inside = (a: DOMRect, b: DOMRect) =>
+        a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+      const apart = (a: DOMRect, b: DOMRect) =>
+        a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      const cards = $$(el, 'td .session');
+      assert(
+        cards.some((c) => c.classList.contains('highlight')),
+        'a highlighted session is in the grid',
+      );
+      for (const card of cards) {
+        const star = card.querySelector('.fav')!.getBoundingClientRect();
+        const title = card.querySelector('.title')!.textContent!.trim();
+        assert(inside(star, card.getBoundingClientRect()), `${title}: the star is inside its card`);
+        for (const badge of card.querySelectorAll('.badge'))
+          assert(apart(star, badge.getBoundingClientRect()), `${title}: "${badge.textContent}" clear of the star`);
+      }
+      await screenshots('agenda-grid-narrow', () => {}, [1280]);
+    });
   });
 
   describe('on a phone', () => {
