@@ -148,6 +148,13 @@ describe('the check-in page', () => {
     // Keyboard: the field keeps the focus for the next code, empty.
     expect(await page.evaluate(() => [document.activeElement?.id, (document.activeElement as HTMLInputElement).value])).toEqual(['checkin-code', '']); // prettier-ignore
     await poll(() => inside(page)).toBe('1');
+    // The code's hint sits right under its label.
+    const gap = await page.evaluate(
+      () =>
+        document.getElementById('checkin-code-hint')!.getBoundingClientRect().top -
+        document.querySelector('label[for="checkin-code"]')!.getBoundingClientRect().bottom,
+    );
+    expect(gap).toBeLessThan(12);
     await checkAndShoot(page, 'checkin-green', 390, problems);
 
     await typeCode(page, 'not-a-real-code-at-all');
