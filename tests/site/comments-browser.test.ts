@@ -154,6 +154,13 @@ describe('a signed-in attendee, without JavaScript', () => {
     expect(new URL(page.url()).search).toBe('?comment=pending');
     expect(await page.textContent('#comments [role=status]')).toContain('once the organizers approve it');
     expect((await commentTexts(page))[0]).toBe('Posted without JavaScript');
+    // The field's hint sits right under its label.
+    const gap = await page.evaluate(
+      () =>
+        document.getElementById('comment-hint')!.getBoundingClientRect().top -
+        document.querySelector('label[for="comment-text"]')!.getBoundingClientRect().bottom,
+    );
+    expect(gap).toBeLessThan(12);
     const [js, shown] = await withScripts(c, `${sessionPath}?comment=pending`);
     for (const width of [390, 1280]) {
       await shown.setViewportSize({ width, height: 900 });
