@@ -336,6 +336,7 @@ describe('<podium-agenda>', () => {
           assert(apart(star, badge.getBoundingClientRect()), `${title}: "${badge.textContent}" clear of the star`);
       }
       await screenshots('agenda-grid-narrow', () => {}, [1280]);
+      await expectAccessible(el);
     });
   });
 
