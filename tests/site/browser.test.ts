@@ -119,6 +119,26 @@ describe('hotsite', () => {
     }
     await page.close();
   });
+
+  it("spaces the program excerpt's cards by their gap, with no blank line above or inside", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${p.site}/demo/summit`);
+    const [top, gaps] = await page
+      .locator('[data-live="highlights"] .card')
+      .first()
+      .evaluate((card) => {
+        const lines = [...card.querySelectorAll('p, h3')];
+        const padding = parseFloat(getComputedStyle(card).paddingTop);
+        return [
+          lines[0]!.getBoundingClientRect().top - card.getBoundingClientRect().top - padding,
+          lines.slice(1).map((l, i) => l.getBoundingClientRect().top - lines[i]!.getBoundingClientRect().bottom),
+        ] as const;
+      });
+    expect(top).toBeLessThan(2);
+    for (const gap of gaps) expect(gap).toBeLessThan(12);
+    await page.close();
+  });
 });
 
 describe('schedule', () => {
