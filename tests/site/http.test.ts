@@ -33,7 +33,7 @@ describe('pages', () => {
     ['/demo/summit/embed', 200, '&lt;podium-registration api=&quot;http://127.0.0.1:'],
     ['/demo/partners', 403, 'This event is private'],
     ['/demo/partners/schedule', 403, 'This event is private'],
-    ['/nobody', 404, 'Page not found'],
+    ['/nobody', 404, '<a class="button" href="/">Home</a>'],
     ['/demo/nothing', 404, 'Back to the directory'],
     ['/demo/summit/schedule/99999', 404, 'Back to the event'],
     ['/demo/summit/speakers/abc', 404, 'Page not found'],
