@@ -95,7 +95,7 @@ async function phone(consoleErrors = true, serviceWorkers: 'allow' | 'block' = '
 /** Signs in on the page with the keyboard (type, Enter) and waits for the scanner. */
 async function signIn(page: Page, who: { username: string; password: string }, site = p.site, path = PAGE) {
   await page.goto(`${site}${path}`);
-  await page.getByLabel('User name or e-mail').fill(who.username);
+  await page.getByLabel('E-mail or username').fill(who.username);
   await page.getByLabel('Password').fill(who.password);
   await Promise.all([page.waitForEvent('load'), page.getByLabel('Password').press('Enter')]);
 }
@@ -360,8 +360,8 @@ describe('the check-in page', () => {
     const c = await phone(false); // the refusals are 401 and 403 pages, which Chromium logs as errors
     const page = await c.newPage();
     await signIn(page, { username: STAFF.username, password: 'wrong-password' });
-    expect(await page.locator('#checkin-error').textContent()).toContain('Wrong user name or password');
-    expect(await page.getByLabel('User name or e-mail').inputValue()).toBe(STAFF.username);
+    expect(await page.locator('#checkin-error').textContent()).toContain('Wrong e-mail or password');
+    expect(await page.getByLabel('E-mail or username').inputValue()).toBe(STAFF.username);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkin-password');
     expect(await axe(page)).toEqual([]);
     await signIn(page, ATTENDEE);
