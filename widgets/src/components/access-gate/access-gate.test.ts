@@ -63,6 +63,28 @@ describe('<podium-access-gate>', () => {
     await expectAccessible(el);
   });
 
+  it('takes the wrong-code message away as a new code is typed', async () => {
+    const el = gate(info.privateEventID);
+    await enter(el, info.accessCode === '1' ? '2' : '1');
+    await until(() => $(el, '[part="error"]:not(:empty)'), 'the message');
+    type($<HTMLInputElement>(el, 'input')!, '3');
+    await el.updateComplete;
+    equal($(el, '[part="error"]')!.textContent!.trim(), '');
+    equal($<HTMLInputElement>(el, 'input')!.getAttribute('aria-invalid'), 'false');
+  });
+
+  it('takes a code pasted with spaces around it', async () => {
+    const el = gate(info.privateEventID);
+    await formOf(el);
+    const input = $<HTMLInputElement>(el, 'input')!;
+    type(input, ` ${info.accessCode} `);
+    equal(input.value, info.accessCode, 'the spaces dropped as they come');
+    assert(!input.hasAttribute('maxlength'), 'no cap to cut a pasted code short');
+    $<HTMLButtonElement>(el, 'button')!.click();
+    await until(() => revealed(el), 'the content');
+    $grants.set({});
+  });
+
   it('lets the browser refuse a code that is not a number', async () => {
     const el = gate(info.privateEventID);
     await enter(el, 'abc');

@@ -119,6 +119,18 @@ export class PodiumAccessGate extends PodiumElement {
   }
 
   /**
+   * Typing again ends the last answer's "wrong code" (not a wait: that lasts its time). Spaces go as
+   * they come: a code pasted from an e-mail often carries one, and a length cap (`maxlength`) would
+   * cut its last digit before the pattern saw it.
+   */
+  #onInput = (e: Event): void => {
+    const input = e.target as HTMLInputElement;
+    // The same value set again leaves the caret where it is (HTML's value setter moves it on a change only).
+    input.value = input.value.replace(/\s+/g, '');
+    if (!this._waitUntil) this._message = '';
+  };
+
+  /**
    * After an unlock the form, and the focus with it, is gone: without this the focus falls to <body>.
    * It goes to the revealed content's first heading (made focusable from script only), else to the
    * content's group.
@@ -184,11 +196,11 @@ export class PodiumAccessGate extends PodiumElement {
           inputmode="numeric"
           autocomplete="off"
           pattern="[0-9]{1,4}"
-          maxlength="4"
           required
           aria-invalid=${!!this._message && !waiting}
           aria-describedby="message"
           title=${this.t('gate.invalidCode')}
+          @input=${this.#onInput}
         />
         <button class="button" part="button" type="submit" aria-disabled=${this._checking || waiting}>
           ${this.t(this._checking ? 'gate.checking' : 'gate.unlock')}

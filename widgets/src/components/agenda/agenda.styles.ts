@@ -114,7 +114,8 @@ export const styles = css`
     margin: 0;
     padding-left: 1.25em;
   }
-  .day h2 {
+  .day h2,
+  caption h2 {
     font-size: 1.125em;
   }
   .day + .day h2 {
@@ -213,11 +214,10 @@ export const styles = css`
     border-collapse: collapse;
     margin-bottom: 1.5em;
   }
+  /* The day is a heading in the grid too (as in the list), so a screen reader's headings keep the day level. */
   caption {
     text-align: start;
-    font-weight: 600;
-    font-size: 1.125em;
-    padding: 0.5em 0;
+    padding: 0.5em 0 0;
   }
   th,
   td {

@@ -79,6 +79,11 @@ describe('<podium-agenda>', () => {
     equal(headers[0], 'Time');
     assert(headers.includes('Main Hall'), headers.join('|'));
     assert($$(el, 'td .title').length > 0, 'sessions in cells');
+    // The day is a heading above the sessions' (h2, then h3s), as in the list: headings keep their levels.
+    const levels = $$(el, 'h2, h3').map((h) => h.tagName);
+    equal(levels[0], 'H2');
+    assert(levels.length > 1 && levels.slice(1).every((l) => l === 'H3'), levels.join(' '));
+    equal($(el, 'caption h2')!.textContent!.trim(), $(el, 'caption')!.textContent!.trim());
     await expectAccessible(el);
   });
 
@@ -123,11 +128,17 @@ describe('<podium-agenda>', () => {
     type($<HTMLInputElement>(el, '#q')!, 'zzzz no such session');
     await el.updateComplete;
     assert(/No sessions match/.test($(el, '[part="status"]')!.textContent!), 'empty state');
-    $$<HTMLButtonElement>(el, '[part="toolbar"] button')
-      .find((b) => /Clear filters/.test(b.textContent!))!
-      .click();
+    const clear = $$<HTMLButtonElement>(el, '[part="toolbar"] button').find((b) =>
+      /Clear filters/.test(b.textContent!),
+    )!;
+    clear.focus();
+    clear.click();
+    await el.updateComplete;
     await el.updateComplete;
     equal(sessions(el).length, onDay(days[0]).length);
+    // The button went with the filters: the focus stays in the agenda, on the search (or, folded, Filters).
+    assert(!clear.isConnected, 'Clear filters is gone');
+    assert(el.shadowRoot!.activeElement?.matches('#q, .more'), `focus: ${el.shadowRoot!.activeElement?.outerHTML}`);
     const tabs = $$<HTMLButtonElement>(el, '[role="tab"]');
     tabs[0].focus();
     tabs[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
@@ -483,6 +494,32 @@ describe('<podium-agenda>', () => {
       equal($$(none, '.session .title a').length, 0, `no links for site="${site}"`);
     }
     await expectAccessible(el);
+  });
+
+  it('keeps the focus on a star when one is taken out of My schedule: the next, the one before, then My schedule', async () => {
+    const [a, b, c] = onDay(days[0]);
+    favouritesOf(1).set(new Set([a.activityID, b.activityID, c.activityID]));
+    try {
+      const el = agenda();
+      await loaded(el);
+      $<HTMLButtonElement>(el, '.mine')!.click();
+      await el.updateComplete;
+      const stars = () => $$<HTMLButtonElement>(el, '[part="favourite"]');
+      const unstar = async (i: number) => {
+        stars()[i].focus();
+        stars()[i].click();
+        await el.updateComplete;
+        await el.updateComplete;
+        return el.shadowRoot!.activeElement;
+      };
+      equal(await unstar(0), stars()[0], 'the next session’s star');
+      equal(titles(el), [b.name, c.name]);
+      equal(await unstar(1), stars()[0], 'the last one out: the star before');
+      equal(await unstar(0), $(el, '.mine'), 'none left: My schedule');
+      await expectAccessible(el);
+    } finally {
+      favouritesOf(1).set(new Set());
+    }
   });
 
   it('counts the favourites shown, and marks the days that hold them', async () => {

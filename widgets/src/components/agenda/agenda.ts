@@ -301,7 +301,13 @@ export class PodiumAgenda extends PodiumElement {
 
   #toggle(s: Session): void {
     if (this._eventID === undefined) return;
+    // In My schedule an unstarred session leaves the list, its star with it: focus goes to the star that
+    // takes its place (the next session's), else the one before, else the My schedule button.
+    const stars = () => [...this.renderRoot.querySelectorAll('.fav')];
+    const at = stars().indexOf((this.renderRoot as ShadowRoot).activeElement!);
     const { favourite, saved } = toggle(this._eventID, s.activityID);
+    if (!favourite && this._filter.mine && at >= 0)
+      this.#refocus(() => [stars()[at], stars()[at - 1], this.renderRoot.querySelector('.mine')]);
     this._notice = saved ? '' : this.t('schedule.favouritesNotSaved');
     this.dispatchEvent(
       new PodiumFavouritesChangeEvent({
@@ -332,9 +338,20 @@ export class PodiumAgenda extends PodiumElement {
     if (next === undefined) return;
     e.preventDefault();
     this.#set({ days: [tabs.at(next % tabs.length)!] });
-    void this.updateComplete.then(() =>
-      this.renderRoot.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.focus(),
-    );
+    this.#refocus(() => [this.renderRoot.querySelector('[role="tab"][aria-selected="true"]')]);
+  }
+
+  /**
+   * After the next render, focus the first of `candidates()` that is shown: for a control that takes
+   * itself away (the last star of My schedule, Clear filters), so that focus stays in the agenda
+   * instead of falling to the host page's <body>.
+   */
+  #refocus(candidates: () => (Element | null | undefined)[]): void {
+    void this.updateComplete.then(() => {
+      // An element not rendered (display: none) has no boxes.
+      const shown = candidates().find((el) => el?.getClientRects().length);
+      (shown as HTMLElement | undefined)?.focus();
+    });
   }
 
   #favouriteButton(s: Session, favs: Set<number>): TemplateResult {
@@ -434,7 +451,7 @@ export class PodiumAgenda extends PodiumElement {
       const grid = gridOf(items, zone, { rooms: columns });
       return html`<table part="grid">
         <caption>
-          ${formatDay(day, zone, this.language)}
+          <h2 part="day">${formatDay(day, zone, this.language)}</h2>
         </caption>
         <thead>
           <tr>
@@ -570,7 +587,7 @@ export class PodiumAgenda extends PodiumElement {
       <div class="buttons scroll">
         <button
           type="button"
-          class="button secondary"
+          class="button secondary mine"
           aria-pressed=${f.mine}
           @click=${() => this.#set({ mine: !f.mine })}
         >
@@ -637,7 +654,11 @@ export class PodiumAgenda extends PodiumElement {
     else this.#set({ tags: value === '' ? [] : [Number(value)] });
   }
 
-  #clear = (): void => this.#set({ days: [], rooms: [], tags: [], q: '', mine: false });
+  /** Clears every filter; the button goes with them, so focus goes to the search field (or, folded, Filters). */
+  #clear = (): void => {
+    this.#set({ days: [], rooms: [], tags: [], q: '', mine: false });
+    this.#refocus(() => [this.renderRoot.querySelector('#q'), this.renderRoot.querySelector('.more')]);
+  };
 
   /**
    * One tab per day. A day's mark: while filtering (My schedule included), how many sessions it has that
