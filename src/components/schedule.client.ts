@@ -125,12 +125,25 @@ function init(root: HTMLElement): void {
     paintCount();
   }
 
+  /** The stars on screen (in "my schedule" an unstarred session is hidden, its star with it). */
+  const starsShown = () =>
+    Array.from(root.querySelectorAll<HTMLButtonElement>('button.fav')).filter((b) => b.getClientRects().length > 0);
+
   root.addEventListener('click', (e) => {
     const button = (e.target as Element).closest<HTMLButtonElement>('button.fav');
     if (!button) return;
+    const at = mine ? starsShown().indexOf(button) : -1;
     favourites = toggleFavourite(favourites, Number(button.dataset.fav));
     saveFavourites(store, eventID, favourites);
     paintFavourites();
+    // Its session just left "my schedule": the focus goes to the star that takes its place, else the one
+    // before, else the message of an empty view — not to <body>, back at the top of the page.
+    if (at >= 0 && button.getClientRects().length === 0) {
+      const stars = starsShown();
+      const next = stars[at] ?? stars[at - 1] ?? [mineEmpty, mineElsewhere].find((el) => el && !el.hidden);
+      if (next && !next.matches('button')) next.tabIndex = -1;
+      next?.focus();
+    }
     // The notifications switch (push.client.ts) tells the platform the new list.
     root.dispatchEvent(new CustomEvent('favourites-change'));
   });

@@ -279,6 +279,15 @@ describe('favourites and counts', () => {
     await page.locator(`#s${day2[2]} button.fav`).click();
     expect(await page.locator('.result-count').textContent()).toBe('2 sessions');
     expect(await page.locator(`.day-tabs a[data-day="${DAY2}"] .fav-mark`).isHidden()).toBe(true);
+    // By keyboard, the focus stays among the favourites: the next star, the one before, then the message.
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.closest('[data-id]')?.id ?? document.activeElement?.className);
+    await page.locator(`#s${day1[0]} button.fav`).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe(`s${day1[5]}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toContain('mine-empty');
+    expect(await page.locator('.mine-empty').isVisible()).toBe(true);
     await page.close();
     await c.close();
     expect(problems).toEqual([]);
