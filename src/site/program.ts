@@ -206,7 +206,8 @@ export function gridHtml(
     rows.push(`<tr${slot.starts ? ' class="starts"' : ''}>${label}${cells.join('')}</tr>`);
   }
   return (
-    `<table class="grid step-${grid.step / 60}"><caption>${escapeHtml(o.caption)}</caption>` +
+    // The day is a heading (h2, as in the list), so a screen reader's headings do not skip the grid.
+    `<table class="grid step-${grid.step / 60}"><caption><h2>${escapeHtml(o.caption)}</h2></caption>` +
     `<thead><tr><th scope="col" class="time-col">${escapeHtml(o.strings.time)}</th>${head}</tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table>`
   );

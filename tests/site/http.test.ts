@@ -24,7 +24,7 @@ describe('pages', () => {
   it.each([
     ['/demo', 200, 'Podium Demo'],
     ['/demo/summit', 200, 'Podium Summit'],
-    ['/demo/summit/schedule', 200, '<table class="grid step-15">'],
+    ['/demo/summit/schedule', 200, '<table class="grid step-15"><caption><h2>'],
     ['/demo/summit/schedule?view=list', 200, 'class="session-list"'],
     ['/demo/summit/schedule/1', 200, 'Keynote: Event Check-in'],
     ['/demo/summit/speakers', 200, 'Ana Almeida'],
@@ -276,7 +276,7 @@ describe('schedule filters in the URL', () => {
     const none = await get('/demo/summit/schedule?view=list&q=zzzzzz');
     expect(none.text).toContain('No sessions match these filters.');
     const grid = await get('/demo/summit/schedule?day=2037-12-23&room=Studio&room=Main%20Hall');
-    expect(grid.text).toContain('<caption>Wednesday 23 December</caption>');
+    expect(grid.text).toContain('<caption><h2>Wednesday 23 December</h2></caption>');
     expect(grid.text).toMatch(/<th scope="col">Main Hall<\/th><th scope="col">Studio<\/th><\/tr>/);
   });
 });

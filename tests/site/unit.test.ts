@@ -403,7 +403,7 @@ describe('program views', () => {
     const list = listHtml(view, view.sessions, (d) => `Day ${d}`);
     expect(list.match(/<section class="day-block"/g)).toHaveLength(2);
     const grid = gridHtml(view, view.sessions.slice(0, 2), { ...o, caption: 'Monday', allRooms: view.rooms });
-    expect(grid).toContain('<caption>Monday</caption>');
+    expect(grid).toContain('<caption><h2>Monday</h2></caption>');
     expect(grid).toContain('<th scope="col">Main Hall</th><th scope="col">Studio</th>');
     // Rows of 30 minutes: the one-hour sessions span two; only the first row says its time.
     expect(grid).toContain('<table class="grid step-30">');
