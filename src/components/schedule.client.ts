@@ -139,9 +139,9 @@ function init(root: HTMLElement): void {
     // Its session just left "my schedule": the focus goes to the star that takes its place, else the one
     // before, else the message of an empty view — not to <body>, back at the top of the page.
     if (at >= 0 && button.getClientRects().length === 0) {
-      const stars = starsShown();
+      const stars: (HTMLButtonElement | undefined)[] = starsShown(); // [at] and [at - 1] may be past its ends
       const next = stars[at] ?? stars[at - 1] ?? [mineEmpty, mineElsewhere].find((el) => el && !el.hidden);
-      if (next && !next.matches('button')) next.tabIndex = -1;
+      if (next && !(next instanceof HTMLButtonElement)) next.tabIndex = -1;
       next?.focus();
     }
     // The notifications switch (push.client.ts) tells the platform the new list.
