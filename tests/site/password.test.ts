@@ -128,6 +128,41 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     expect(res.text).toMatch(/<button class="button" type="submit">\s*Set the password\s*<\/button>/);
   });
 
+  /** The "Sign in" link back that the page shows for `?back=`, decoded; undefined when it shows none. */
+  const backLinkOf = (html: string) =>
+    /<p><a href="([^"]*)">Sign in<\/a><\/p>/.exec(html)?.[1].replaceAll('&amp;', '&');
+
+  it.each([
+    [
+      'the sign-in page of an event on this site',
+      () => `${p.site}/demo/summit/signin?next=/demo/summit/schedule/1`,
+      true,
+    ],
+    ["the sign-in page on an event's own domain", () => `http://${CUSTOM}/signin`, true],
+    ['another site', () => 'https://evil.example/signin', false],
+    ["this site's host on another port", () => `${p.site.replace(/:\d+$/, ':1')}/demo/summit/signin`, false],
+    ['a page that is not a sign-in page', () => `${p.site}/demo/summit/me`, false],
+    ['a script address', () => 'javascript:alert(1)//signin', false],
+    ['no address at all', () => 'not a url', false],
+  ])('links back to %s', async (_label, back, linked) => {
+    const res = await get(`/podium-password?back=${encodeURIComponent(back())}`);
+    expect(res.status).toBe(200);
+    expect(backLinkOf(res.text)).toBe(linked ? back() : undefined);
+  });
+
+  it('"Forgot your password?" tells the page how to come back, `next` included', async () => {
+    const res = await get('/demo/summit/signin?next=/demo/summit/schedule/1');
+    const href = /<a href="([^"]*)">Forgot your password\?<\/a>/.exec(res.text)?.[1].replaceAll('&amp;', '&');
+    expect(href).toBeDefined();
+    const back = new URL(href!, p.site).searchParams.get('back');
+    expect(back).toBe(`${p.site}/demo/summit/signin?next=%2Fdemo%2Fsummit%2Fschedule%2F1`);
+    expect(backLinkOf((await get(href!.replace(p.site, ''))).text)).toBe(back);
+    // On the event's own domain: back to that domain's sign-in page.
+    const there = await get('/signin', { host: CUSTOM });
+    const fromThere = /<a href="([^"]*)">Forgot your password\?<\/a>/.exec(there.text)?.[1].replaceAll('&amp;', '&');
+    expect(new URL(fromThere!).searchParams.get('back')).toBe(`http://${CUSTOM}/signin?next=%2F`);
+  });
+
   it.each([
     ['no code', '/podium-password', 200, 'open the link from the e-mail'],
     ['an empty code', '/podium-password?code=', 200, 'open the link from the e-mail'],
