@@ -220,6 +220,23 @@ describe.each(STORES)('a flood of unknown host names (%s)', (kind) => {
     expect((await visit(second, 0)).status).toBe(200);
   }, 120_000);
 
+  it('the password page’s way back under a flood: unknown `back` hosts spend only their visitor’s allowance', async () => {
+    const [first, second] = [`first.${kind}.back.test`, `second.${kind}.back.test`];
+    // /podium-password?back= asks the host resolver whether the address is an event's domain.
+    const counts = await duringFlood(
+      first,
+      second,
+      (i) => ({
+        url: `${p.site}/podium-password?back=${encodeURIComponent(`http://n${i}.flood.back.test/signin`)}`,
+        headers: { 'x-forwarded-for': '198.19.0.2' },
+      }),
+      visit,
+    );
+    // The page is served every time; past the visitor's allowance it only shows no link back.
+    expect(counts).toEqual({ 200: FLOOD });
+    expect((await visit(second, 0)).status).toBe(200);
+  }, 120_000);
+
   it('an edit of the cname is seen at once by the site of the same process (no waiting for the TTL)', async () => {
     const a = `a.${kind}.edit.test`;
     const b = `b.${kind}.edit.test`;
