@@ -4,7 +4,17 @@
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -102,9 +112,8 @@ function alive(pid: number): boolean {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Builds the site unless dist/ is current; waits while another process builds it. */
-export async function ensureBuilt(root: string, options: { quiet?: boolean; log?: (line: string) => void } = {}) {
-  if (isBuilt(root)) return;
+/** Runs `fn` holding the build lock: no build writes dist/ meanwhile, and no other build runs. */
+async function withBuildLock<T>(root: string, fn: () => Promise<T>): Promise<T> {
   mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
   const lock = join(root, 'node_modules/.cache/podium-site-build.lock');
   for (let waited = 0; ; waited += 200) {
@@ -129,6 +138,16 @@ export async function ensureBuilt(root: string, options: { quiet?: boolean; log?
     }
   }
   try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Builds the site unless dist/ is current; waits while another process builds it. */
+export async function ensureBuilt(root: string, options: { quiet?: boolean; log?: (line: string) => void } = {}) {
+  if (isBuilt(root)) return;
+  await withBuildLock(root, async () => {
     if (isBuilt(root)) return;
     options.log?.('Building the site (astro build)…');
     const signature = sourceSignature(root);
@@ -136,7 +155,38 @@ export async function ensureBuilt(root: string, options: { quiet?: boolean; log?
     await buildWidgetsApart(root, quiet);
     await runNode(root, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], 'astro build', quiet);
     writeFileSync(join(root, STAMP), `${signature}\n`);
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
+  });
+}
+
+/** Where running sites keep their copies of the build (inside the tree: the copy's imports resolve to node_modules). */
+const COPIES = 'node_modules/.cache/podium-site';
+
+/** A running site's own copy of the build: `dir` holds client/ and server/ as dist/ did. */
+export interface BuildCopy {
+  dir: string;
+  remove(): void;
+}
+
+/**
+ * A copy of dist/ for one running site. A later build — another `podium start` after an edit, `npm
+ * test` beside `npm start` — empties and rewrites dist/: the files the site serves (its index of them
+ * made at start) and the page modules it imports on first use would be gone, and a file that vanishes
+ * under sirv's read stream ends the process. The copy is taken under the build lock (never of a build
+ * half written), is about 2 MB, and goes when the site closes or its process exits; copies of processes
+ * that are gone are removed by the next start.
+ */
+export async function copyBuild(root: string): Promise<BuildCopy> {
+  const parent = join(root, COPIES);
+  mkdirSync(parent, { recursive: true });
+  for (const name of readdirSync(parent)) {
+    if (!alive(Number(name.split('-')[0]))) rmSync(join(parent, name), { recursive: true, force: true });
   }
+  const dir = mkdtempSync(join(parent, `${process.pid}-`));
+  await withBuildLock(root, () => cp(join(root, 'dist'), dir, { recursive: true }));
+  const remove = () => {
+    process.off('exit', remove);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', remove);
+  return { dir, remove };
 }

@@ -2,7 +2,7 @@
 // 1. The page cache (pagecache.ts): a public page already rendered for this host, path, query and
 //    language (pagekey.ts) is answered from memory — 200 in the encoding asked for, or 304 on a matching
 //    ETag — without Astro. Its staleness budget is in docs/site.md ("The page cache").
-// 2. Files of the build (dist/client: /_astro/*, /widgets/*, public/*) through sirv, which sends the
+// 2. Files of the build (client/ of the site's copy of dist/: /_astro/*, /widgets/*, public/*) through sirv, which sends the
 //    .br/.gz the build wrote beside them (precompress.ts).
 // 3. Everything else to Astro: the @astrojs/node adapter's handler (middleware mode) with
 //    `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=,
@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { lookup } from 'mrmime';
 import sirv from 'sirv';
 import type { ChangeFollower } from '../client/index.ts';
+import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
 import { notModified } from './etag.ts';
@@ -24,7 +25,7 @@ import type { CachedPage, Variant } from './pagecache.ts';
 import { createRuntime, type RuntimeOptions } from './runtime.ts';
 
 export interface SiteOptions extends Omit<RuntimeOptions, 'siteUrl'> {
-  /** The repository root: dist/ (the Astro build). */
+  /** The repository root: its dist/ (the Astro build) is copied and served from the copy. */
   root: string;
   /** The public address of the platform's own site (default: the address it listens on). */
   siteUrl?: string;
@@ -63,10 +64,12 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   const listenHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const runtime = createRuntime({ ...options, siteUrl: options.siteUrl ?? `http://${listenHost}` });
   const pageCache = runtime.pageCache;
-  const entry = pathToFileURL(join(options.root, 'dist/server/entry.mjs')).href;
+  // Served from a copy of the build of its own: a rebuild of dist/ meanwhile changes nothing here.
+  const build = await copyBuild(options.root);
+  const entry = pathToFileURL(join(build.dir, 'server/entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
 
-  const files = sirv(join(options.root, 'dist/client'), {
+  const files = sirv(join(build.dir, 'client'), {
     etag: true,
     brotli: true,
     gzip: true,
@@ -205,6 +208,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       await closed;
       clearTimeout(grace);
       await runtime.close();
+      build.remove();
     },
   };
 }
