@@ -420,4 +420,27 @@ describe('on a phone (390 × 844)', () => {
     await c.close();
     expect(problems).toEqual([]);
   });
+
+  it('stays one screen wide with favourites on every day, in every language', async () => {
+    const c = await newContext({ viewport: { width: 390, height: 844 } });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}`);
+    const days = ['2037-12-21', DAY2, '2037-12-23'];
+    const firsts = await Promise.all(
+      days.map(async (d) =>
+        Number(((await page.locator(`.day-tabs a[data-day="${d}"]`).getAttribute('data-ids')) ?? '').split(',')[0]),
+      ),
+    );
+    await page.evaluate((ids) => localStorage.setItem('podium:favourites:1', JSON.stringify(ids)), firsts);
+    // Each tab's mark holds a visually hidden "(1 favourite)": absolute, so it must stay inside the tabs'
+    // own scroll box (the longest words are Portuguese).
+    for (const lang of ['en', 'pt', 'es']) {
+      await page.goto(`${p.site}${SCHEDULE}?view=list&mine=1&lang=${lang}`);
+      await expect.poll(() => page.locator('.day-tabs .fav-mark:visible').count()).toBe(3);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), lang).toBeLessThanOrEqual(390);
+    }
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
 });
