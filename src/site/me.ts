@@ -83,6 +83,7 @@ export interface MeView {
   dates: string;
   venue: string;
   ics: string;
+  /** The answer the RSVP's radios show: '1' yes, '0' no (only right after saving it), '' none. */
   rsvp: string;
   sessions: SessionItem[];
   fields: FieldItem[];
@@ -569,6 +570,9 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   const fullName = fullID && data.activities.find((a) => a.activityID === fullID)?.name;
   if (fullName) error = t(locale, 'me.full', { name: fullName });
   const view = viewOf(ev, data, answers, fieldErrors);
+  // A registration through the form stores rsvp 0 when it was not asked (the spec's default), the same
+  // 0 as "No": the page shows "No" only right after the attendee chose it, never as an answer they gave.
+  if (view.rsvp === '0' && astro.url.searchParams.get('done') !== 'rsvp') view.rsvp = '';
   const notice = post ? undefined : noticeOf(locale, astro.url.searchParams, view);
   const print = !post && astro.url.searchParams.get('view') === 'print';
   return { state: { kind: 'me', view, print, notice, error, errorAt } };

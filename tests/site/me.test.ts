@@ -278,7 +278,16 @@ describe('signed in', () => {
     expect(tried.text).toContain('this activity is locked');
   });
 
-  it('saves the RSVP', async () => {
+  it('saves the RSVP, and shows no answer the attendee did not give', async () => {
+    // Registered through the form, which did not ask: the platform's rsvp is 0, and no radio is chosen.
+    const [fresh] = await api('event.person.get', { eventID }, undefined, tokenOf(ana));
+    expect(fresh.rsvp).toBe('0');
+    const first = await site(ME, { cookie: ana });
+    expect(first.text).toContain('id="rsvp-no"');
+    expect(first.text).not.toMatch(/id="rsvp-(yes|no)"[^>]*checked/);
+    // "No", saved: shown as chosen on the page that says it was saved.
+    expect((await site(ME, { cookie: ana, form: { action: 'rsvp', rsvp: '0' } })).status).toBe(303);
+    expect((await site(`${ME}?done=rsvp`, { cookie: ana })).text).toMatch(/id="rsvp-no"[^>]*checked/);
     const saved = await site(ME, { cookie: ana, form: { action: 'rsvp', rsvp: '1' } });
     expect(saved.status).toBe(303);
     const [me] = await api('event.person.get', { eventID }, undefined, tokenOf(ana));
