@@ -150,6 +150,56 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     expect(backLinkOf(res.text)).toBe(linked ? back() : undefined);
   });
 
+  it('keeps the way back for the e-mailed link (which carries only the code) in the browser that asked', async () => {
+    // Someone registered through the form, who never had a password.
+    const email = `back-${run}@example.com`;
+    const fields = (
+      (await (await fetch(`${p.api}/form/get?eventID=1`, { headers: from() })).json()) as {
+        data: { fields: { feedbackID: string; type: string; required: string; options: { value: string }[] }[] }[];
+      }
+    ).data[0].fields;
+    const answers = fields
+      .filter((f) => f.required === '1')
+      .map((f) => ({ feedbackID: f.feedbackID, value: f.options[0]?.value ?? (f.type === 'checkbox' ? '1' : 'x') }));
+    const registered = await api('/form/respondRegistration?eventID=1', {
+      firstName: 'Pat',
+      lastName: 'Back',
+      email,
+      feedbackContent: JSON.stringify(answers),
+      consent: '1',
+    });
+    expect(registered.status).toBe(200);
+    // Its confirmation e-mail, written by a job: waited for, so no later test counts it as its own.
+    for (let waited = 0; !p.mails().some((m) => m.includes(`To: ${email}`)) && waited < 10_000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
+    const back = `${p.site}/demo/summit/signin?next=%2Fdemo%2Fsummit`;
+    const before = p.mails().length;
+    const asked = await http(`${p.site}/podium-password?back=${encodeURIComponent(back)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: p.site, 'sec-fetch-site': 'same-origin', ...from() }, // prettier-ignore
+      body: new URLSearchParams(ask(email)).toString(),
+    });
+    expect(asked.status).toBe(200);
+    const set = String(asked.headers['set-cookie']);
+    expect(set).toMatch(/^podium_password_back=[^;]+; Max-Age=3600; Path=\/podium-password; HttpOnly; SameSite=Lax$/);
+    const cookie = set.split(';')[0];
+    const mail = (await mailsUntil(before + 1)).slice(before).find((m) => m.includes(`To: ${email}`));
+    const code = mail?.match(/\/podium-password\?code=([A-Za-z0-9_-]{60})\s/)?.[1];
+    expect(code).toBeDefined();
+    // The link opened in that browser: the way back is there; in another browser, or with a cookie
+    // naming another site, it is not.
+    expect(backLinkOf((await get(`/podium-password?code=${code}`, { cookie })).text)).toBe(back);
+    expect(backLinkOf((await get(`/podium-password?code=${code}`)).text)).toBeUndefined();
+    const forged = `podium_password_back=${encodeURIComponent('https://evil.example/signin')}`;
+    expect(backLinkOf((await get(`/podium-password?code=${code}`, { cookie: forged })).text)).toBeUndefined();
+    // The password set: the page leads back to the event's sign-in, and the cookie goes.
+    const done = await post(form(code!, NEW_PASSWORD), { cookie });
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Your password is set');
+    expect(backLinkOf(done.text)).toBe(back);
+    expect(String(done.headers['set-cookie'])).toMatch(/^podium_password_back=deleted; .*Expires=Thu, 01 Jan 1970/);
+  });
+
   it('"Forgot your password?" tells the page how to come back, `next` included', async () => {
     const res = await get('/demo/summit/signin?next=/demo/summit/schedule/1');
     const href = /<a href="([^"]*)">Forgot your password\?<\/a>/.exec(res.text)?.[1].replaceAll('&amp;', '&');
@@ -164,8 +214,8 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
   });
 
   it.each([
-    ['no code', '/podium-password', 200, 'open the link from the e-mail'],
-    ['an empty code', '/podium-password?code=', 200, 'open the link from the e-mail'],
+    ['no code', '/podium-password', 200, 'you need a link sent to your e-mail address: ask for one below'],
+    ['an empty code', '/podium-password?code=', 200, 'you need a link sent to your e-mail address: ask for one below'],
     ['something that cannot be a code', '/podium-password?code=%3Cscript%3E', 400, 'already used or has expired'],
   ])('GET with %s: a short explanation and no password form', async (_label, path, status, text) => {
     const res = await get(path);

@@ -273,7 +273,7 @@ const en = {
   // Choosing a new password (/podium-password, the link of person.recover's e-mail)
   'password.title': 'Choose a new password',
   'password.intro': 'Type your new password twice. Once it is set, you are signed out everywhere you were signed in.',
-  'password.noCode': 'To choose a new password, open the link from the e-mail we sent you.',
+  'password.noCode': 'To choose a new password, you need a link sent to your e-mail address: ask for one below.',
   'password.new': 'New password',
   'password.again': 'Type the new password again',
   'password.rules': 'At least 8 characters, at most 200.',
@@ -723,7 +723,7 @@ const pt: Messages = {
   'password.title': 'Escolha uma nova senha',
   'password.intro':
     'Digite a nova senha duas vezes. Depois de definida, você sai da conta em todos os lugares onde estava conectado.',
-  'password.noCode': 'Para escolher uma nova senha, abra o link do e-mail que enviamos a você.',
+  'password.noCode': 'Para escolher uma nova senha, você precisa de um link enviado ao seu e-mail: peça um abaixo.',
   'password.new': 'Nova senha',
   'password.again': 'Digite a nova senha novamente',
   'password.rules': 'No mínimo 8 caracteres, no máximo 200.',
@@ -1167,7 +1167,7 @@ const es: Messages = {
   'password.title': 'Elige una nueva contraseña',
   'password.intro':
     'Escribe la nueva contraseña dos veces. Una vez definida, se cerrará tu sesión en todos los lugares donde estabas conectado.',
-  'password.noCode': 'Para elegir una nueva contraseña, abre el enlace del correo que te enviamos.',
+  'password.noCode': 'Para elegir una nueva contraseña, necesitas un enlace enviado a tu correo: pídelo abajo.',
   'password.new': 'Nueva contraseña',
   'password.again': 'Escribe de nuevo la nueva contraseña',
   'password.rules': 'Al menos 8 caracteres, como máximo 200.',

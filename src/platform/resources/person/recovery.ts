@@ -47,7 +47,8 @@ export function recoveryMessage(person: Person, code: string, siteUrl: string): 
       `Open this link within ${minutes} minutes to choose a new password (it works once):`,
       `${siteUrl}/podium-password?code=${code}`,
       '',
-      `Or send this code with person.confirm: ${code}`,
+      // For apps that set the password through the API (person.confirm), in words an attendee can skip.
+      `If an app asks you for a code instead, it is: ${code}`,
       '',
       'If you did not ask for it, ignore this message: nothing changes.',
     ].join('\n'),
