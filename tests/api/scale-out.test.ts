@@ -255,7 +255,7 @@ describe('scale-out: two API processes and a worker, as separate processes on Po
       // The run that was killed left a code that no longer works: the new run's replaced it.
       expect(await requestOf(personID)).not.toBe(madeByTheKilled);
       const text = readFileSync(join(dir, emlFiles(dir)[0]), 'utf8').replace(/=\r?\n/g, '');
-      const code = text.match(/person\.confirm: ([A-Za-z0-9_-]{60})/)![1];
+      const code = text.match(/asks you for a code instead, it is: ([A-Za-z0-9_-]{60})/)![1];
       await ok(b, 'person.confirm', { body: { code, password: 'after the crash' } });
     } finally {
       await second.kill();

@@ -16,7 +16,7 @@ import {
 } from '../../src/platform/resources/person/recovery.ts';
 import { PASSWORD, STORES, TestPlatform, startTestPlatform } from '../helpers/platform.ts';
 
-const CODE = /person\.confirm: ([A-Za-z0-9_-]{60})/;
+const CODE = /asks you for a code instead, it is: ([A-Za-z0-9_-]{60})/;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(STORES)('person.recover mails through a job on %s', (kind) => {

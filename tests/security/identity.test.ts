@@ -14,7 +14,7 @@ async function codeSentTo(p: TestPlatform, to: string, timeoutMs = 10_000): Prom
       .mails()
       .filter((m) => m.includes(`To: ${to}`))
       .at(-1);
-    if (mail || Date.now() > end) return mail?.match(/person\.confirm: ([A-Za-z0-9_-]{60})/)?.[1];
+    if (mail || Date.now() > end) return mail?.match(/asks you for a code instead, it is: ([A-Za-z0-9_-]{60})/)?.[1];
     await new Promise((r) => setTimeout(r, 10));
   }
 }
