@@ -211,6 +211,11 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     const there = await get('/signin', { host: CUSTOM });
     const fromThere = /<a href="([^"]*)">Forgot your password\?<\/a>/.exec(there.text)?.[1].replaceAll('&amp;', '&');
     expect(new URL(fromThere!).searchParams.get('back')).toBe(`http://${CUSTOM}/signin?next=%2F`);
+    // Attendees registered through the form have no password: "My registration" e-mails a link that signs in.
+    const linkOf = (html: string) =>
+      /<a href="([^"]*)">No password\? Get a sign-in link by e-mail<\/a>/.exec(html)?.[1];
+    expect(linkOf(res.text)).toBe('/demo/summit/me');
+    expect(linkOf(there.text)).toBe('/me');
   });
 
   it.each([
