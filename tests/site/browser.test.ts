@@ -244,6 +244,7 @@ describe('private event', () => {
     await page.getByLabel('Access code').fill(p.accessCode === '1' ? '2' : '1');
     await page.getByRole('button', { name: 'Unlock' }).click();
     expect(await page.getByRole('alert').textContent()).toContain('Wrong code');
+    expect(await page.getByLabel('Access code').inputValue()).toBe(p.accessCode === '1' ? '2' : '1');
     // The field to type again has the focus (not the page's body).
     // Autofocus lands after the page's first rendering: waited for, not read at once.
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('access-code');

@@ -314,9 +314,15 @@ describe('private event', () => {
     });
 
   it('unlocks with the right code: a signed, expiring, HttpOnly grant cookie scoped to the event', async () => {
-    const wrong = await access(p.accessCode === '1' ? '2' : '1', '198.51.100.20');
+    const typed = p.accessCode === '1' ? '2' : '1';
+    const wrong = await access(typed, '198.51.100.20');
     expect(wrong.status).toBe(403);
     expect(wrong.text).toContain('Wrong code');
+    // What was typed stays in the field, to be corrected; so does a code that cannot be one.
+    expect(wrong.text).toMatch(new RegExp(`<input id="access-code"[^>]*value="${typed}"`));
+    const invalid = await access('12a', '198.51.100.21');
+    expect(invalid.status).toBe(400);
+    expect(invalid.text).toMatch(/<input id="access-code"[^>]*value="12a"/);
     const ok = await access(p.accessCode, '198.51.100.20', '//evil.example.com/');
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe('/demo/partners'); // an outside "next" is not followed
