@@ -265,6 +265,41 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     }
   });
 
+  // Nobody signed in: the change has no caller's company, and takes its event's (change/log.ts).
+  it('a registration and an application through the public form, with no token, are delivered', async () => {
+    const [{ eventID }] = await p.ok('company.event.bind', {
+      token: w.adminA,
+      query: { companyID: w.companyA.companyID },
+      body: { name: 'Open doors', nickname: `open-${Date.now()}` },
+    });
+    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
+    const hook = await register({ eventID }, { types: 'event.person.bind,event.applicant.bind' });
+    const form = (email: string) =>
+      p.ok('form.respondRegistration', {
+        query: { eventID },
+        body: { firstName: 'Ana', lastName: 'Lima', email, feedbackContent: '[]' },
+      });
+    const [attendee] = await form('ana@open.test');
+    await p.ok('form.edit', { token: w.adminA, query: { eventID, key: 'approvalRequired' }, body: { value: 1 } });
+    const [applicant] = await form('rui@open.test');
+    const got = await rx.until(2);
+    expect(got.map((g) => [g.body.type, g.body.ids.personID])).toEqual([
+      ['event.person.bind', attendee.personID],
+      ['event.applicant.bind', applicant.personID],
+    ]);
+    expect(await settled(hook.webhookID, 2)).toHaveLength(2);
+    const logged = await p.db
+      .selectFrom('change')
+      .select('companyID')
+      .where('eventID', '=', Number(eventID))
+      .where('operation', 'in', ['form.respondRegistration', 'event.applicant.bind'])
+      .execute();
+    expect(logged.map((r) => Number(r.companyID))).toEqual([
+      Number(w.companyA.companyID),
+      Number(w.companyA.companyID),
+    ]);
+  });
+
   it('bypassWebhook=1 on activity.person.bind and dismiss delivers nothing; without it they deliver', async () => {
     const hook = await register(
       { eventID: w.eventA.eventID },

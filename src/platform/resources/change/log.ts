@@ -82,14 +82,19 @@ export const kindOf = (operation: string): string => operation.slice(0, Math.max
 
 /** Records a change inside the write's transaction `trx`; answers it as logged. */
 export async function recordChange(trx: Kysely<DB>, change: Change, at = Date.now()): Promise<ChangeRow> {
+  const eventID = change.eventID ?? null;
   const row = await trx
     .insertInto('change')
     .values({
       at,
       operation: change.operation,
       kind: change.kind,
-      companyID: change.companyID ?? null,
-      eventID: change.eventID ?? null,
+      // An anonymous write (a registration through the public form) has no caller's company: the event's
+      // is the change's, or no webhook, push stream or cache of that company would hear of it.
+      companyID:
+        change.companyID ??
+        (eventID === null ? null : trx.selectFrom('event').select('companyID').where('eventID', '=', eventID)),
+      eventID,
       objectID: change.objectID ?? null,
       ids: change.ids ? JSON.stringify(change.ids) : '',
       quiet: change.quiet ? 1 : 0,
