@@ -283,7 +283,7 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     await p.ok('form.edit', { token: w.adminA, query: { eventID, key: 'approvalRequired' }, body: { value: 1 } });
     const [applicant] = await form('rui@open.test');
     const got = await rx.until(2);
-    expect(got.map((g) => [g.body.type, g.body.ids.personID])).toEqual([
+    expect(got.map((g) => [g.body.type, (g.body.ids as Record<string, string>).personID])).toEqual([
       ['event.person.bind', attendee.personID],
       ['event.applicant.bind', applicant.personID],
     ]);

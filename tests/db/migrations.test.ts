@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isPostgres, migrate, openStore } from '../../src/platform/db/connect.ts';
 import * as core from '../../src/platform/db/migrations/0001_core.ts';
 import * as content from '../../src/platform/db/migrations/0002_content.ts';
+import * as changeCompany from '../../src/platform/db/migrations/0032_change_company.ts';
 import { STORES, freshStore } from '../helpers/platform.ts';
 
 // Migration 0003 splits people into an identity and per-tenant views: a store with data from before it
@@ -81,6 +82,46 @@ describe.each(STORES)('migration 0003 on %s', (kind) => {
         passwordHash: 'scrypt$x',
       });
       expect(await db.selectFrom('confirmation').selectAll().execute()).toEqual([]);
+    } finally {
+      await db.destroy();
+      await store.drop();
+    }
+  });
+});
+
+// Migration 0032: changes logged without a company (writes with no token) take their event's.
+describe.each(STORES)('migration 0032 on %s', (kind) => {
+  it("gives each change of an event that was logged without a company the event's company", async () => {
+    const store = await freshStore(kind);
+    const { db } = openStore(store.url);
+    try {
+      await migrate(db);
+      const { companyID } = await db
+        .insertInto('company')
+        .values({ namespace: 'co32' })
+        .returning('companyID')
+        .executeTakeFirstOrThrow();
+      const { eventID } = await db
+        .insertInto('event')
+        .values({ companyID, name: 'e', nickname: 'e32' })
+        .returning('eventID')
+        .executeTakeFirstOrThrow();
+      const log = (row: { companyID: number | null; eventID: number | null }) =>
+        db.insertInto('change').values({ at: 1, operation: 'x', kind: 'x', objectID: null, ids: '', quiet: 0, ...row }).execute(); // prettier-ignore
+      await log({ companyID: null, eventID }); // a registration through the public form
+      await log({ companyID: null, eventID: null }); // a person's own, of no event: stays so
+      await changeCompany.up(db);
+      const rows = await db.selectFrom('change').select(['companyID', 'eventID']).orderBy('changeID').execute();
+      expect(
+        rows.map((r) => [
+          r.companyID === null ? null : Number(r.companyID),
+          r.eventID === null ? null : Number(r.eventID),
+        ]),
+      ).toEqual([
+        // prettier-ignore
+        [companyID, eventID],
+        [null, null],
+      ]);
     } finally {
       await db.destroy();
       await store.drop();

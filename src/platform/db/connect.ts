@@ -32,6 +32,7 @@ import * as emailBilling from './migrations/0028_email_billing.ts';
 import * as eventSmsText from './migrations/0029_event_sms_text.ts';
 import * as confirmFeed from './migrations/0030_confirm_feed.ts';
 import * as sanityFeed from './migrations/0031_sanity_feed.ts';
+import * as changeCompany from './migrations/0032_change_company.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '0029_event_sms_text': eventSmsText,
   '0030_confirm_feed': confirmFeed,
   '0031_sanity_feed': sanityFeed,
+  '0032_change_company': changeCompany,
 };
 
 /**
