@@ -143,11 +143,11 @@ export function check(box: HTMLInputElement, on = true): void {
 }
 
 /** Every fetch the page makes from now on (URL and method), until restored. */
-export function recordFetches(): { calls: { url: string; method: string }[]; restore: () => void } {
+export function recordFetches(): { calls: { url: string; method: string; body: string }[]; restore: () => void } {
   const original = window.fetch;
-  const calls: { url: string; method: string }[] = [];
+  const calls: { url: string; method: string; body: string }[] = [];
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-    calls.push({ url: String(input), method: init?.method ?? 'GET' });
+    calls.push({ url: String(input), method: init?.method ?? 'GET', body: String(init?.body ?? '') });
     return original(input, init);
   };
   return { calls, restore: () => (window.fetch = original) };

@@ -25,13 +25,15 @@ interface Form {
   renderRoot: HTMLElement | DocumentFragment;
 }
 
-export function link(el: unknown, html: typeof Html): TemplateResult {
+/** The form asking for the link; `email` fills it in (the panel of a registration already made). */
+export function link(el: unknown, html: typeof Html, email?: string): TemplateResult {
   const form = el as Form;
   const own = typeof podiumOwnMessages$ === 'undefined' || form.language !== 'en' ? undefined : podiumOwnMessages$;
   const t = (key: MessageKey) => (own ? own[key] : form.t(key));
   const state = form._k;
-  // Just opened: the address is what the visitor types next (keyboard users land on it).
-  if (!state && !form.renderRoot.querySelector('#lk'))
+  // Just opened: the address is what the visitor types next (keyboard users land on it). Filled in, it
+  // comes under a panel that has the focus.
+  if (!email && !state && !form.renderRoot.querySelector('#lk'))
     void form.updateComplete.then(() => form.renderRoot.querySelector<HTMLElement>('#lk')?.focus());
   const submit = async (e: SubmitEvent) => {
     e.preventDefault();
@@ -55,7 +57,7 @@ export function link(el: unknown, html: typeof Html): TemplateResult {
   return html`<form part="link" @submit=${submit}>
     <div class="field">
       <label for="lk" part="label">${t('link.email')}</label>
-      <input id="lk" name="email" type="email" required autocomplete="email" part="input" />
+      <input id="lk" name="email" type="email" required autocomplete="email" part="input" .value=${email ?? ''} />
     </div>
     <button class="button" part="button" aria-disabled=${state === 's'}>${t('link.send')}</button>
     ${

@@ -152,6 +152,33 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it('registering again with the same address offers the link to that registration, the address filled in', async () => {
+    const first = registration('event="1"');
+    const mail = await fillSummit(first);
+    submit(first);
+    await until(() => $(first, '[part="success"]'), 'the first registration');
+    const el = registration('event="1"');
+    await fillSummit(el, mail);
+    submit(el);
+    const panel = await until(() => $(el, '[part="success"]'), 'the panel');
+    assert(/already registered/i.test(panel.textContent!), panel.textContent!);
+    const input = await until(() => $<HTMLInputElement>(el, '#lk'), 'the link form');
+    equal(input.value, mail);
+    assert(el.shadowRoot!.activeElement !== input, 'the focus is left to the panel');
+    const fetches = recordFetches();
+    try {
+      $<HTMLFormElement>(el, 'form[part="link"]')!.requestSubmit();
+      const status = await until(() => $(el, '#lk-s'), 'the answer');
+      assert(/If this address is registered/.test(status.textContent!), status.textContent!);
+      const asked = fetches.calls.filter((c) => c.url.includes('person/requestLink'));
+      equal(asked.length, 1);
+      equal(new URLSearchParams(asked[0].body).get('email'), mail);
+    } finally {
+      fetches.restore();
+    }
+    await expectAccessible(el);
+  });
+
   it('promises an e-mail only when the registration queued one (the company sends no confirmations here)', async () => {
     const [event] = (await admin('event.get', { eventID: 1 })).data;
     const tool = (value: string) =>

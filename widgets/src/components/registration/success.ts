@@ -6,6 +6,7 @@
 
 import type { html as Html, TemplateResult } from 'lit';
 import type { MessageKey, MessageVars } from '../../internal/locale.ts';
+import { link } from './link.ts';
 
 declare const podiumOwnMessages$: Record<string, string> | undefined;
 
@@ -33,10 +34,14 @@ export function success(
         ? (['form.waitingList', 'form.waitingListText'] as const)
         : // An e-mail is promised only when this registration queued one (the answer's `emailed`).
           (['form.registered', r.emailed === '1' ? 'form.registeredText' : 'form.registeredNoMail'] as const);
+  const again = r.duplicate === '1' && r.approved !== '-1';
+  // Registered before: whoever lost that e-mail gets the way to their registration here, the address
+  // filled in (link.ts), after the panel (a form is no part of a status message).
   return html`<div class="panel" part="success" role="status" tabindex="-1">
-    <slot name="success">
-      <h2>${t(r.duplicate === '1' && r.approved !== '-1' ? 'form.alreadyRegistered' : title)}</h2>
-      <p>${t(text, { event: def.name as string, email: r.email as string })}</p>
-    </slot>
-  </div>`;
+      <slot name="success">
+        <h2>${t(again ? 'form.alreadyRegistered' : title)}</h2>
+        <p>${t(text, { event: def.name as string, email: r.email as string })}</p>
+      </slot>
+    </div>
+    ${again ? link(el, html, r.email as string) : ''}`;
 }
