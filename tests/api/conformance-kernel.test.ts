@@ -328,6 +328,11 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
         expect(r.text, op.name).toBe('400 tokenID belongs in the query string');
       }
       await c.fail('event.edit', { query, body: { value, tokenID: w.operator } }, 400, /^400 tokenID belongs in the query string$/); // prettier-ignore
+      // Beside a token in the query or the header too: which one the caller meant is not for us to guess.
+      const held = await snapshot();
+      await c.fail('event.edit', { token: w.operator, query, body: { value, tokenID: w.operator } }, 400, /^400 tokenID belongs in the query string$/); // prettier-ignore
+      await c.fail('event.edit', { bearer: w.operator, query, body: { value, tokenID: 'other' } }, 400, /^400 tokenID belongs in the query string$/); // prettier-ignore
+      expect(await snapshot()).toBe(held);
       // sandbox=1 in the body would otherwise be ignored, and the edit committed.
       const before = await snapshot();
       await c.fail('event.edit', { token: w.operator, query, body: { value, sandbox: '1' } }, 400, /^400 sandbox belongs in the query string$/); // prettier-ignore

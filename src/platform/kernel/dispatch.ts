@@ -265,14 +265,15 @@ export function createDispatcher(deps: Deps) {
   }
 
   function readToken(call: Call): string | undefined {
+    // Read from the query only (spec §5.1): one in the body would be ignored — the call run as
+    // anonymous, answering something misleading ("cannot be empty", or public data), or as the query's
+    // or the header's token when the caller meant this one.
+    if (call.body?.tokenID !== undefined) throw badRequest('tokenID belongs in the query string');
     const q = call.query.tokenID;
     if (typeof q === 'string' && q !== '') return q;
     if (Array.isArray(q)) throw badRequest('tokenID must be given once');
     const h = call.authorization;
     if (h && /^Bearer /i.test(h)) return h.slice(7).trim() || undefined;
-    // Read from the query only (spec §5.1): one in the body would be ignored and the call run as
-    // anonymous, answering something misleading ("cannot be empty", or public data).
-    if (q === undefined && call.body?.tokenID !== undefined) throw badRequest('tokenID belongs in the query string');
     return undefined;
   }
 
