@@ -23,7 +23,7 @@ export const ids = z
 
 /** `lastEventID` of the event streams (change.subscribe, push.subscribe): where a reconnect resumes. */
 export const lastEventID = z.coerce
-  .number()
+  .number('must be a whole number')
   .int('must be an integer')
   .min(0, 'must be at least 0')
   .max(MAX_ID, `must be at most ${MAX_ID}`);

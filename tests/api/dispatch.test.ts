@@ -126,6 +126,17 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
       '400 limit must be at most 100',
     );
     expect((await p.call('company.event.find', { token: operator, query: { ...q, limit: 100 } })).count).toBe(25);
+    // Not a number at all: said in words, as every other parameter is (not the validator's "NaN").
+    for (const [name, value] of [
+      ['limit', 'abc'],
+      ['offset', 'x'],
+    ]) {
+      const r = await p.call('company.event.find', { token: operator, query: { ...q, [name]: value } });
+      expect(r.text).toBe(`400 ${name} must be a whole number`);
+    }
+    expect((await p.call('change.subscribe', { query: { lastEventID: 'soon' } })).text).toBe(
+      '400 lastEventID must be a whole number',
+    );
   });
 
   it('sandbox=1 shows the result but stores nothing', async () => {

@@ -21,7 +21,11 @@ export default defineOperation({
   params: {
     eventID: q(id, 'the event'),
     since: qOpt(
-      z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
+      z.coerce
+        .number('must be a whole number')
+        .int('must be an integer')
+        .min(0, 'must be at least 0')
+        .max(MAX_ID, `must be at most ${MAX_ID}`),
       'only the versions after this one (the last version the reader saw)',
     ),
     grant: qOpt(grantSchema, 'the grant of event.checkAccessCode for a private event'),

@@ -8,12 +8,12 @@ import { signDelivery } from '../sign.ts';
 import { requireWebhook, secretKey } from './access.ts';
 
 const after = z.coerce
-  .number()
+  .number('must be a whole number')
   .int('must be an integer')
   .min(0, 'must be at least 0')
   .max(Number.MAX_SAFE_INTEGER, 'must be a change id');
 const limit = z.coerce
-  .number()
+  .number('must be a whole number')
   .int('must be an integer')
   .min(1, 'must be at least 1')
   .max(1000, 'must be at most 1000');

@@ -84,14 +84,18 @@ export default defineOperation({
     personID: qOpt(id, 'Podium extension: whose favorites the favorited selection lists (default: the caller)'),
     limit: qOpt(
       z.coerce
-        .number()
+        .number('must be a whole number')
         .int('must be an integer')
         .min(1, 'must be at least 1')
         .max(COLLECTOR_LIMIT_MAX, `must be at most ${COLLECTOR_LIMIT_MAX}`),
       `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}; Data Collectors up to ${COLLECTOR_LIMIT_MAX})`,
     ),
     offset: qOpt(
-      z.coerce.number().int('must be an integer').min(0, 'must be at least 0').max(MAX_ID, `must be at most ${MAX_ID}`),
+      z.coerce
+        .number('must be a whole number')
+        .int('must be an integer')
+        .min(0, 'must be at least 0')
+        .max(MAX_ID, `must be at most ${MAX_ID}`),
       'items to skip',
     ),
     paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
