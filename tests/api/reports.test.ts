@@ -319,6 +319,16 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
       await c.fail('download.find', { query: { companyID } }, 401);
     });
 
+    it.each(STYLES)('download.get: one record as download.find lists it; others get 404 (%s)', async (style) => {
+      const c = client(p, style);
+      const queued = await report(w.adminA, { eventID, selection: 'all' });
+      const done = await ready(w.adminA, queued.downloadID);
+      expect(await c.ok('download.get', { token: w.adminA, query: { downloadID: queued.downloadID } })).toEqual([done]);
+      for (const token of [w.adminB, w.externalA])
+        await c.fail('download.get', { token, query: { downloadID: queued.downloadID } }, 404, /^404 download not found$/); // prettier-ignore
+      await c.fail('download.get', { query: { downloadID: queued.downloadID } }, 401);
+    });
+
     it.each(STYLES)('removes a report and its file; others get 404 (%s)', async (style) => {
       const c = client(p, style);
       const queued = await report(w.adminA, { eventID, selection: 'all' });

@@ -128,6 +128,7 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       ['form.respondRegistration', 400, 'form.respondRegistration'], // delivered as event.person.bind
       ['event.person.bind,ping,coupon.create', 200, ''],
       ['download.ready,budget.create', 200, ''], // a job's change; a later module's write
+      ['download.create', 200, ''], // a report asked for (format=excel-daemon), recorded by the dispatcher
     ])('types %s: create and edit answer %i', async (types, status, named) => {
       const c = client(p, style);
       const create = {
@@ -298,6 +299,20 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       Number(w.companyA.companyID),
       Number(w.companyA.companyID),
     ]);
+  });
+
+  it('a report asked for and made is delivered as download.create and download.ready, with its record', async () => {
+    await register({ companyID: w.companyA.companyID }, { types: 'download.create,download.ready' });
+    const [queued] = await p.ok('event.person.find', {
+      token: w.adminA,
+      query: { eventID: w.eventA.eventID, selection: 'all', format: 'excel-daemon' },
+    });
+    const got = await rx.until(2);
+    expect(got.map((g) => g.body.type)).toEqual(['download.create', 'download.ready']);
+    for (const g of got)
+      expect(g.body.object).toMatchObject({ downloadID: queued.downloadID, type: 'event.person.find' });
+    // Read at delivery: the second one is the finished report.
+    expect((got[1].body.object as Record<string, string>).state).toBe('ready');
   });
 
   it('bypassWebhook=1 on activity.person.bind and dismiss delivers nothing; without it they deliver', async () => {

@@ -74,11 +74,13 @@ export const isDelivered = (operation: string): boolean =>
   !operation.startsWith('webhook.') && !operation.startsWith('chat.');
 
 /**
- * Changes recorded by jobs rather than operations, that a company's webhooks hear: a report became
- * ready or failed (src/platform/reports/build.ts); a bulk daemon started, finished or failed
- * (src/platform/daemons/run.ts); a CRM sync of an event finished or failed (resources/crmfeed/job.ts).
+ * Changes recorded apart from an operation of their name, that a company's webhooks hear: a report
+ * asked for (format=excel-daemon on a list, kernel/dispatch.ts), ready or failed
+ * (src/platform/reports/build.ts); a bulk daemon started, finished or failed (src/platform/daemons/run.ts);
+ * a CRM sync of an event finished or failed (resources/crmfeed/job.ts).
  */
 export const JOB_CHANGES = [
+  'download.create',
   'download.ready',
   'download.fail',
   'daemon.start',

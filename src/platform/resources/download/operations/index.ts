@@ -13,6 +13,7 @@ import {
   downloadRecord,
   fileOf,
   findDownloads,
+  namesOf,
   removeDownload,
   stateOf,
   type DownloadRow,
@@ -48,6 +49,26 @@ const downloadFind = defineOperation({
     const apiUrl = apiUrlOf(ctx.config);
     const record = (r: Parameters<typeof downloadRecord>[0]) => downloadRecord(r, ctx.now, apiUrl);
     return Array.isArray(found) ? found.map(record) : { rows: found.rows.map(record), total: found.total };
+  },
+});
+
+/**
+ * Podium extension: one report's record, as download.find lists it. For the person who asked or an
+ * admin of its company (anyone else: 404); the object of the download.* webhook payloads.
+ */
+const downloadGet = defineOperation({
+  name: 'download.get',
+  summary:
+    "One report's record as download.find lists it (state, progress, size, url): for the person who asked or an admin of its company.",
+  methods: ['GET'],
+  params: { downloadID: q(id, 'the report') },
+  auth: { kind: 'token' },
+  extension: true,
+  writes: false,
+  answer: downloadWire,
+  async handler(ctx, p) {
+    const row = await ownReport(ctx, p.downloadID);
+    return [downloadRecord(await namesOf(ctx.db, row), ctx.now, apiUrlOf(ctx.config))];
   },
 });
 
@@ -116,4 +137,4 @@ const downloadFile = defineOperation({
 });
 
 /** The download center (issue 17, docs/api/reports.md). */
-export const downloadOperations: readonly AnyOperation[] = [downloadFind, downloadRemove, downloadFile];
+export const downloadOperations: readonly AnyOperation[] = [downloadFind, downloadGet, downloadRemove, downloadFile];
