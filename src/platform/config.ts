@@ -382,6 +382,9 @@ const schema = z.object({
 
 export type Config = Readonly<z.infer<typeof schema>>;
 
+/** The names of every setting (the README's table lists them all: tests/lint/readme-settings.test.ts). */
+export const SETTINGS: readonly string[] = Object.keys(schema.shape);
+
 export class ConfigError extends Error {}
 
 /** Reads and validates the configuration; the only place that reads process.env. */
