@@ -41,6 +41,7 @@ async function fetchFile(p: TestPlatform, url: string, token: string | undefined
   return {
     status: res.status,
     type: res.headers.get('content-type') ?? '',
+    headers: res.headers,
     bytes,
     text: Buffer.from(bytes).toString(),
   };
@@ -107,6 +108,9 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
     const file = await fetchFile(p, done.url, w.adminA);
     expect(file.status).toBe(200);
     expect(file.type).toBe(XLSX_CONTENT_TYPE);
+    // Once each (fetch joins a header sent twice with ", ").
+    expect(file.headers.get('cache-control')).toBe('no-store');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="event-person-find-\d+\.xlsx"$/);
     expect(file.bytes.length).toBe(Number(done.size));
     const sheet = await readSheet(file.bytes);
     // The same columns and rows as format=excel of the whole list (one page of 100 holds it).

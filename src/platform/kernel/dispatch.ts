@@ -683,7 +683,8 @@ export function createDispatcher(deps: Deps) {
           status: 200,
           type: file.type,
           body: file.body,
-          headers: { 'Content-Disposition': `attachment; filename="${file.filename}"`, 'Cache-Control': 'no-store' },
+          // (no-store: every answer has it, app.ts headersOf)
+          headers: { 'content-disposition': `attachment; filename="${file.filename}"` },
         };
       }
       if (format === 'excel') {
