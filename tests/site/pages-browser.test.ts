@@ -316,3 +316,22 @@ describe('the platform home (/)', () => {
     });
   });
 });
+
+describe('the registration section without JavaScript', () => {
+  it('says that registering needs JavaScript, and no "Loading…" waits for ever', async () => {
+    const c = watchProblems(await browser.newContext({ javaScriptEnabled: false }), problems);
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit`);
+    const section = page.locator('podium-registration');
+    expect(await section.getByText('Registering needs JavaScript').isVisible()).toBe(true);
+    expect(await section.getByText('Loading…').isVisible()).toBe(false);
+    await c.close();
+    // With it, the widget replaces both.
+    const page2 = await newPage(1280);
+    await page2.goto(`${p.site}/demo/summit`);
+    await expect.poll(() => page2.locator('podium-registration form').count()).toBe(1);
+    expect(await page2.getByText('Registering needs JavaScript').isVisible()).toBe(false);
+    await page2.close();
+    expect(problems).toEqual([]);
+  });
+});

@@ -28,6 +28,7 @@ const en = {
 
   // Common
   'common.loading': 'Loading…',
+  'common.registerNoScript': 'Registering needs JavaScript: turn it on in your browser to register here.',
   'common.close': 'Close',
   'common.showMore': 'Show more',
   'common.showLess': 'Show less',
@@ -484,6 +485,7 @@ const pt: Messages = {
   'nav.skipToContent': 'Pular para o conteúdo',
 
   'common.loading': 'Carregando…',
+  'common.registerNoScript': 'A inscrição precisa de JavaScript: ative-o no navegador para se inscrever aqui.',
   'common.close': 'Fechar',
   'common.showMore': 'Mostrar mais',
   'common.showLess': 'Mostrar menos',
@@ -929,6 +931,7 @@ const es: Messages = {
   'nav.skipToContent': 'Saltar al contenido',
 
   'common.loading': 'Cargando…',
+  'common.registerNoScript': 'La inscripción necesita JavaScript: actívalo en tu navegador para inscribirte aquí.',
   'common.close': 'Cerrar',
   'common.showMore': 'Mostrar más',
   'common.showLess': 'Mostrar menos',
