@@ -134,6 +134,16 @@ describe('the journey at 390 px, without JavaScript', () => {
     expect(await page.textContent(`#s${session.activityID} .me-state`)).toBe('Not enrolled');
   });
 
+  it("a required answer left empty (past the browser's own check): said next to it, which has the focus", async () => {
+    const field = page.locator('form.me-answers select[required]').first();
+    const id = await field.getAttribute('id');
+    await field.selectOption('');
+    await page.evaluate(() => (document.querySelector<HTMLFormElement>('form.me-answers')!.noValidate = true));
+    await submit(page, 'form.me-answers button[type=submit]');
+    expect(await page.textContent(`#${id}-error`)).toBe('This answer is required.');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(id);
+  });
+
   it('the printable ticket hides everything but the ticket when printed', async () => {
     await page.goto(`${p.site}${ME}?view=print`);
     await page.emulateMedia({ media: 'print' });

@@ -398,7 +398,7 @@ const en = {
   'me.rsvp': 'Will you attend?',
   'me.rsvpYes': 'Yes, I will attend',
   'me.rsvpNo': 'No, I will not attend',
-  'me.rsvpSave': 'Save my answer',
+  'me.rsvpSave': 'Send my reply',
   'me.rsvpSaved': 'Thank you: your answer is saved.',
   'me.cancel': 'Cancel my registration',
   'me.cancelIntro':
@@ -851,7 +851,7 @@ const pt: Messages = {
   'me.rsvp': 'Você vai participar?',
   'me.rsvpYes': 'Sim, vou participar',
   'me.rsvpNo': 'Não vou participar',
-  'me.rsvpSave': 'Salvar minha resposta',
+  'me.rsvpSave': 'Enviar minha escolha',
   'me.rsvpSaved': 'Obrigado: sua resposta foi salva.',
   'me.cancel': 'Cancelar minha inscrição',
   'me.cancelIntro':
@@ -1298,7 +1298,7 @@ const es: Messages = {
   'me.rsvp': '¿Asistirás?',
   'me.rsvpYes': 'Sí, asistiré',
   'me.rsvpNo': 'No asistiré',
-  'me.rsvpSave': 'Guardar mi respuesta',
+  'me.rsvpSave': 'Enviar mi elección',
   'me.rsvpSaved': 'Gracias: tu respuesta está guardada.',
   'me.cancel': 'Cancelar mi inscripción',
   'me.cancelIntro':
