@@ -133,6 +133,25 @@ describe('the grid', () => {
     expect(problems).toEqual([]);
   });
 
+  it("starts each session's title under its star: no text or focus outline beneath the button", async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}?view=grid`);
+    await expect.poll(() => page.locator('.cell .fav').count()).toBeGreaterThan(10);
+    const overlaps = await page.locator('.cell:has(.fav)').evaluateAll((cells) =>
+      cells
+        .map((cell) => {
+          const star = cell.querySelector('.fav')!.getBoundingClientRect();
+          const title = cell.querySelector('.cell-title')!.getBoundingClientRect();
+          // The focus outline (3px, 2px off) reaches 5px above the title.
+          return title.top - 5 < star.bottom ? cell.getAttribute('data-id') : '';
+        })
+        .filter(Boolean),
+    );
+    expect(overlaps).toEqual([]);
+    await c.close();
+  });
+
   it('gives each session and break the height of its time, labels breaks and marks highlights in words', async () => {
     const c = await newContext();
     const page = await c.newPage();
