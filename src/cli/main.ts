@@ -10,6 +10,7 @@ import { hashPassword } from '../platform/auth/secrets.ts';
 import { recordChange } from '../platform/resources/change/log.ts';
 import { ensureBuilt } from '../site/build.ts';
 import { startSite, type Site } from '../site/server.ts';
+import { startFailure } from './errors.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -209,6 +210,6 @@ try {
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);
 } catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError ? err.message : startFailure(err));
   process.exit(1);
 }

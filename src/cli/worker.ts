@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../platform/config.ts';
 import { runWorker } from '../platform/jobs/worker.ts';
+import { startFailure } from './errors.ts';
 
 // `podium worker` (bin/podium.js starts it with bounded memory: see there): runs the platform's jobs,
 // importing only what they need — not the API, the site or the operation table (each job loads the
@@ -17,6 +18,6 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } catch (err) {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(err instanceof ConfigError ? err.message : startFailure(err));
   process.exit(1);
 }

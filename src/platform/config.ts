@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { appSchemeProblem } from '../shared/app-scheme.ts';
 
@@ -7,6 +8,14 @@ const httpUrl = z
   .refine((v) => /^https?:\/\/[^/?#]+/i.test(v) && URL.canParse(v), 'must be an http:// or https:// address')
   .transform((v) => v.replace(/\/+$/, ''));
 const perSecond = z.coerce.number().int().min(1);
+
+/** An IPv4 or IPv6 address, alone or with a prefix length it can have (`10.0.0.0/8`, `fd00::/8`). */
+function isAddressOrCidr(item: string): boolean {
+  const [address, bits, more] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || more !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
 
 const schema = z.object({
   /** Address the API and the site listen on. */
@@ -36,8 +45,18 @@ const schema = z.object({
    * lost (a process that died between its commit and its publish, a writer outside the API).
    */
   BUS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
-  /** Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. */
-  TRUST_PROXY: z.string().optional(),
+  /**
+   * Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. Checked here: the
+   * API's and the site's readers would otherwise differ on anything else (a name like `loopback`: one
+   * took it, the other skipped it without a word), or stop with a stack.
+   */
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((item) => item.trim() === '' || isAddressOrCidr(item.trim())),
+      'must be IP addresses or CIDRs separated by commas (e.g. 127.0.0.1,10.0.0.0/8)',
+    )
+    .optional(),
   /**
    * Shared secret of the public site: a call carrying it in X-Podium-Site-Key is the site's, and its
    * X-Podium-Client-IP (the visitor) is the address the per-client limits count. `podium start`

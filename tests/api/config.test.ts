@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/platform/config.ts';
@@ -37,9 +41,63 @@ describe('config', () => {
       { SITE_DIRECTORY: Array.from({ length: 21 }, (_, i) => `c${i}`).join(',') },
       /SITE_DIRECTORY: must name at most 20/,
     ],
+    [{ TRUST_PROXY: 'loopback' }, /TRUST_PROXY: must be IP addresses or CIDRs/],
+    [{ TRUST_PROXY: '127.0.0.1,10.0.0.0/33' }, /TRUST_PROXY: must be IP addresses or CIDRs/],
+    [{ TRUST_PROXY: 'fd00::/129' }, /TRUST_PROXY/],
   ])('refuses %j with a readable message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([[' 127.0.0.1 , 10.0.0.0/8,'], ['::1,fd00::/8']])('takes TRUST_PROXY=%j', (value) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toBe(value);
+  });
+
+  // What the machine answers when a command starts: one line naming the setting to look at, no stack.
+  it.each([
+    [
+      'a store nobody listens on',
+      ['start'],
+      { DATABASE_URL: 'postgres://127.0.0.1:1/podium' },
+      /^podium: cannot reach 127\.0\.0\.1:1 \(ECONNREFUSED\): is the store of DATABASE_URL running\?\n$/,
+    ],
+    [
+      'a database that does not exist',
+      ['migrate'],
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/no_such_podium_db' },
+      /^podium: the store refused: the database does not exist \(.*no_such_podium_db.*; DATABASE_URL\)\n$/,
+    ],
+    [
+      'the worker, with a store nobody listens on',
+      ['worker'],
+      { DATABASE_URL: 'postgres://127.0.0.1:1/podium' },
+      /^podium: cannot reach 127\.0\.0\.1:1 \(ECONNREFUSED\): is the store of DATABASE_URL running\?\n$/,
+    ],
+  ])('%s: one line, exit 1', async (_label, args, env, line) => {
+    const err = await run(process.execPath, ['bin/podium.js', ...args], {
+      env: { ...process.env, SEED_DEMO: '0', LOG_LEVEL: 'silent', ...env },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect((err as { code: number }).code).toBe(1);
+    expect((err as { stderr: string }).stderr).toMatch(line);
+  });
+
+  it('a port in use: one line, exit 1', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as AddressInfo).port;
+    const dir = mkdtempSync(join(tmpdir(), 'podium-config-'));
+    try {
+      const err = await run(process.execPath, ['bin/podium.js', 'start'], {
+        env: { ...process.env, SITE: '0', API_PORT: String(port), DATABASE_URL: `file:${join(dir, 'p.db')}`, SEED_DEMO: '0', LOG_LEVEL: 'silent' }, // prettier-ignore
+      }).catch((e: { code: number; stderr: string }) => e);
+      expect((err as { code: number }).code).toBe(1);
+      expect((err as { stderr: string }).stderr).toBe(
+        `podium: 127.0.0.1:${port} is in use by another process (API_PORT, SITE_PORT, HOST)\n`,
+      );
+    } finally {
+      busy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('makes `podium start` fail fast with the message and no stack', async () => {
