@@ -58,15 +58,17 @@ async function finish(context: APIContext, response: Response): Promise<Response
   // A signed-in attendee's token the platform refused: the cookie goes (unless the page set it already).
   if (ctx.clearAttendee && !(headers.get('set-cookie') ?? '').includes(`${ATTENDEE_COOKIE}=`))
     headers.append('set-cookie', attendeeCookieCleared(ctx.clearAttendee, ctx.https));
+  // The error page says 503 with Retry-After when the platform could not be reached (500.astro); Astro
+  // renders an error page with status 500 whatever the page set, so its status is put back here.
+  const status = response.status === 500 && headers.has('retry-after') ? 503 : response.status;
   const method = request.method;
-  const storable = ctx.cacheable && response.status === 200 && (method === 'GET' || method === 'HEAD');
+  const storable = ctx.cacheable && status === 200 && (method === 'GET' || method === 'HEAD');
   if (!headers.has('cache-control')) headers.set('cache-control', storable ? PUBLIC_CACHE : 'private, no-store');
-  if (!response.body || response.status === 304 || response.status === 204)
-    return new Response(response.body, { status: response.status, headers });
+  if (!response.body || status === 304 || status === 204) return new Response(response.body, { status, headers });
   const encoding = encodingOf(request.headers.get('accept-encoding') ?? undefined);
   const rendered = Buffer.from(await response.arrayBuffer());
   const body = ctx.fragments ? spliceFragments(rendered, ctx.fragments) : rendered;
-  if (!storable || headers.has('set-cookie')) return encoded(body, response.status, headers, encoding);
+  if (!storable || headers.has('set-cookie')) return encoded(body, status, headers, encoding);
 
   const etag = etagOf(body);
   headers.set('etag', etag);

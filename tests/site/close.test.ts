@@ -1,7 +1,8 @@
 // The site's shutdown (`podium start` on SIGTERM calls site.close()): a page being rendered when the
 // process is told to stop still reaches its visitor, and no new connection is taken. The site runs in
 // this process (startSite) against a stand-in platform that holds its answers until the test lets
-// them go, so the render is surely in flight when close() is called.
+// them go, so the render is surely in flight when close() is called. And a platform that is not there
+// at all: the pages say so with 503 and Retry-After.
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
@@ -101,6 +102,35 @@ describe('site shutdown', () => {
     // The finished connection ends with its answer: close does not sit out the grace (2 s).
     expect(Date.now() - started).toBeLessThan(1500);
     await expect(get(`${site.url}/acme`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('answers 503 with Retry-After while the platform cannot be reached (not 500)', async () => {
+    // A port nobody listens on: every platform call is refused.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    site = await startSite({
+      root: ROOT,
+      apiUrl: `http://127.0.0.1:${port}/api`,
+      publicApiUrl: `http://127.0.0.1:${port}/api`,
+      siteHosts: ['127.0.0.1'],
+      host: '127.0.0.1',
+      port: 0,
+      pageCache: false,
+      followChanges: false,
+    });
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args); // Astro logs each failure; kept quiet here
+    try {
+      const res = await fetch(`${site.url}/acme/summit`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(await res.text()).toContain('Something went wrong');
+    } finally {
+      console.error = log;
+    }
   });
 
   it('ends idle keep-alive connections at once (close does not sit out the grace)', async () => {
