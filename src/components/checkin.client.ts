@@ -196,7 +196,8 @@ function start(root: HTMLElement) {
     const out = await send(scan).finally(() => inflight.delete(scan.nonce));
     if (out.kind === 'later') {
       signedOut = out.why === 'signedOut';
-      show('queued', signedOut ? text('signInAgain') : text('queued'), code);
+      // Busy (429, 5xx) is no lost connection: the staff are told the scan waits a few seconds, not for a network.
+      show('queued', signedOut ? text('signInAgain') : text(out.why === 'busy' ? 'busy' : 'queued'), code);
       await sayQueue();
       if (!signedOut) retryTimer = setTimeout(() => void flush(), out.retryMs ?? 10_000);
       return;

@@ -164,6 +164,27 @@ describe('the check-in page', () => {
     await c.close();
   }, 120_000);
 
+  it('a busy platform (429) is said as such, not as a lost connection; the scan goes a moment later', async () => {
+    // No service worker (page.route sees the page's own requests) and no console errors kept (the 429 is one).
+    const c = await phone(false, 'block');
+    const page = await c.newPage();
+    await signIn(page, STAFF);
+    await poll(() => result(page).textContent()).toContain('Ready');
+    let refused = 0;
+    await page.route('**/checkin/scan', (route) =>
+      refused++ === 0
+        ? route.fulfill({ status: 429, headers: { 'retry-after': '3' }, contentType: 'application/json', body: '{"error":"too many"}' }) // prettier-ignore
+        : route.continue(),
+    );
+    await typeCode(page, 'not-a-real-code-busy');
+    await poll(() => result(page).textContent()).toContain('Too many scans at once');
+    expect(await result(page).textContent()).not.toContain('connection');
+    // Sent again after the seconds the answer asked for, and no longer waiting.
+    await poll(() => refused).toBe(2);
+    await poll(() => result(page).getAttribute('data-state')).not.toBe('queued');
+    await c.close();
+  });
+
   it('offline: two scans wait in IndexedDB, said; back online they are sent, the count follows and the duplicate is a conflict', async () => {
     const c = await phone();
     const page = await c.newPage();
