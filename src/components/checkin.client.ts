@@ -265,15 +265,18 @@ function start(root: HTMLElement) {
     const code = input.value.trim();
     input.value = '';
     input.focus();
+    // Nothing typed: the last result would stay as if it were this one's.
     if (code) void scanCode(code);
+    else show('ready', text('ready'));
   });
   window.addEventListener('online', () => void flush().then(readStats));
   window.addEventListener('offline', () => void sayQueue());
   setInterval(() => void readStats(), 5000);
   void flush();
   // The server's page counts the entrance; a session's door remembered on this phone is read now (and
-  // not shown with the entrance's count meanwhile, nor offline).
-  if (door !== 0) {
+  // not shown with the entrance's count meanwhile, nor offline). Opened offline, the page is the copy the
+  // service worker kept: its count is of then, so none is shown until a read succeeds.
+  if (door !== 0 || !navigator.onLine) {
     byId('checkin-inside').textContent = '–';
     void readStats();
   }
