@@ -269,6 +269,13 @@ function start(root: HTMLElement) {
     if (code) void scanCode(code);
     else show('ready', text('ready'));
   });
+  // Without a connection the sign-out's post would end on the browser's own error page, and sign nobody
+  // out: the page says so and stays.
+  root.querySelector('form.checkin-signout')?.addEventListener('submit', (e) => {
+    if (navigator.onLine) return;
+    e.preventDefault();
+    show('queued', text('signOutOffline'));
+  });
   window.addEventListener('online', () => void flush().then(readStats));
   window.addEventListener('offline', () => void sayQueue());
   setInterval(() => void readStats(), 5000);

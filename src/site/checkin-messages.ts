@@ -51,6 +51,7 @@ const en = {
   entrance: 'Event entrance',
   at: 'Checking in at',
   offlineReady: 'This page also opens without a connection on this device.',
+  signOutOffline: 'Signing out needs a connection: you are still signed in, and the waiting scans are kept.',
 } as const;
 
 export type CheckinKey = keyof typeof en;
@@ -101,6 +102,7 @@ const pt: Record<CheckinKey, string> = {
   entrance: 'Entrada do evento',
   at: 'Credenciando em',
   offlineReady: 'Esta página também abre sem conexão neste aparelho.',
+  signOutOffline: 'Sair precisa de conexão: você continua conectado, e as leituras em espera ficam guardadas.',
 };
 
 const es: Record<CheckinKey, string> = {
@@ -150,6 +152,8 @@ const es: Record<CheckinKey, string> = {
   entrance: 'Entrada del evento',
   at: 'Acreditando en',
   offlineReady: 'Esta página también se abre sin conexión en este dispositivo.',
+  signOutOffline:
+    'Cerrar sesión necesita conexión: sigues con la sesión iniciada y las lecturas en espera se conservan.',
 };
 
 const CATALOGUE: Record<Locale, Record<CheckinKey, string>> = { en, pt, es };
@@ -185,6 +189,7 @@ export const CLIENT_KEYS = [
   'cameraOff',
   'ofApproved',
   'offlineReady',
+  'signOutOffline',
 ] as const satisfies readonly CheckinKey[];
 
 export function clientMessages(locale: Locale): Record<string, string> {

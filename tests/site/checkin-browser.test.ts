@@ -269,6 +269,10 @@ describe('the check-in page', () => {
     await typeCode(page, codes.Di);
     await poll(() => result(page).getAttribute('data-state')).toBe('queued');
     await poll(() => page.locator('#checkin-queue').textContent()).toContain('1 scan waiting to be sent');
+    // Sign out, offline: said on the page (not the browser's error page), still signed in, the scan kept.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await poll(() => result(page).textContent()).toContain('Signing out needs a connection');
+    expect(page.url()).toBe(`${p.site}${PAGE}`);
 
     await c.setOffline(false);
     await poll(() => page.locator('#checkin-queue').textContent()).toContain('1 waiting scan sent');
