@@ -21,12 +21,15 @@ export const ids = z
   .transform((v) => v.split(',').map(Number))
   .refine((list) => list.every((n) => n <= MAX_ID), `must be positive integers up to ${MAX_ID}`);
 
-/** `lastEventID` of the event streams (change.subscribe, push.subscribe): where a reconnect resumes. */
-export const lastEventID = z.coerce
+/** A whole number from 0 to MAX_ID: an offset, or a position in a log (`since`, `lastEventID`). */
+export const wholeNumber = z.coerce
   .number('must be a whole number')
   .int('must be an integer')
   .min(0, 'must be at least 0')
   .max(MAX_ID, `must be at most ${MAX_ID}`);
+
+/** `lastEventID` of the event streams (change.subscribe, push.subscribe): where a reconnect resumes. */
+export const lastEventID = wholeNumber;
 export const LAST_EVENT_ID_DOC =
   'resume after this change (the Last-Event-ID header says the same); older than the log keeps → one "reset" message';
 

@@ -5,7 +5,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Config } from '../config.ts';
 import type { Counter } from '../limits/counter.ts';
-import { MAX_ID, text } from '../schemas.ts';
+import { text, wholeNumber } from '../schemas.ts';
 import type { StreamView } from '../stream/hub.ts';
 
 export type Method = 'GET' | 'POST';
@@ -278,14 +278,7 @@ export const pageParams = {
       .max(PAGE_LIMIT_MAX, `must be at most ${PAGE_LIMIT_MAX}`),
     `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX})`,
   ),
-  offset: qOpt(
-    z.coerce
-      .number('must be a whole number')
-      .int('must be an integer')
-      .min(0, 'must be at least 0')
-      .max(MAX_ID, `must be at most ${MAX_ID}`),
-    'items to skip',
-  ),
+  offset: qOpt(wholeNumber, 'items to skip'),
   paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
 } satisfies Params;
 

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import { defineOperation, pageOf, pageParams, q, qOpt, LEVEL } from '../../../kernel/table.ts';
-import { id, MAX_ID } from '../../../schemas.ts';
+import { id, wholeNumber } from '../../../schemas.ts';
 import { grantSchema, readableEvent } from '../../../auth/grant.ts';
 import { programChangeWire } from '../../../../shared/wire/program.ts';
 import { findProgramChanges } from '../repository.ts';
@@ -20,14 +19,7 @@ export default defineOperation({
   methods: ['GET'],
   params: {
     eventID: q(id, 'the event'),
-    since: qOpt(
-      z.coerce
-        .number('must be a whole number')
-        .int('must be an integer')
-        .min(0, 'must be at least 0')
-        .max(MAX_ID, `must be at most ${MAX_ID}`),
-      'only the versions after this one (the last version the reader saw)',
-    ),
+    since: qOpt(wholeNumber, 'only the versions after this one (the last version the reader saw)'),
     grant: qOpt(grantSchema, 'the grant of event.checkAccessCode for a private event'),
     ...pageParams,
   },

@@ -8,7 +8,7 @@ import {
   PAGE_LIMIT_MAX,
   type Param,
 } from '../../../../kernel/table.ts';
-import { bit, id, MAX_ID, orientation, selection, text, timestamp } from '../../../../schemas.ts';
+import { bit, id, orientation, selection, text, timestamp, wholeNumber } from '../../../../schemas.ts';
 import { ApiError, badRequest } from '../../../../errors.ts';
 import { READERS } from '../../../attendee/profile.ts';
 import {
@@ -90,14 +90,7 @@ export default defineOperation({
         .max(COLLECTOR_LIMIT_MAX, `must be at most ${COLLECTOR_LIMIT_MAX}`),
       `items per page (default ${PAGE_LIMIT_DEFAULT}, at most ${PAGE_LIMIT_MAX}; Data Collectors up to ${COLLECTOR_LIMIT_MAX})`,
     ),
-    offset: qOpt(
-      z.coerce
-        .number('must be a whole number')
-        .int('must be an integer')
-        .min(0, 'must be at least 0')
-        .max(MAX_ID, `must be at most ${MAX_ID}`),
-      'items to skip',
-    ),
+    offset: qOpt(wholeNumber, 'items to skip'),
     paginated: qOpt(z.enum(['0', '1'], 'must be 0 or 1'), '1 adds "total" to the answer'),
   },
   patternParams: { pattern: FEEDBACK, example: 'feedback_<feedbackID>', param: feedbackValue },
