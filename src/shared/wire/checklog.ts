@@ -42,7 +42,7 @@ export const checkStatsWire = z.object({
   /** Entries, re-entries included. */
   entries: z.string(),
   refused: z.string(),
-  /** Approved attendees of the event (the entrance's row; '' for a session). */
+  /** Approved attendees of the event, level User (not staff or other members only); the entrance's row, '' for a session. */
   approved: s,
 });
 export type CheckStats = z.infer<typeof checkStatsWire>;

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type { ChecklogTable, DB } from '../../db/schema.ts';
 import { readPage, type Page, type Paged } from '../../db/page.ts';
+import { LEVEL } from '../../auth/levels.ts';
 
 // The store of check-in (migration 0012): the log of scans and who is inside each entrance now.
 
@@ -169,11 +170,17 @@ export async function doorCounts(db: Kysely<DB>, eventID: number) {
     .groupBy('activityID')
     .execute();
   const names = await db.selectFrom('activity').select(['activityID', 'name']).where('eventID', '=', eventID).execute();
+  // The attendees expected at the door: approved registrations with the User level. The event's own
+  // people — staff, admins, collectors, presenters, interpreters bound without User — are approved
+  // registrations too (approved defaults to 1), and counting them made the door's "inside now 3 of N"
+  // promise people who never come through it. A member with User and another level (an attendee who
+  // also helps) registered to attend, and is counted.
   const { n } = await db
     .selectFrom('eventPerson')
     .select((e) => e.fn.countAll<number>().as('n'))
     .where('eventID', '=', eventID)
     .where('approved', '=', 1)
+    .where(sql<SqlBool>`(${sql.ref('level')} & ${sql.lit(LEVEL.USER)}) <> 0`)
     .executeTakeFirstOrThrow();
   return {
     approved: Number(n),
