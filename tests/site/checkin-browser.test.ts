@@ -124,6 +124,11 @@ describe('the check-in page', () => {
     const c = await phone();
     const page = await c.newPage();
     await page.goto(`${p.site}${PAGE}`);
+    // Opened on a phone at the door, the first field has the focus: staff type at once (an address
+    // with a #fragment would get no autofocus in Chromium; this one has none).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkin-username');
+    await page.keyboard.type('typed-at-once');
+    expect(await page.getByLabel('E-mail or username').inputValue()).toBe('typed-at-once');
     await checkAndShoot(page, 'checkin-signin', 390, problems);
     await signIn(page, STAFF);
     expect(page.url()).toBe(`${p.site}${PAGE}`);
