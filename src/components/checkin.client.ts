@@ -4,8 +4,9 @@
 // and is sent at once when there is a connection: the answer is the big green or red result, announced
 // by the result's live region. Without a connection the scan waits (the count of waiting scans is said),
 // and the queue is sent when the browser is back online (or every 10 s while scans wait); a scan the
-// platform refuses then (already inside: the same person scanned twice while offline) goes to the list
-// of conflicts. Staff pick the door (the event's entrance or a session's), which this phone remembers
+// platform refuses then (unknown code, not approved) goes to the list of refusals, and one of a person
+// already inside (the same person scanned twice while offline) to a list of its own: a duplicate is
+// no one turned away. Staff pick the door (the event's entrance or a session's), which this phone remembers
 // (localStorage) and the page shows above the result; each scan keeps the door it was made at, even in
 // the queue. The door's inside-count is read every 5 s and after each answer. The camera is offered where
 // the browser has BarcodeDetector; typing the code always works. The page's service worker (./sw.js,
@@ -47,6 +48,8 @@ function start(root: HTMLElement) {
   const input = byId('checkin-code') as HTMLInputElement;
   const conflicts = byId('checkin-conflicts');
   const conflictList = byId('checkin-conflict-list');
+  const again = byId('checkin-again');
+  const againList = byId('checkin-again-list');
   const doorSelect = byId('checkin-door') as HTMLSelectElement;
   const doorKey = `podium:checkin:door:${queue.event}`;
   const inflight = new Set<string>();
@@ -124,7 +127,9 @@ function start(root: HTMLElement) {
     return { kind: 'refused', message: body.error ?? String(res.status) };
   }
 
-  function addConflict(scan: QueuedScan, line: string) {
+  /** A sent scan's line under "Refused when sent", or (list: 'again') under "Already inside when sent". */
+  function addConflict(scan: QueuedScan, line: string, list: 'refused' | 'again' = 'refused') {
+    const [section, ul] = list === 'again' ? [again, againList] : [conflicts, conflictList];
     const li = document.createElement('li');
     const time = document.createElement('time');
     const at = new Date(scan.date * 1000);
@@ -132,8 +137,8 @@ function start(root: HTMLElement) {
     // HH:MM as the rest of the site writes times, in this device's zone (it stands at the door).
     time.textContent = formatTime(scan.date, localTimeZone(), document.documentElement.lang);
     li.append(time, ` ${line}`);
-    conflictList.prepend(li);
-    conflicts.hidden = false;
+    ul.prepend(li);
+    section.hidden = false;
   }
 
   async function sayQueue(sent = 0) {
@@ -166,11 +171,16 @@ function start(root: HTMLElement) {
         await queue.remove(scan.nonce);
         sent++;
         if (out.kind === 'refused') addConflict(scan, `${scan.code}: ${out.message}`);
+        // Already inside: the person was let in by an earlier scan (the door said "Saved", offline), so
+        // this is a duplicate, said as a scan online says it, not a refusal of entry.
+        else if (out.answer.result === 'refused' && out.answer.reason === 'already inside')
+          addConflict(scan, `${out.answer.name || scan.code}: ${reasonOf(out.answer)}`, 'again');
         else if (out.answer.result === 'refused')
           addConflict(scan, `${out.answer.name || scan.code}: ${reasonOf(out.answer)}`);
-        // The same code in the same second on this door is one scan to the platform: another scan's answer.
+        // The same code in the same second on this door is one scan to the platform: another scan's
+        // answer, which let the person in — a duplicate too.
         else if (out.answer.replayed === '1' && out.answer.nonce !== scan.nonce)
-          addConflict(scan, `${out.answer.name}: ${text('replayed')}`);
+          addConflict(scan, `${out.answer.name}: ${text('replayed')}`, 'again');
       }
     } finally {
       flushing = false;
