@@ -32,9 +32,8 @@ export const styles = css`
     flex-wrap: wrap;
     gap: 0.5em;
   }
-  /* A row that scrolls sideways (the day tabs; the toggles in a narrow container): room for the focus
-     ring, its end fades while there is more to see, and an item that gets the focus scrolls clear of the
-     fade. */
+  /* A row that scrolls sideways (the day tabs): room for the focus ring, its end fades while there is
+     more to see, and an item that gets the focus scrolls clear of the fade. */
   .scroll {
     overflow-x: auto;
     padding: 5px 5px 0;
@@ -251,8 +250,7 @@ export const styles = css`
     background: var(--_s);
   }
   @container (min-width: 48em) {
-    .more,
-    .buttons::after {
+    .more {
       display: none;
     }
     td :is(.room, .tags, details) {
@@ -281,8 +279,9 @@ export const styles = css`
       right: 0.5em;
     }
   }
-  /* Narrow: the filters fold under their button, the toggles beside it in one row, so that a phone's
-     first screen shows the first session. */
+  /* Narrow: the filters fold under their button and the toggles wrap beside it, every one in view (a row
+     that scrolled sideways hid the last ones past the edge), so that a phone's first screen still shows
+     the first session. */
   @container (max-width: 47.99em) {
     .view,
     .toolbar:not(.open) .fields {
@@ -303,15 +302,7 @@ export const styles = css`
       flex-basis: 100%;
     }
     .buttons {
-      flex: 1 1 0;
-      min-width: 0;
-      flex-wrap: nowrap;
-      padding-bottom: 5px;
-    }
-    .buttons > *,
-    .more {
-      flex: none;
-      white-space: nowrap;
+      display: contents;
     }
     .button {
       padding-inline: 0.75em;

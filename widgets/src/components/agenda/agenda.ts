@@ -530,7 +530,7 @@ export class PodiumAgenda extends PodiumElement {
     const active = (f.q ? 1 : 0) + f.rooms.length + f.tags.length;
     // In a narrow container the fields fold under the Filters button (see the styles), so that the first
     // session shows in a phone's first screen; in a wide one the button is hidden and the fields show.
-    // My schedule comes first among the buttons: on a phone their row scrolls sideways.
+    // My schedule comes first among the buttons: on a phone they wrap beside Filters.
     return html`<div
       class="toolbar ${this._open ? 'open' : ''}"
       part="toolbar"
@@ -584,7 +584,7 @@ export class PodiumAgenda extends PodiumElement {
             : nothing
         }
       </div>
-      <div class="buttons scroll">
+      <div class="buttons">
         <button
           type="button"
           class="button secondary mine"
