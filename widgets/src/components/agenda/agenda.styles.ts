@@ -1,7 +1,8 @@
 import { css } from 'lit';
 
 // The agenda answers to its own width, not the page's (container queries on the host): below 48em (a
-// phone, a sidebar) the grid reads as a list and the List/Grid toggle goes. A container's width does not
+// phone, a sidebar) the filters fold and a grid the visitor picks scrolls sideways in its box (the agenda
+// opens as the list there, see willUpdate). A container's width does not
 // come from its content, so in a flex row it would shrink to nothing: it grows instead (the page's own
 // flex rules win over :host).
 export const styles = css`
@@ -206,7 +207,13 @@ export const styles = css`
   a {
     color: var(--_pt);
   }
-  /* The grid fits its container (no scrolling box, so the room names can stick to the page's top). */
+  /* The grid fits its container (no scrolling box, so the room names can stick to the page's top). Its
+     inner container is 48em at least: in a narrow agenda the box scrolls sideways (below), and the cells
+     take the wide styles from it. */
+  .wide > div {
+    container-type: inline-size;
+    min-width: 48em;
+  }
   table {
     table-layout: fixed;
     width: 100%;
@@ -283,9 +290,11 @@ export const styles = css`
      that scrolled sideways hid the last ones past the edge), so that a phone's first screen still shows
      the first session. */
   @container (max-width: 47.99em) {
-    .view,
     .toolbar:not(.open) .fields {
       display: none;
+    }
+    .wide {
+      overflow-x: auto;
     }
     .toolbar {
       gap: 0.5em;
@@ -306,28 +315,6 @@ export const styles = css`
     }
     .button {
       padding-inline: 0.75em;
-    }
-    table,
-    caption,
-    tbody,
-    tbody tr,
-    th,
-    td {
-      display: block;
-      height: auto;
-      border: 0;
-      padding: 0;
-    }
-    thead,
-    td:empty,
-    tr:not(:has(td:not(:empty))) {
-      display: none;
-    }
-    tbody th {
-      padding: 0.5em 0 0.25em;
-    }
-    td {
-      margin-bottom: 0.75em;
     }
   }
 `;

@@ -353,28 +353,54 @@ describe('<podium-agenda>', () => {
 
   describe('on a phone', () => {
     after(() => setViewport({ width: 800, height: 600 }));
+    afterEach(() => favouritesOf(1).set(new Set()));
 
-    it('reads the grid as a list in a narrow container, with no sideways scroll', async () => {
+    it('opens a grid as the list in a narrow container, says so on its toggle, and shows the grid when asked', async () => {
       await setViewport({ width: 390, height: 844 });
       const el = agenda('view="grid"');
       await loaded(el);
       const width = el.getBoundingClientRect().width;
       assert(width <= 374, `the page's width less its margins: ${width}`);
-      assert(el.shadowRoot!.querySelector('table')!.getBoundingClientRect().width <= width, 'the grid fits');
-      equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
-      equal(getComputedStyle($(el, 'thead')!).display, 'none', 'no column headers');
-      // Each card says its room (the column did); one day only.
-      const rooms = $$(el, 'td .room').filter((r) => r.offsetParent !== null);
-      equal(rooms.length, onDay(days[0]).filter((s) => s.location).length);
+      // The list: each card says its room (a column would); one day only.
+      equal($(el, 'table'), null, 'no grid squeezed into a phone');
       equal(
         titles(el).sort(),
         onDay(days[0])
           .map((s) => s.name)
           .sort(),
       );
-      equal(getComputedStyle($(el, '.segmented.view')!).display, 'none', 'no List/Grid toggle where both read alike');
+      equal($$(el, '.session .room').length, onDay(days[0]).filter((s) => s.location).length);
+      // The toggle shows and tells the truth: the list is what shows.
+      const [list, grid] = $$<HTMLButtonElement>(el, '.segmented.view .button');
+      assert(list.offsetParent !== null && grid.offsetParent !== null, 'the List/Grid toggle shows');
+      equal(
+        [list, grid].map((b) => b.getAttribute('aria-pressed')),
+        ['true', 'false'],
+        'List pressed',
+      );
+      equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
+      await expectAccessible(el);
+      // Asked for, the grid is a real grid (rooms as columns) in a box of its own that scrolls sideways.
+      grid.click();
+      await el.updateComplete;
+      equal(
+        [list, grid].map((b) => b.getAttribute('aria-pressed')),
+        ['false', 'true'],
+        'Grid pressed',
+      );
+      const table = $(el, 'table')!;
+      equal(getComputedStyle($(el, 'thead')!).display, 'table-header-group', 'the rooms head the columns');
+      const header = $(el, 'thead th:nth-child(2)')!.getBoundingClientRect();
+      assert(header.width >= 80, `a room's column is readable: ${header.width} px`);
+      const box = $(el, '.wide')!;
+      assert(box.contains(table) && box.scrollWidth > box.clientWidth, 'the grid scrolls in its box');
+      assert(box.getBoundingClientRect().right <= el.getBoundingClientRect().right, 'the box fits the agenda');
+      equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'the page does not scroll');
       await screenshots('agenda-grid-phone', () => el.scrollIntoView(), [390]);
       await expectAccessible(el);
+      list.click();
+      await el.updateComplete;
+      equal($(el, 'table'), null, 'back to the list');
     });
 
     it('shows every toolbar control in full, with no sideways scroll (the toggles wrap)', async () => {
@@ -386,7 +412,7 @@ describe('<podium-agenda>', () => {
       await new Promise((r) => requestAnimationFrame(r));
       const box = el.getBoundingClientRect();
       const controls = $$(el, '[part="toolbar"] .button').filter((b) => b.offsetParent !== null);
-      assert(controls.length >= 5, `Filters, My schedule, the calendar, the time zones: ${controls.length}`);
+      assert(controls.length >= 7, `Filters, My schedule, the calendar, List/Grid, the time zones: ${controls.length}`);
       for (const b of controls) {
         const r = b.getBoundingClientRect();
         assert(
@@ -399,10 +425,9 @@ describe('<podium-agenda>', () => {
       equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
       // Still the program first: the toolbar is a few rows, not a screen.
       const top = sessions(el)[0].getBoundingClientRect().top - box.top;
-      assert(top <= 320, `the first session's top: ${top} px below the widget's`);
+      assert(top <= 290, `the first session's top: ${top} px below the widget's`);
       await screenshots('agenda-toolbar-phone', () => el.scrollIntoView(), [390]);
       await expectAccessible(el);
-      favouritesOf(1).set(new Set());
     });
 
     it('takes the width of a flex row it is put in (a container is not sized by its content)', async () => {
@@ -426,7 +451,7 @@ describe('<podium-agenda>', () => {
       await setViewport({ width: 390, height: 844 });
       await new Promise((r) => requestAnimationFrame(r));
       const top = sessions(el)[0].getBoundingClientRect().top - el.getBoundingClientRect().top;
-      assert(top <= 240, `the first session's top: ${top} px below the widget's`);
+      assert(top <= 290, `the first session's top: ${top} px below the widget's`);
       equal(document.documentElement.scrollWidth, document.documentElement.clientWidth, 'no sideways scroll');
       // The fields fold under a button that says so; the first toggle shares its row, the others wrap.
       equal(more.getAttribute('aria-expanded'), 'false');

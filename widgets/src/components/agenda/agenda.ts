@@ -51,8 +51,9 @@ const QUERY_KEYS = { days: 'day', rooms: 'room', tags: 'tag', q: 'q', view: 'vie
 /**
  * @summary The program of an event, one day at a time: list and grid views, day tabs, the event's or the
  * visitor's time zone, filters by track, room, day and text, favourites with an .ics download, and what
- * is on now. In a narrow container (below 48em, e.g. a phone) the grid reads as a list, and the search,
- * room and track fold under a "Filters" button beside the toggles.
+ * is on now. In a narrow container (below 48em, e.g. a phone) the program opens as a list whatever `view`
+ * says (the grid when the visitor picks it, in a box that scrolls sideways), and the search, room and
+ * track fold under a "Filters" button beside the toggles.
  * @tagname podium-agenda
  *
  * @event podium-favourites-change - The visitor starred or unstarred a session. `detail`: `{ eventID,
@@ -107,7 +108,10 @@ export class PodiumAgenda extends PodiumElement {
     _open: { state: true },
   };
 
-  /** `list` (default) or `grid` (rooms × time, one table per day). */
+  /**
+   * `list` (default) or `grid` (rooms × time, one table per day). In a container narrower than 48em the
+   * program opens as the list; the visitor can pick the grid.
+   */
   declare view: string;
   /**
    * Days to offer, `YYYY-MM-DD` separated by commas (default: every day). One day shows at a time: the
@@ -158,6 +162,8 @@ export class PodiumAgenda extends PodiumElement {
   #centred = '';
   /** `site` as a base URL for the session links ('' = no links), worked out once per render. */
   #base = '';
+  /** The view comes from the attributes or the URL, not the visitor, and the program has not shown yet. */
+  #fresh = false;
 
   constructor() {
     super();
@@ -209,6 +215,7 @@ export class PodiumAgenda extends PodiumElement {
       for (const [key, param] of Object.entries(QUERY_KEYS))
         if (query.has(param)) (f as unknown as Record<string, unknown>)[key] = fromUrl[key];
       this._filter = f;
+      this.#fresh = true;
     }
     if (changed.has('_info')) {
       for (const c of [this.#program, this.#favourites]) if (c) this.removeController(c);
@@ -221,6 +228,13 @@ export class PodiumAgenda extends PodiumElement {
       this.#listen();
     }
     const read = this.#program?.value;
+    // A grid the page asked for opens as the list in a container too narrow for its columns (a phone),
+    // and the List/Grid toggle says so; the visitor may still pick the grid. Measured when the program
+    // first shows: a widget not yet laid out (behind an access gate) has no width before.
+    if (read?.data && this.#fresh) {
+      this.#fresh = false;
+      if (this.clientWidth < 48 * parseFloat(getComputedStyle(this).fontSize)) this._filter.view = 'list';
+    }
     if (read?.data && read.data !== this.#seen) this.#compare(read.data);
     if (read?.status === 'error' && read.error !== this.#reported) {
       this.#reported = read.error;
@@ -441,47 +455,52 @@ export class PodiumAgenda extends PodiumElement {
   /**
    * One table per day, a column per room. Rows are as long as their time (`--len` minutes, see the
    * styles), a row where nothing happens is a labelled break, and the room names stick to the top while
-   * the page scrolls (the table is not in a scrolling box: it fits its container, and below 48em it
-   * reads as a list).
+   * the page scrolls (the table is not in a scrolling box: it fits its container). Below 48em the grid
+   * the visitor picked keeps 48em and scrolls sideways in a box of its own (the page does not); that
+   * box's inner container gives the cells their wide-container styles.
    */
   #grid(sessions: Session[], all: Session[], favs: Set<number>): TemplateResult {
     const zone = this.#zone;
     const columns = this._filter.rooms.length > 0 ? rooms(sessions) : rooms(all);
-    return html`${[...byDay(sessions, zone)].map(([day, items]) => {
-      const grid = gridOf(items, zone, { rooms: columns });
-      return html`<table part="grid">
-        <caption>
-          <h2 part="day">${formatDay(day, zone, this.language)}</h2>
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">${this.t('schedule.time')}</th>
-            ${grid.headers.map(
-              (h) => html`<th scope="col" colspan=${h.colSpan}>${h.room || this.t('schedule.noRoom')}</th>`,
-            )}
-          </tr>
-        </thead>
-        <tbody>
-          ${grid.slots.map(
-            (slot) =>
-              html`<tr data-len=${(slot.end - slot.start) / 60}>
-                <th scope="row">${formatTime(slot.start, zone, this.language)}</th>
-                ${
-                  slot.cells.every((cell) => cell === null)
-                    ? html`<td class="break muted" colspan=${slot.cells.length}>${this.t('schedule.break')}</td>`
-                    : slot.cells.map((cell) =>
-                        cell === 'covered'
-                          ? nothing
-                          : cell === null
-                            ? html`<td></td>`
-                            : html`<td rowspan=${cell.rowSpan}>${this.#session(cell.session, favs)}</td>`,
-                      )
-                }
-              </tr>`,
-          )}
-        </tbody>
-      </table>`;
-    })}`;
+    return html`<div class="wide">
+      <div>
+        ${[...byDay(sessions, zone)].map(([day, items]) => {
+          const grid = gridOf(items, zone, { rooms: columns });
+          return html`<table part="grid">
+            <caption>
+              <h2 part="day">${formatDay(day, zone, this.language)}</h2>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">${this.t('schedule.time')}</th>
+                ${grid.headers.map(
+                  (h) => html`<th scope="col" colspan=${h.colSpan}>${h.room || this.t('schedule.noRoom')}</th>`,
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              ${grid.slots.map(
+                (slot) =>
+                  html`<tr data-len=${(slot.end - slot.start) / 60}>
+                    <th scope="row">${formatTime(slot.start, zone, this.language)}</th>
+                    ${
+                      slot.cells.every((cell) => cell === null)
+                        ? html`<td class="break muted" colspan=${slot.cells.length}>${this.t('schedule.break')}</td>`
+                        : slot.cells.map((cell) =>
+                            cell === 'covered'
+                              ? nothing
+                              : cell === null
+                                ? html`<td></td>`
+                                : html`<td rowspan=${cell.rowSpan}>${this.#session(cell.session, favs)}</td>`,
+                          )
+                    }
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`;
+        })}
+      </div>
+    </div>`;
   }
 
   #nowNext(all: Session[]): TemplateResult | typeof nothing {
