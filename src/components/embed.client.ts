@@ -48,8 +48,12 @@ function init(root: HTMLElement): void {
   copy.hidden = false;
   form.addEventListener('submit', (e) => e.preventDefault());
 
-  /** Draws the choice; `fromVisitor`: keep it in the page address too (a reload, a shared link). */
-  const update = (fromVisitor = false) => {
+  /**
+   * Draws the choice; `fromVisitor`: keep it in the page address too (a reload, a shared link).
+   * `typing`: an input event, which may clear a field's error but not raise one (the address is not
+   * finished yet); a change (leaving the field, the page loading) says it.
+   */
+  const update = (fromVisitor = false, typing = false) => {
     const widget = (new FormData(form).get('widget') as WidgetId | null) ?? site.widget;
     // The settings of the other widgets: hidden, and out of the form's data (a disabled fieldset).
     for (const fs of form.querySelectorAll<HTMLFieldSetElement>('fieldset[data-widget]')) {
@@ -60,6 +64,21 @@ function init(root: HTMLElement): void {
     const params = new URLSearchParams();
     for (const [k, v] of new FormData(form)) if (typeof v === 'string') params.append(k, v);
     const choice = choiceFrom(params, site, extra);
+    // A value that will not do (a malformed e-mail) stays in its field, as typed, described by why,
+    // and out of the snippet and the preview until it will.
+    for (const error of form.querySelectorAll<HTMLElement>('[data-error-of]')) {
+      const input = form.elements.namedItem(error.dataset.errorOf!) as HTMLInputElement;
+      const bad = choice.refused.some(([name]) => fieldName(choice.widget, name) === input.name);
+      if (bad && typing && error.hidden) continue;
+      error.hidden = !bad;
+      if (bad) {
+        input.setAttribute('aria-invalid', 'true');
+        input.setAttribute('aria-describedby', error.id);
+      } else {
+        input.removeAttribute('aria-invalid');
+        input.removeAttribute('aria-describedby');
+      }
+    }
     code.textContent = snippetOf(choice, site);
     if (note) note.hidden = !sendsRegistrations(choice);
     status.textContent = '';
@@ -73,7 +92,7 @@ function init(root: HTMLElement): void {
     url.search = params.toString();
     history.replaceState(history.state, '', url);
   };
-  form.addEventListener('input', () => update(true));
+  form.addEventListener('input', () => update(true, true));
   form.addEventListener('change', () => update(true));
 
   copy.addEventListener('click', async () => {

@@ -16,6 +16,8 @@ export interface AttributeSpec {
   default?: string;
   /** The value it starts with when the widget's settings were not sent (the page's suggestion). */
   initial?: (site: EmbedSite) => string;
+  /** Whether a value will do: one that will not is left out of the snippet (EmbedChoice.refused). */
+  valid?: (value: string) => boolean;
 }
 
 export interface WidgetSpec {
@@ -38,7 +40,7 @@ export const WIDGETS: Record<WidgetId, WidgetSpec> = {
       { name: 'rsvp', kind: 'boolean' },
       { name: 'first-name', kind: 'text' },
       { name: 'last-name', kind: 'text' },
-      { name: 'email', kind: 'text' },
+      { name: 'email', kind: 'text', valid: (v) => isEmail(v) },
       { name: 'invite-param', kind: 'text', default: 'invite' },
     ],
   },
@@ -100,11 +102,23 @@ export interface EmbedSite {
 
 export type Attribute = [name: string, value: string | true];
 
+/**
+ * An address the registration form can take as its prefill: the browser's own rule for
+ * `<input type="email">` (HTML's "valid e-mail address": ASCII, no spaces, one @, a domain of labels)
+ * and the platform's (a dot in the domain), at most 320 characters. A prefill either refuses would
+ * stop every visitor's registration at a field they did not type.
+ */
+export const isEmail = (v: string): boolean =>
+  v.length <= 320 &&
+  /^[\w.!#$%&'*+/=?^`{|}~-]+@[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)+$/i.test(v);
+
 export interface EmbedChoice {
   widget: WidgetId;
   locale: string;
   /** The chosen widget's attributes, as the snippet writes them (defaults and empty values left out). */
   attributes: Attribute[];
+  /** Values typed that will not do (a malformed e-mail): out of the snippet, kept for the form to show. */
+  refused: [name: string, value: string][];
   /** For the gate: the widgets inside it. */
   inside: WidgetId[];
   mainColor: string;
@@ -129,6 +143,7 @@ export function choiceFrom(
   const w = params.get('widget');
   const widget: WidgetId = isWidget(w) ? w : site.widget;
   const attributes: Attribute[] = [];
+  const refused: [string, string][] = [];
   const sent = params.has(sentField(widget));
   for (const spec of [...WIDGETS[widget].attributes, ...(extra[widget] ?? [])]) {
     const field = fieldName(widget, spec.name);
@@ -140,7 +155,9 @@ export function choiceFrom(
       continue;
     }
     const value = spec.kind === 'list' ? values.filter(Boolean).join(',') : (values[0] ?? '');
-    if (value !== '' && value !== spec.default) attributes.push([spec.name, value]);
+    if (value === '' || value === spec.default) continue;
+    if (spec.valid && !spec.valid(value)) refused.push([spec.name, value]);
+    else attributes.push([spec.name, value]);
   }
   const locale = params.get(LOCALE.name) ?? '';
   // Not sent (a plain address, or another widget's settings), the gate starts with the program.
@@ -149,6 +166,7 @@ export function choiceFrom(
     widget,
     locale: ['en', 'pt', 'es'].includes(locale) ? locale : '',
     attributes,
+    refused,
     inside: INSIDE_GATE.filter((id) => inside.includes(id)),
     mainColor: normalizeColor(params.get('main-color')) ?? site.mainColor,
     backgroundColor: normalizeColor(params.get('background-color')) ?? site.backgroundColor,

@@ -77,6 +77,21 @@ describe('the embed snippet', () => {
     expect(snippetOf(choiceFrom(new URLSearchParams(query), site), site)).toBe(snippet);
   });
 
+  it.each([
+    ['ada@example', false],
+    ['ada@@example.com', false],
+    ['ada lovelace@example.com', false],
+    ['ada@example..com', false],
+    ['adá@example.com', false],
+    ['@example.com', false],
+    ['ada@example.com', true],
+    ["o'brien+events@mail.example.co.uk", true],
+  ])('a prefill e-mail %s goes into the snippet: %s', (email, valid) => {
+    const choice = choiceFrom(new URLSearchParams({ widget: 'registration', 'registration:email': email }), site);
+    expect(snippetOf(choice, site).includes('email=')).toBe(valid);
+    expect(choice.refused).toEqual(valid ? [] : [['email', email]]);
+  });
+
   it('a dark background derives readable text and surfaces', () => {
     const out = snippetOf(choiceFrom(new URLSearchParams('background-color=%23111111'), site), site);
     expect(out).toContain('--podium-color-bg: #111111;');

@@ -207,6 +207,48 @@ describe('the embed configurator', () => {
     await c.close();
   });
 
+  it('keeps a malformed prefill e-mail out of the snippet and says why next to the field, at 390 px', async () => {
+    const c = await newContext({ viewport: { width: 390, height: 844 } });
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit/embed`);
+    await drawn(page, 'podium-registration input[name="email"]');
+    const email = page.locator('input[name="registration:email"]');
+    const message = 'This is not an e-mail address (like name@example.com): it stays out of the code until it is one.';
+    // Typing: no error yet (the address is not finished), and nothing half-typed in the snippet.
+    await email.fill('ada@example');
+    expect(await code(page)).not.toContain('email=');
+    expect(await email.getAttribute('aria-invalid')).toBe(null);
+    // Leaving the field: it says why, tied to the field, and keeps what was typed.
+    await email.blur();
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    const error = page.locator(`#${await email.getAttribute('aria-describedby')}`);
+    expect(await error.textContent()).toContain(message);
+    expect(await error.isVisible()).toBe(true);
+    expect(await email.inputValue()).toBe('ada@example');
+    expect(await code(page)).not.toContain('email=');
+    expect(await page.locator('[data-embed-preview] > podium-registration').getAttribute('email')).toBe(null);
+    // Beside the field, within the phone's width.
+    const [field, box] = await Promise.all([email.boundingBox(), error.boundingBox()]);
+    expect(box!.y).toBeGreaterThan(field!.y);
+    expect(box!.y - (field!.y + field!.height)).toBeLessThan(24);
+    await checkAndShoot(page, 'embed-email-invalid', 390, problems);
+    // The same address from the page address (a reload, a shared link): the same, from the server.
+    await page.reload();
+    expect(await email.inputValue()).toBe('ada@example');
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await code(page)).not.toContain('email=');
+    // Made whole, the error goes as it is typed and the address enters the snippet.
+    await email.fill('ada@example.com');
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe(null);
+    expect(await email.getAttribute('aria-describedby')).toBe(null);
+    expect(await error.isVisible()).toBe(false);
+    expect(await code(page)).toContain('email="ada@example.com"');
+    await expect
+      .poll(() => page.locator('[data-embed-preview] > podium-registration').getAttribute('email'))
+      .toBe('ada@example.com');
+    await c.close();
+  });
+
   it('works as a form without JavaScript', async () => {
     const c = await newContext({ javaScriptEnabled: false });
     const page = await c.newPage();
@@ -222,6 +264,23 @@ describe('the embed configurator', () => {
       `<podium-agenda api="${p.api}" event="demo/summit" view="grid" rooms="Main Hall" site="${p.site}/demo/summit"></podium-agenda>`,
     );
     expect(await page.locator('select[name="agenda:view"]').inputValue()).toBe('grid');
+    // A malformed prefill e-mail: kept in its field, described by why, out of the snippet.
+    await page.getByRole('radio', { name: 'Registration form' }).check();
+    await page.locator('input[name="registration:email"]').fill('ada@example');
+    await page.getByRole('button', { name: 'Update the code' }).click();
+    await page.waitForURL(/widget=registration/);
+    const email = page.locator('input[name="registration:email"]');
+    expect(await email.inputValue()).toBe('ada@example');
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`#${await email.getAttribute('aria-describedby')}`).textContent()).toContain(
+      'This is not an e-mail address',
+    );
+    expect(await code(page)).toBe(
+      `<script type="module" src="${p.site}/widgets/podium-registration.js"></script>\n` +
+        `<style>\n  podium-registration {\n    --podium-color-primary: #4f46e5;\n` +
+        `    --podium-color-primary-text: #4f46e5;\n    --podium-color-focus: #4f46e5;\n  }\n</style>\n` +
+        `<podium-registration api="${p.api}" event="demo/summit"></podium-registration>\n`,
+    );
     await c.close();
   });
 

@@ -179,6 +179,8 @@ const en = {
   'embed.gateHint':
     'Asks for the event’s access code, then shows what it holds; on a public event it shows it at once.',
   'embed.prefill': 'Prefill (optional)',
+  'embed.emailInvalid':
+    'This is not an e-mail address (like name@example.com): it stays out of the code until it is one.',
   'embed.rsvp': 'Ask “Will you attend?”',
   'embed.inviteParam': 'Page address parameter holding the invitation',
   'embed.search': 'Only sessions matching',
@@ -632,6 +634,8 @@ const pt: Messages = {
   'embed.gateHint':
     'Pede o código de acesso do evento e então mostra o que contém; num evento público, mostra de imediato.',
   'embed.prefill': 'Preencher (opcional)',
+  'embed.emailInvalid':
+    'Isto não é um endereço de e-mail (como nome@exemplo.com): fica fora do código até que seja um.',
   'embed.rsvp': 'Perguntar “Você vai comparecer?”',
   'embed.inviteParam': 'Parâmetro do endereço da página com o convite',
   'embed.search': 'Só sessões que contenham',
@@ -1079,6 +1083,8 @@ const es: Messages = {
   'embed.gateHint':
     'Pide el código de acceso del evento y luego muestra lo que contiene; en un evento público, lo muestra enseguida.',
   'embed.prefill': 'Rellenar (opcional)',
+  'embed.emailInvalid':
+    'Esto no es un correo electrónico (como nombre@ejemplo.com): queda fuera del código hasta que lo sea.',
   'embed.rsvp': 'Preguntar “¿Asistirá?”',
   'embed.inviteParam': 'Parámetro de la dirección de la página con la invitación',
   'embed.search': 'Solo sesiones que contengan',
