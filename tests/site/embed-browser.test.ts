@@ -207,6 +207,26 @@ describe('the embed configurator', () => {
     await c.close();
   });
 
+  it('previews a grid program on a 390 px phone as the list, its toggles all in view and List pressed', async () => {
+    const c = await newContext({ viewport: { width: 390, height: 844 } });
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit/embed?widget=agenda&agenda:sent=1&agenda:view=grid`);
+    await drawn(page, 'podium-agenda [part~="session"]');
+    const agenda = page.locator('[data-embed-preview] > podium-agenda');
+    expect(await agenda.getAttribute('view')).toBe('grid');
+    expect(await agenda.locator('[part~="grid"]').count()).toBe(0);
+    expect(await agenda.getByRole('button', { name: 'List' }).getAttribute('aria-pressed')).toBe('true');
+    const outside = await agenda.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="toolbar"] .button')]
+        .filter((b) => b.offsetParent !== null)
+        .filter((b) => b.getBoundingClientRect().left < box.left || b.getBoundingClientRect().right > box.right)
+        .map((b) => b.textContent!.trim());
+    });
+    expect(outside).toEqual([]);
+    await c.close();
+  });
+
   it('keeps a malformed prefill e-mail out of the snippet and says why next to the field, at 390 px', async () => {
     const c = await newContext({ viewport: { width: 390, height: 844 } });
     const page = await c.newPage();
