@@ -79,11 +79,14 @@ function printDemo(seed: DemoSeed, apiUrl?: string) {
   if (apiUrl) console.log(`Try: curl '${apiUrl}/event/get?eventID=${seed.eventID}'`);
 }
 
-async function withStore<T>(config: Config, fn: (db: ReturnType<typeof openStore>['db']) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  config: Config,
+  fn: (db: ReturnType<typeof openStore>['db'], applied: number) => Promise<T>,
+): Promise<T> {
   const { db } = openStore(config.DATABASE_URL);
   try {
-    await migrate(db);
-    return await fn(db);
+    const applied = await migrate(db);
+    return await fn(db, applied);
   } finally {
     await db.destroy();
   }
@@ -157,7 +160,14 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case 'migrate':
-      await withStore(config, async () => console.log('store is up to date'));
+      // Say what was done: an operator running it before a release wants to see that it did something.
+      await withStore(config, async (_db, applied) =>
+        console.log(
+          applied === 0
+            ? 'store is up to date: no migration to apply'
+            : `applied ${applied} migration${applied === 1 ? '' : 's'}, store is up to date`,
+        ),
+      );
       return 0;
     case 'admin': {
       if (sub !== 'create') break;

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { STORES, freshStore } from '../helpers/platform.ts';
@@ -20,6 +21,19 @@ describe.each(STORES)('podium CLI on %s', (kind) => {
       ).toMatch(/operator root@podium\.test created/);
       const bad = await podium(['admin', 'create', '--username', 'x'], env).catch((e: { code: number }) => e);
       expect((bad as { code: number }).code).toBe(2);
+    } finally {
+      await store.drop();
+    }
+  });
+
+  it('migrate says how many migrations it applied, then that there was nothing to apply', async () => {
+    // Every file of the migrations folder is one migration (connect.ts lists each).
+    const count = readdirSync('src/platform/db/migrations').filter((f) => /^\d{4}_\w+\.ts$/.test(f)).length;
+    const store = await freshStore(kind);
+    const env = { DATABASE_URL: store.url };
+    try {
+      expect((await podium(['migrate'], env)).stdout.trim()).toBe(`applied ${count} migrations, store is up to date`);
+      expect((await podium(['migrate'], env)).stdout.trim()).toBe('store is up to date: no migration to apply');
     } finally {
       await store.drop();
     }

@@ -93,7 +93,11 @@ export function openStore(url: string, { sqliteCheckpointMs = 0 }: { sqliteCheck
 export const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
 
 /** Brings the store's schema to the latest migration; throws with the failing migration's name. */
-export async function migrate(db: Kysely<DB>): Promise<void> {
+/**
+ * Brings the store's schema up to date; answers how many migrations it applied (0: it was up to date),
+ * so `podium migrate` can say what it did.
+ */
+export async function migrate(db: Kysely<DB>): Promise<number> {
   // On PostgreSQL the bookkeeping tables live in the connection's current schema (search_path), so
   // several stores can share one database, one schema each.
   const isPg = isPostgres(db);
@@ -105,7 +109,8 @@ export async function migrate(db: Kysely<DB>): Promise<void> {
   });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
+    // A retry below follows an attempt in which no migration ran, so this attempt's count is the count.
+    if (!error) return results?.filter((r) => r.status === 'Success').length ?? 0;
     // Kysely's migrator looks for its table through the whole catalog; when another store of the same
     // database creates or drops its schema meanwhile, PostgreSQL answers 3F000 naming that other schema,
     // or 42P01 / 42703 for a table or column of it half made or half gone (CI saw 42703 on the other
