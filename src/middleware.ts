@@ -17,6 +17,8 @@ import { spliceFragments } from './site/fragments.ts';
 import { routeRequest } from './site/route.ts';
 import { ATTENDEE_COOKIE, attendeeCookieCleared } from './site/attendee.ts';
 import { runtimeFromEnv } from './site/runtime.ts';
+import { failureLine } from './site/report.ts';
+import { isUnreachable } from './client/index.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
 
@@ -32,7 +34,22 @@ export const onRequest = defineMiddleware(async (context, next) => {
     locals.podium = routed.ctx;
     if (routed.rewrite) return context.rewrite(routed.rewrite);
   }
-  return finish(context, await next());
+  // The error page's own render (below): a failure there is Astro's to report.
+  if (locals.podium.failure !== undefined) return finish(context, await next());
+  let response: Response;
+  try {
+    response = await next();
+  } catch (err) {
+    // Astro would log the error's whole stack for every request, and a platform that is down fails
+    // every page: the client's PlatformWatch (site/report.ts) says that once, anything else is one line
+    // here. The visitor gets the error page all the same (500.astro: 503 with Retry-After when the
+    // platform could not be reached), rendered through this middleware again.
+    locals.podium.failure = err;
+    const page = await context.rewrite('/500');
+    if (!isUnreachable(err)) console.error(failureLine(page.status, context.url.pathname, err));
+    return page;
+  }
+  return finish(context, response);
 });
 
 /** The rendered answer with its headers, its ETag and 304, stored when public, compressed. */

@@ -73,6 +73,20 @@ export interface Follow {
   readonly live: boolean;
 }
 
+/**
+ * Told whether each call reached the platform (the site's PlatformWatch, src/site/report.ts): a platform
+ * that is down fails every page, and the one who runs the site needs to hear that once, not per page.
+ */
+export interface Reachability {
+  /** A call did not reach the platform (`cause`: the transport's one line, no path or query). */
+  failed(cause: string): void;
+  /** A call had an answer from the platform itself. */
+  answered(): void;
+}
+
+/** A 502/504 not written by the platform (no `NNN message` line): a proxy in front says it cannot reach it. */
+const fromGateway = (raw: Raw) => (raw.status === 502 || raw.status === 504) && !/^\d{3} /.test(raw.body);
+
 export interface ClientOptions {
   /** The platform's address, e.g. http://127.0.0.1:8080 (a path prefix is kept). */
   baseUrl: string;
@@ -93,6 +107,8 @@ export interface ClientOptions {
   dataFreshMs?: number;
   /** The platform's change stream: while it is live, answers are kept until a change of their scope. */
   follow?: Follow;
+  /** Told whether each call reached the platform. */
+  reachability?: Reachability;
 }
 
 /** One platform answer a page was built from: the call and a fingerprint of its bytes. */
@@ -170,6 +186,7 @@ export class PodiumClient {
   readonly #follow: Follow | undefined;
   readonly #dataFreshMs: number;
   readonly #siteKey: string | undefined;
+  readonly #reachability: Reachability | undefined;
   readonly #memo = new LRUCache<string, Parsed>({ max: MAX_MEMO });
   readonly #allMemo = new LRUCache<string, { pages: unknown[][]; out: unknown[] }>({ max: MAX_MEMO });
 
@@ -182,6 +199,7 @@ export class PodiumClient {
     this.#dataFreshMs = options.dataFreshMs ?? 1000;
     this.#siteKey = options.siteKey;
     this.#follow = options.follow;
+    this.#reachability = options.reachability;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 32,
       keepAliveTimeout: 30_000,
@@ -228,12 +246,16 @@ export class PodiumClient {
       res = await this.#pool.request({ path, method, headers, body });
     } catch (err) {
       const timeout = (err as { code?: string }).code?.includes('TIMEOUT');
+      this.#reachability?.failed((err as Error).message);
       throw new PodiumError(timeout ? 504 : 502, `platform unreachable: ${(err as Error).message}`, path);
     }
     const text = await res.body.text();
     const ra = res.headers['retry-after'];
     const retryAfter = typeof ra === 'string' && /^\d+$/.test(ra) ? Number(ra) : undefined;
-    return { status: res.statusCode, body: text, retryAfter };
+    const raw = { status: res.statusCode, body: text, retryAfter };
+    if (fromGateway(raw)) this.#reachability?.failed(`HTTP ${raw.status} from a proxy in front of it`);
+    else this.#reachability?.answered();
+    return raw;
   }
 
   /**
@@ -279,6 +301,10 @@ export class PodiumClient {
 
   #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): PageRead<z.infer<T>> {
     if (raw.status !== 200) {
+      // A proxy's 502/504 is the platform being unreachable, as a refused connection is (the same prefix:
+      // the site's log counts both once, src/middleware.ts).
+      if (fromGateway(raw))
+        throw new PodiumError(raw.status, `platform unreachable: HTTP ${raw.status} from a proxy`, operation);
       const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
       throw new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
     }

@@ -25,5 +25,9 @@ export function isPodiumError(err: unknown): err is PodiumError {
   return err instanceof Error && err.name === 'PodiumError' && typeof (err as { status?: unknown }).status === 'number';
 }
 
+/** Whether the call never reached the platform (refused, timed out, a proxy's 502/504): not a page's fault. */
+export const isUnreachable = (err: unknown): boolean =>
+  isPodiumError(err) && err.message.startsWith('platform unreachable');
+
 export const isNotFound = (err: unknown): boolean => isPodiumError(err) && err.status === 404;
 export const isForbidden = (err: unknown): boolean => isPodiumError(err) && err.status === 403;

@@ -60,4 +60,6 @@ export interface RequestContext {
   clearAttendee?: string;
   /** Precomputed fragments this page placed markers for (fragments.ts). */
   fragments?: Buffer[];
+  /** What made the page fail: the middleware then renders the error page (500.astro) with it. */
+  failure?: unknown;
 }

@@ -8,6 +8,7 @@ import type { SiteRuntime } from './context.ts';
 import { HostResolver } from './hosts.ts';
 import { trustList } from './net.ts';
 import { PageCache } from './pagecache.ts';
+import { PlatformWatch } from './report.ts';
 import { appSchemeProblem } from '../shared/app-scheme.ts';
 
 export interface RuntimeOptions {
@@ -49,6 +50,8 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
       siteKey: options.siteKey,
       dataFreshMs: options.dataFreshMs,
       follow: follower,
+      // The platform going down (and coming back) is logged once, not with every page it fails.
+      reachability: new PlatformWatch(options.apiUrl),
     });
   // A page's re-check reads the platform for the visitor whose request found the page stale.
   const pageCache = options.pageCache

@@ -22,6 +22,7 @@ import { type DomainChange, type HostResolver } from './hosts.ts';
 import { BODY_LIMIT, clientIp, normalizeHostname } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
 import type { CachedPage, Variant } from './pagecache.ts';
+import { failureLine } from './report.ts';
 import { createRuntime, type RuntimeOptions } from './runtime.ts';
 
 export interface SiteOptions extends Omit<RuntimeOptions, 'siteUrl'> {
@@ -156,8 +157,9 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
-    // The path only: a query may hold a secret (the code of a password link).
-    console.error('site: could not answer', (req.url ?? '').split('?')[0], err);
+    // One line, the path without its query (failureLine): a query may hold a secret (the code of a
+    // password link), and a stack per request floods the log of a busy site.
+    console.error(failureLine(500, req.url ?? '', err));
     if (!res.headersSent) sendText(res, 500, 'internal error');
     else res.destroy();
   }

@@ -120,17 +120,52 @@ describe('site shutdown', () => {
       pageCache: false,
       followChanges: false,
     });
-    const errors: unknown[] = [];
+    const errors: string[] = [];
     const log = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args); // Astro logs each failure; kept quiet here
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
     try {
-      const res = await fetch(`${site.url}/acme/summit`);
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('5');
-      expect(await res.text()).toContain('Something went wrong');
+      for (const path of ['/acme/summit', '/acme/summit/schedule?code=secret-code', '/acme']) {
+        const res = await fetch(`${site.url}${path}`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('5');
+        expect(await res.text()).toContain('Something went wrong');
+      }
     } finally {
       console.error = log;
     }
+    // The operator hears it once, in one plain line (no stack, no query), not once per visitor.
+    expect(errors).toEqual([
+      `site: the platform at http://127.0.0.1:${port}/api is unreachable (connect ECONNREFUSED 127.0.0.1:${port}); pages answer 503 until it is back`,
+    ]);
+  });
+
+  it('logs any other failure of a page as one line per request: its status, path and cause', async () => {
+    // A platform that answers, but not in the spec's terms (a server of another API at its address).
+    const wrong = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>'));
+    await new Promise<void>((r) => wrong.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(wrong.address() as { port: number }).port}/api`;
+    site = await startSite({
+      root: ROOT,
+      apiUrl: url,
+      publicApiUrl: url,
+      siteHosts: ['127.0.0.1'],
+      host: '127.0.0.1',
+      port: 0,
+      pageCache: false,
+      followChanges: false,
+    });
+    const errors: string[] = [];
+    const log = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+    try {
+      const res = await fetch(`${site.url}/acme?code=secret-code`);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain('Something went wrong');
+    } finally {
+      console.error = log;
+      await new Promise((r) => wrong.close(r));
+    }
+    expect(errors).toEqual(['site: 503 /acme: PodiumError: the platform answered something that is not JSON']);
   });
 
   it('ends idle keep-alive connections at once (close does not sit out the grace)', async () => {
