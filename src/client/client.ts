@@ -59,6 +59,7 @@ import {
 import { PAGE_SIZE_MAX, readPages, type PageRead } from '../shared/paging.ts';
 import { formQuery } from '../shared/form-query.ts';
 import type { Freshness, Scope } from '../shared/freshness.ts';
+import { CLIENT_IP_HEADER, SITE_KEY_HEADER, type SiteKeyVerdict } from '../shared/site-key.ts';
 
 /** What follows the platform's changes (follow.ts): while `live`, kept answers stay until a change of their scope. */
 /** person.requestLink (issue 18): the event and the address a link was asked for (the same answer for any address). */
@@ -212,6 +213,29 @@ export class PodiumClient {
     await this.#pool.close();
   }
 
+  /**
+   * Whether the platform takes this client's site key (`refused`: its SITE_API_KEY differs, and it counts
+   * every visitor of the site as the site): the verdict Podium sends back with api.ping (docs/deploy.md).
+   * Undefined when the client has no key or the platform says nothing (a server of the spec other than
+   * Podium); a platform that cannot be reached throws, as any call does.
+   */
+  async siteKeyVerdict(): Promise<SiteKeyVerdict | undefined> {
+    if (!this.#siteKey) return undefined;
+    let res;
+    try {
+      res = await this.#pool.request({
+        path: `${this.#prefix}/api/ping`,
+        method: 'GET',
+        headers: { accept: 'application/json', [SITE_KEY_HEADER]: this.#siteKey },
+      });
+    } catch (err) {
+      throw new PodiumError(502, `platform unreachable: ${(err as Error).message}`, 'api.ping');
+    }
+    await res.body.dump();
+    const verdict = res.headers[SITE_KEY_HEADER];
+    return verdict === 'accepted' || verdict === 'refused' ? verdict : undefined;
+  }
+
   /** The path of an operation in the RESTful style (`event.get` → /event/get) with its query. */
   pathOf(operation: string, query: Query): string {
     const qs = formQuery(query);
@@ -233,11 +257,11 @@ export class PodiumClient {
     // A re-check must see every committed change: another process of the platform may not have heard
     // of it yet, so its cached answer is not taken (Cache-Control: no-cache).
     if (again) headers['cache-control'] = 'no-cache';
-    if (this.#siteKey) headers['x-podium-site-key'] = this.#siteKey;
+    if (this.#siteKey) headers[SITE_KEY_HEADER] = this.#siteKey;
     if (clientIp) {
       // Podium believes X-Podium-Client-IP with the key; other servers of the spec may trust the site's
       // address for X-Forwarded-For (their TRUST_PROXY).
-      headers['x-podium-client-ip'] = clientIp;
+      headers[CLIENT_IP_HEADER] = clientIp;
       headers['x-forwarded-for'] = clientIp;
     }
     if (body !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';

@@ -9,7 +9,7 @@ import type { Config } from './config.ts';
 import type { Counter } from './limits/counter.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { createDispatcher, errorAnswer, type Answer, type Dispatcher } from './kernel/dispatch.ts';
-import { forwardedClient } from './forwarded.ts';
+import { SITE_KEY_HEADER, forwardedAddress, siteKeyVerdict } from './forwarded.ts';
 import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
 import type { AnyOperation } from './kernel/table.ts';
@@ -178,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     ? proxyAddr.compile(config.TRUST_PROXY.split(',').map((s) => s.trim()))
     : undefined;
   // The public site's calls name their visitor (SITE_API_KEY), so limits count per visitor.
-  const forwarded = forwardedClient(config.SITE_API_KEY);
+  const verdictOf = siteKeyVerdict(config.SITE_API_KEY);
   const log = deps.log ?? platformLogger(config, deps.logStream);
   const logCalls = log.isLevelEnabled('info');
   const streams = createStreamHub({ db: deps.db, max: config.STREAM_MAX, heartbeatMs: config.STREAM_HEARTBEAT_MS });
@@ -372,7 +372,11 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     try {
       const started = logCalls ? performance.now() : 0;
       const url = req.url ?? '/';
-      const ip = forwarded(req.headers) ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
+      const verdict = verdictOf(req.headers);
+      // A call that sent a site key hears whether it is this platform's (the site checks it at start).
+      if (verdict) res.setHeader(SITE_KEY_HEADER, verdict);
+      const forwarded = verdict === 'accepted' ? forwardedAddress(req.headers) : undefined;
+      const ip = forwarded ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
       let pending: Answer | Promise<Answer>;
       try {
         pending = answer(req, url, ip);

@@ -2,7 +2,9 @@ import { execFile, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { STORES, freshStore } from '../helpers/platform.ts';
+import { STORES, freshStore, startTestPlatform } from '../helpers/platform.ts';
+import { ensureBuilt } from '../../src/site/build.ts';
+import { ROOT } from '../site/harness.ts';
 
 const run = promisify(execFile);
 const podium = (args: string[], env: Record<string, string>) =>
@@ -65,6 +67,38 @@ describe('podium start', () => {
 });
 
 describe('podium site', () => {
+  it("warns at start, in one line naming SITE_API_KEY, when the platform refuses the site's key", async () => {
+    await ensureBuilt(ROOT);
+    const api = await startTestPlatform('sqlite', { SITE_API_KEY: 'the-platform-key-'.padEnd(40, 'p') });
+    const child = spawn(process.execPath, ['bin/podium.js', 'site'], {
+      env: {
+        ...process.env,
+        PODIUM_API_URL: api.url,
+        SITE_API_KEY: 'another-site-key-'.padEnd(40, 's'),
+        SITE_PORT: '0',
+        HOST: '127.0.0.1',
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no warning:\n${out}\n${err}`)), 45_000);
+        child.stderr.on('data', () => err.includes('SITE_API_KEY') && (clearTimeout(timer), resolve()));
+      });
+      expect(err.trim()).toBe(
+        "podium site: the platform at PODIUM_API_URL refused this SITE_API_KEY: set the platform's own, or it counts every visitor of the site as one client",
+      );
+      expect(out).toMatch(/Podium site listening on/);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      await api.close();
+    }
+  }, 60_000);
+
   it('refuses to start without PODIUM_API_URL, saying what it needs', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, SITE_PORT: '0' };
     delete env.PODIUM_API_URL;

@@ -13,10 +13,10 @@
 
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PodiumError, type PodiumClient } from '../../src/client/index.ts';
+import { PodiumError, createClient, type PodiumClient } from '../../src/client/index.ts';
 import type { Committed } from '../../src/platform/kernel/dispatch.ts';
 import { domainChangeOf } from '../../src/platform/domains.ts';
-import { forwardedClient } from '../../src/platform/forwarded.ts';
+import { forwardedClient, siteKeyVerdict } from '../../src/platform/forwarded.ts';
 import { HostResolver, NEGATIVE_TTL_MS, POSITIVE_TTL_MS } from '../../src/site/hosts.ts';
 import { freshStore, STORES, startTestPlatform, type TestPlatform } from '../helpers/platform.ts';
 import { editEvent, startPodium, type Podium } from '../site/harness.ts';
@@ -342,6 +342,23 @@ describe.each(STORES)('the platform believes a forwarded visitor only with the s
       else expect(statuses.filter((s) => s !== 200)).toEqual([]);
     });
   });
+
+  it('tells a caller whether the site key it sent is this one, and a caller that sent none nothing', async () => {
+    const verdict = async (siteKey: string | undefined) => {
+      const client = createClient({ baseUrl: api.url, siteKey });
+      try {
+        return await client.siteKeyVerdict();
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await verdict(KEY)).toBe('accepted');
+    expect(await verdict(KEY.replace(/x$/, 'y'))).toBe('refused');
+    expect(await verdict(undefined)).toBeUndefined();
+    const plain = await fetch(`${api.url}/api/ping`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('x-podium-site-key')).toBeNull();
+  });
 });
 
 describe('forwardedClient', () => {
@@ -362,6 +379,22 @@ describe('forwardedClient', () => {
   });
   it('believes nothing without a key', () => {
     expect(forwardedClient(undefined)({ 'x-podium-site-key': '', 'x-podium-client-ip': '1.2.3.4' })).toBeUndefined();
+  });
+});
+
+describe('siteKeyVerdict', () => {
+  const KEY = 'k'.repeat(40);
+  it.each([
+    [KEY, {}, undefined],
+    [KEY, { 'x-podium-site-key': KEY }, 'accepted'],
+    [KEY, { 'x-podium-site-key': `${KEY}k` }, 'refused'],
+    [KEY, { 'x-podium-site-key': '' }, 'refused'],
+    [KEY, { 'x-podium-site-key': [KEY, KEY] }, 'refused'],
+    // A platform without a key takes none: the site's key is as good as wrong there.
+    [undefined, { 'x-podium-site-key': KEY }, 'refused'],
+    [undefined, {}, undefined],
+  ] as [string | undefined, IncomingHttpHeaders, string | undefined][])('key %s, %j → %s', (key, headers, expected) => {
+    expect(siteKeyVerdict(key)(headers)).toBe(expected);
   });
 });
 
