@@ -53,6 +53,22 @@ export default tseslint.config(
       message: 'src/shared is browser-safe and imports nothing else of the project',
     },
     {
+      // Node-side code the platform and the site both run (TRUST_PROXY's reader): it imports neither,
+      // so neither reaches the other through it.
+      files: ['src/net/**'],
+      group: [
+        '**/platform/**',
+        '**/site/**',
+        '**/client/**',
+        '**/cli/**',
+        '**/pages/**',
+        '**/components/**',
+        '**/layouts/**',
+        '**/middleware.ts',
+      ],
+      message: 'src/net is shared by the platform and the site and imports neither',
+    },
+    {
       // Migrations are frozen in time: application code they imported could change under them.
       files: ['src/platform/db/migrations/**'],
       group: ['./*', '../*'],

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { appSchemeProblem } from '../shared/app-scheme.ts';
+import { trustProxyProblem } from '../net/trust-proxy.ts';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const httpUrl = z
@@ -8,14 +8,6 @@ const httpUrl = z
   .refine((v) => /^https?:\/\/[^/?#]+/i.test(v) && URL.canParse(v), 'must be an http:// or https:// address')
   .transform((v) => v.replace(/\/+$/, ''));
 const perSecond = z.coerce.number().int().min(1);
-
-/** An IPv4 or IPv6 address, alone or with a prefix length it can have (`10.0.0.0/8`, `fd00::/8`). */
-function isAddressOrCidr(item: string): boolean {
-  const [address, bits, more] = item.split('/');
-  const family = isIP(address);
-  if (family === 0 || more !== undefined) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
-}
 
 const schema = z.object({
   /** Address the API and the site listen on. */
@@ -46,16 +38,15 @@ const schema = z.object({
    */
   BUS_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   /**
-   * Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. Checked here: the
-   * API's and the site's readers would otherwise differ on anything else (a name like `loopback`: one
-   * took it, the other skipped it without a word), or stop with a stack.
+   * Proxy addresses (comma-separated IPs/CIDRs) whose X-Forwarded-For is believed. One reader
+   * (src/net/trust-proxy.ts) checks it here and matches it in the API and the site alike.
    */
   TRUST_PROXY: z
     .string()
-    .refine(
-      (v) => v.split(',').every((item) => item.trim() === '' || isAddressOrCidr(item.trim())),
-      'must be IP addresses or CIDRs separated by commas (e.g. 127.0.0.1,10.0.0.0/8)',
-    )
+    .superRefine((v, c) => {
+      const problem = trustProxyProblem(v);
+      if (problem) c.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
   /**
    * Shared secret of the public site: a call carrying it in X-Podium-Site-Key is the site's, and its

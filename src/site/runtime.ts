@@ -103,6 +103,7 @@ export function runtimeFromEnv(env: Record<string, string | undefined> = process
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    // A bad value stops here in one line, as at podium start (trustList: src/net/trust-proxy.ts).
     trustProxy: env.TRUST_PROXY,
     siteKey: env.SITE_API_KEY,
     pageCache: false,

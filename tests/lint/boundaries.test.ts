@@ -32,6 +32,9 @@ describe('import boundaries', () => {
     ['src/platform/resources/speaker/operations/index.ts', 'kysely'],
     ['src/platform/resources/speaker/operations/index.ts', '../../../db/schema.ts'],
     ['src/platform/kernel/crud.ts', '../db/connect.ts'],
+    ['src/net/trust-proxy.ts', '../platform/config.ts'],
+    ['src/net/trust-proxy.ts', '../site/net.ts'],
+    ['src/net/trust-proxy.ts', '../client/index.ts'],
   ])('%s may not import %s', async (file, from) => {
     expect(await restricted(file, from)).toHaveLength(1);
   });
@@ -46,6 +49,9 @@ describe('import boundaries', () => {
     ['src/platform/resources/speaker/operations/index.ts', '../repository.ts'],
     ['src/platform/resources/speaker/operations/index.ts', '../../../kernel/table.ts'],
     ['src/platform/kernel/dispatch.ts', '../db/schema.ts'],
+    ['src/site/net.ts', '../net/trust-proxy.ts'],
+    ['src/platform/app.ts', '../net/trust-proxy.ts'],
+    ['src/platform/config.ts', '../net/trust-proxy.ts'],
   ])('%s may import %s', async (file, from) => {
     expect(await restricted(file, from)).toEqual([]);
   });
