@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import proxyAddr from '@fastify/proxy-addr';
 import { parse as parseQuery } from 'fast-querystring';
 import { pino, type Logger } from 'pino';
 import type { Kysely } from 'kysely';
@@ -10,6 +9,7 @@ import type { Counter } from './limits/counter.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { createDispatcher, errorAnswer, type Answer, type Dispatcher } from './kernel/dispatch.ts';
 import { SITE_KEY_HEADER, forwardedAddress, siteKeyVerdict } from './forwarded.ts';
+import { clientIp, trustList } from '../net/trust-proxy.ts';
 import { ApiError } from './errors.ts';
 import { operations } from './catalog/index.ts';
 import type { AnyOperation } from './kernel/table.ts';
@@ -24,7 +24,7 @@ import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from './seed/program.ts';
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
 // most of the traffic, already bypassed Fastify, so it only parsed POST bodies while adding a second
-// logger, a second path decoder and a second parse of TRUST_PROXY. What it gave is kept here, each
+// logger, a second path decoder and a second parse of TRUST_PROXY (now src/net/trust-proxy.ts, the site's too). What it gave is kept here, each
 // with a test (tests/security/errors.test.ts, tests/api/dispatch.test.ts): the body size limit (413,
 // by content-length before reading, and while reading), form-only bodies (415), plain-line answers for
 // what Node's parser refuses (a URL over Node's 16 KB head is 414), and one masked log line per call
@@ -174,9 +174,8 @@ const CLOSE_GRACE_MS = 2000;
 
 export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
   const { config } = deps;
-  const trusted = config.TRUST_PROXY
-    ? proxyAddr.compile(config.TRUST_PROXY.split(',').map((s) => s.trim()))
-    : undefined;
+  // The same reader as the config's check and the site's (src/net/trust-proxy.ts).
+  const trusted = trustList(config.TRUST_PROXY);
   // The public site's calls name their visitor (SITE_API_KEY), so limits count per visitor.
   const verdictOf = siteKeyVerdict(config.SITE_API_KEY);
   const log = deps.log ?? platformLogger(config, deps.logStream);
@@ -376,7 +375,7 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
       // A call that sent a site key hears whether it is this platform's (the site checks it at start).
       if (verdict) res.setHeader(SITE_KEY_HEADER, verdict);
       const forwarded = verdict === 'accepted' ? forwardedAddress(req.headers) : undefined;
-      const ip = forwarded ?? (trusted ? proxyAddr(req, trusted) : req.socket.remoteAddress) ?? '';
+      const ip = forwarded ?? clientIp(req, trusted);
       let pending: Answer | Promise<Answer>;
       try {
         pending = answer(req, url, ip);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/platform/config.ts';
 import { clientIp, trustList, trustProxyProblem } from '../../src/net/trust-proxy.ts';
+import { startTestPlatform } from '../helpers/platform.ts';
 
 describe('TRUST_PROXY values', () => {
   it.each([
@@ -67,5 +68,19 @@ describe('TRUST_PROXY values', () => {
     expect(ask('127.0.0.1', '6.6.6.6, 9.9.9.9, garbage')).toBe('9.9.9.9');
     expect(ask('127.0.0.1', '10.0.0.1')).toBe('10.0.0.1');
     expect(ask('127.0.0.1')).toBe('127.0.0.1');
+  });
+});
+
+describe('the API reads TRUST_PROXY as the config took it', () => {
+  it('starts with a trailing comma and believes X-Forwarded-For from the proxy it names', async () => {
+    const api = await startTestPlatform('sqlite', { TRUST_PROXY: ' 127.0.0.1 , 10.0.0.0/8,' });
+    try {
+      const res = await fetch(`${api.url}/api/ping`, { headers: { 'x-forwarded-for': '198.51.100.23, 10.9.9.9' } });
+      expect(res.status).toBe(200);
+      await res.text();
+      await expect.poll(() => api.logs.join('')).toContain('"ip":"198.51.100.23"');
+    } finally {
+      await api.close();
+    }
   });
 });
