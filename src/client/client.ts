@@ -242,6 +242,14 @@ export class PodiumClient {
     return `${this.#prefix}/${operation.replaceAll('.', '/')}${qs ? `?${qs}` : ''}`;
   }
 
+  /** The operation a path calls (`/event/get?…` → `event.get`): an error names it, never the query's values. */
+  #operationOf(path: string): string {
+    return path
+      .slice(this.#prefix.length + 1)
+      .split('?')[0]
+      .replaceAll('/', '.');
+  }
+
   async #request(
     path: string,
     method: 'GET' | 'POST',
@@ -271,7 +279,11 @@ export class PodiumClient {
     } catch (err) {
       const timeout = (err as { code?: string }).code?.includes('TIMEOUT');
       this.#reachability?.failed((err as Error).message);
-      throw new PodiumError(timeout ? 504 : 502, `platform unreachable: ${(err as Error).message}`, path);
+      throw new PodiumError(
+        timeout ? 504 : 502,
+        `platform unreachable: ${(err as Error).message}`,
+        this.#operationOf(path),
+      );
     }
     const text = await res.body.text();
     const ra = res.headers['retry-after'];

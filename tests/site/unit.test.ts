@@ -514,7 +514,12 @@ describe('platform client', () => {
     expect(seen.at(-1)?.body).toBe('accessCode=1234');
     expect(seen.at(-1)?.xff).toBe('203.0.113.9');
     const down = createClient({ baseUrl: 'http://127.0.0.1:1', dataFreshMs: 0 });
-    expect(((await down.eventGet({ eventID: 1 }).catch((e: unknown) => e)) as PodiumError).status).toBe(502);
+    const unreachable = (await down
+      .eventGet({ namespace: 'acme', nickname: 'private-name' })
+      .catch((e: unknown) => e)) as PodiumError;
+    expect(unreachable.status).toBe(502);
+    // The operation, never the path with its query: a log of the error must not carry what was asked.
+    expect(unreachable.operation).toBe('event.get');
     await down.close();
   });
 
