@@ -1,6 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** Every part of the application: what code shared by several of them may not import. */
+const APP = [
+  '**/platform/**',
+  '**/site/**',
+  '**/client/**',
+  '**/cli/**',
+  '**/pages/**',
+  '**/components/**',
+  '**/layouts/**',
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'dist/', '.astro/', 'test-results/', 'public/widgets/'] },
   js.configs.recommended,
@@ -41,31 +52,14 @@ export default tseslint.config(
       // Browser-safe code shared by the site and the widgets imports nothing else of the project.
       files: ['src/shared/**'],
       // (This block replaces the one above for src/shared, so it names the platform too.)
-      group: [
-        '**/platform/**',
-        '**/site/**',
-        '**/client/**',
-        '**/cli/**',
-        '**/pages/**',
-        '**/components/**',
-        '**/layouts/**',
-      ],
+      group: APP,
       message: 'src/shared is browser-safe and imports nothing else of the project',
     },
     {
       // Node-side code the platform and the site both run (TRUST_PROXY's reader): it imports neither,
       // so neither reaches the other through it.
       files: ['src/net/**'],
-      group: [
-        '**/platform/**',
-        '**/site/**',
-        '**/client/**',
-        '**/cli/**',
-        '**/pages/**',
-        '**/components/**',
-        '**/layouts/**',
-        '**/middleware.ts',
-      ],
+      group: [...APP, '**/middleware.ts'],
       message: 'src/net is shared by the platform and the site and imports neither',
     },
     {

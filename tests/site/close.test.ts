@@ -6,7 +6,7 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
-import { startSite, type Site } from '../../src/site/server.ts';
+import { startSite, type Site, type SiteOptions } from '../../src/site/server.ts';
 import { ROOT } from './harness.ts';
 
 interface Held {
@@ -52,6 +52,34 @@ function get(url: string): Promise<{ status: number; body: string }> {
   });
 }
 
+/** A site reading the platform at `url`, with no page cache and no change stream. */
+function siteReading(url: string, options: Partial<SiteOptions> = {}): Promise<Site> {
+  return startSite({
+    root: ROOT,
+    apiUrl: url,
+    publicApiUrl: url,
+    siteHosts: ['127.0.0.1'],
+    host: '127.0.0.1',
+    port: 0,
+    pageCache: false,
+    followChanges: false,
+    ...options,
+  });
+}
+
+/** The lines `run` writes with console.error. */
+async function logged(run: () => Promise<void>): Promise<string[]> {
+  const errors: string[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+  try {
+    await run();
+  } finally {
+    console.error = log;
+  }
+  return errors;
+}
+
 describe('site shutdown', () => {
   let platform: Held | undefined;
   let site: Site | undefined;
@@ -65,17 +93,7 @@ describe('site shutdown', () => {
 
   async function start() {
     platform = await heldPlatform();
-    site = await startSite({
-      root: ROOT,
-      apiUrl: platform.url,
-      publicApiUrl: platform.url,
-      siteHosts: ['127.0.0.1'],
-      host: '127.0.0.1',
-      port: 0,
-      pageCache: false,
-      followChanges: false,
-      dataFreshMs: 0,
-    });
+    site = await siteReading(platform.url, { dataFreshMs: 0 });
     return { platform, site };
   }
 
@@ -110,29 +128,15 @@ describe('site shutdown', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as { port: number }).port;
     await new Promise((r) => closed.close(r));
-    site = await startSite({
-      root: ROOT,
-      apiUrl: `http://127.0.0.1:${port}/api`,
-      publicApiUrl: `http://127.0.0.1:${port}/api`,
-      siteHosts: ['127.0.0.1'],
-      host: '127.0.0.1',
-      port: 0,
-      pageCache: false,
-      followChanges: false,
-    });
-    const errors: string[] = [];
-    const log = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
-    try {
+    site = await siteReading(`http://127.0.0.1:${port}/api`);
+    const errors = await logged(async () => {
       for (const path of ['/acme/summit', '/acme/summit/schedule?code=secret-code', '/acme']) {
-        const res = await fetch(`${site.url}${path}`);
+        const res = await fetch(`${site!.url}${path}`);
         expect(res.status).toBe(503);
         expect(res.headers.get('retry-after')).toBe('5');
         expect(await res.text()).toContain('Something went wrong');
       }
-    } finally {
-      console.error = log;
-    }
+    });
     // The operator hears it once, in one plain line (no stack, no query), not once per visitor.
     expect(errors).toEqual([
       `site: the platform at http://127.0.0.1:${port}/api is unreachable (connect ECONNREFUSED 127.0.0.1:${port}); pages answer 503 until it is back`,
@@ -144,27 +148,12 @@ describe('site shutdown', () => {
     const wrong = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>'));
     await new Promise<void>((r) => wrong.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(wrong.address() as { port: number }).port}/api`;
-    site = await startSite({
-      root: ROOT,
-      apiUrl: url,
-      publicApiUrl: url,
-      siteHosts: ['127.0.0.1'],
-      host: '127.0.0.1',
-      port: 0,
-      pageCache: false,
-      followChanges: false,
-    });
-    const errors: string[] = [];
-    const log = console.error;
-    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
-    try {
-      const res = await fetch(`${site.url}/acme?code=secret-code`);
+    site = await siteReading(url);
+    const errors = await logged(async () => {
+      const res = await fetch(`${site!.url}/acme?code=secret-code`);
       expect(res.status).toBe(503);
       expect(await res.text()).toContain('Something went wrong');
-    } finally {
-      console.error = log;
-      await new Promise((r) => wrong.close(r));
-    }
+    }).finally(() => new Promise((r) => wrong.close(r)));
     expect(errors).toEqual(['site: 503 /acme: PodiumError: the platform answered something that is not JSON']);
   });
 
