@@ -24,11 +24,11 @@ import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from './seed/program.ts';
 // One path for every call: node:http → the request's parts → the dispatcher → the answer. Fastify is
 // gone: the dispatcher is the router (both call styles name an operation of the table), and GET/HEAD,
 // most of the traffic, already bypassed Fastify, so it only parsed POST bodies while adding a second
-// logger, a second path decoder and a second parse of TRUST_PROXY (now src/net/trust-proxy.ts, the site's too). What it gave is kept here, each
-// with a test (tests/security/errors.test.ts, tests/api/dispatch.test.ts): the body size limit (413,
-// by content-length before reading, and while reading), form-only bodies (415), plain-line answers for
-// what Node's parser refuses (a URL over Node's 16 KB head is 414), and one masked log line per call
-// (pino).
+// logger, a second path decoder and a second parse of TRUST_PROXY (now src/net/trust-proxy.ts, the
+// site's too). What it gave is kept here, each with a test (tests/security/errors.test.ts,
+// tests/api/dispatch.test.ts): the body size limit (413, by content-length before reading, and while
+// reading), form-only bodies (415), plain-line answers for what Node's parser refuses (a URL over
+// Node's 16 KB head is 414), and one masked log line per call (pino).
 
 export interface AppDeps {
   readonly config: Config;
