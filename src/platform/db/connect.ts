@@ -92,10 +92,9 @@ export function openStore(url: string, { sqliteCheckpointMs = 0 }: { sqliteCheck
 /** Whether a store (or a transaction of it) is PostgreSQL: the few places whose SQL differs ask this. */
 export const isPostgres = (db: Kysely<DB>): boolean => db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
 
-/** Brings the store's schema to the latest migration; throws with the failing migration's name. */
 /**
- * Brings the store's schema up to date; answers how many migrations it applied (0: it was up to date),
- * so `podium migrate` can say what it did.
+ * Brings the store's schema to the latest migration; answers how many it applied (0: it was up to
+ * date), so `podium migrate` can say what it did. Throws with the failing migration's name.
  */
 export async function migrate(db: Kysely<DB>): Promise<number> {
   // On PostgreSQL the bookkeeping tables live in the connection's current schema (search_path), so
