@@ -141,6 +141,8 @@ interface Raw {
   status: number;
   body: string;
   retryAfter?: number;
+  /** The platform's verdict on the site key the call sent (X-Podium-Site-Key), if it gave one. */
+  siteKey?: string;
 }
 
 interface Parsed {
@@ -221,18 +223,8 @@ export class PodiumClient {
    */
   async siteKeyVerdict(): Promise<SiteKeyVerdict | undefined> {
     if (!this.#siteKey) return undefined;
-    let res;
-    try {
-      res = await this.#pool.request({
-        path: `${this.#prefix}/api/ping`,
-        method: 'GET',
-        headers: { accept: 'application/json', [SITE_KEY_HEADER]: this.#siteKey },
-      });
-    } catch (err) {
-      throw new PodiumError(502, `platform unreachable: ${(err as Error).message}`, 'api.ping');
-    }
-    await res.body.dump();
-    const verdict = res.headers[SITE_KEY_HEADER];
+    // The call every request makes (it sends the key), past the kept answers.
+    const { siteKey: verdict } = await this.#request(this.pathOf('api.ping', {}), 'GET');
     return verdict === 'accepted' || verdict === 'refused' ? verdict : undefined;
   }
 
@@ -288,7 +280,14 @@ export class PodiumClient {
     const text = await res.body.text();
     const ra = res.headers['retry-after'];
     const retryAfter = typeof ra === 'string' && /^\d+$/.test(ra) ? Number(ra) : undefined;
-    const raw = { status: res.statusCode, body: text, retryAfter };
+    const verdict = res.headers[SITE_KEY_HEADER];
+    // (every answer has the same fields, so the objects share one shape)
+    const raw: Raw = {
+      status: res.statusCode,
+      body: text,
+      retryAfter,
+      siteKey: typeof verdict === 'string' ? verdict : undefined,
+    };
     if (fromGateway(raw)) this.#reachability?.failed(`HTTP ${raw.status} from a proxy in front of it`);
     else this.#reachability?.answered();
     return raw;
