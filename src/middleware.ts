@@ -17,7 +17,7 @@ import { spliceFragments } from './site/fragments.ts';
 import { routeRequest } from './site/route.ts';
 import { ATTENDEE_COOKIE, attendeeCookieCleared } from './site/attendee.ts';
 import { runtimeFromEnv } from './site/runtime.ts';
-import { failureLine } from './site/report.ts';
+import { failureLine, failureStatus } from './site/report.ts';
 import { isUnreachable } from './client/index.ts';
 
 export const PUBLIC_CACHE = 'public, max-age=0, must-revalidate';
@@ -42,7 +42,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   } catch (err) {
     // Astro would log the error's whole stack for every request, and a platform that is down fails
     // every page: the client's PlatformWatch (site/report.ts) says that once, anything else is one line
-    // here. The visitor gets the error page all the same (500.astro: 503 with Retry-After when the
+    // here. The visitor gets the error page all the same (failureStatus: 503 with Retry-After when the
     // platform could not be reached), rendered through this middleware again.
     locals.podium.failure = err;
     const page = await context.rewrite('/500');
@@ -75,9 +75,16 @@ async function finish(context: APIContext, response: Response): Promise<Response
   // A signed-in attendee's token the platform refused: the cookie goes (unless the page set it already).
   if (ctx.clearAttendee && !(headers.get('set-cookie') ?? '').includes(`${ATTENDEE_COOKIE}=`))
     headers.append('set-cookie', attendeeCookieCleared(ctx.clearAttendee, ctx.https));
-  // The error page says 503 with Retry-After when the platform could not be reached (500.astro); Astro
-  // renders an error page with status 500 whatever the page set, so its status is put back here.
-  const status = response.status === 500 && headers.has('retry-after') ? 503 : response.status;
+  // Astro sends an error page as 500 whatever the page set: a page that failed here gets its status back
+  // (failureStatus: 503 unreachable, 502 an unreadable answer); one Astro failed itself says 503 by the
+  // Retry-After 500.astro gave it.
+  const failed = response.status === 500 ? ctx.failure : undefined;
+  const status =
+    failed !== undefined
+      ? failureStatus(failed)
+      : response.status === 500 && headers.has('retry-after')
+        ? 503
+        : response.status;
   const method = request.method;
   const storable = ctx.cacheable && status === 200 && (method === 'GET' || method === 'HEAD');
   if (!headers.has('cache-control')) headers.set('cache-control', storable ? PUBLIC_CACHE : 'private, no-store');

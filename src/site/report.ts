@@ -4,7 +4,7 @@
 // stack trace per visitor). Paths are logged without their query: a query may carry a secret (the code
 // of a password link).
 
-import type { Reachability } from '../client/index.ts';
+import { isPodiumError, isUnreachable, type Reachability } from '../client/index.ts';
 
 /** How often a platform that stays down is mentioned again, with the calls that failed meanwhile. */
 export const REMIND_MS = 60_000;
@@ -17,6 +17,16 @@ export function causeOf(err: unknown): string {
   // A bug's first frame (file:line) keeps the line useful without the whole stack.
   const at = /\n\s+at (?:.*\()?([^()\s]+:\d+:\d+)\)?/.exec(err.stack ?? '')?.[1];
   return at ? `${message} (at ${at})` : message;
+}
+
+/**
+ * The status of a page that failed with `err`: the platform out of reach is a pause (503, with
+ * Retry-After); an answer of the platform the site cannot read is a broken upstream (502, as a gateway
+ * says it), not something to wait out; anything else is the site's own failure (500).
+ */
+export function failureStatus(err: unknown): 500 | 502 | 503 {
+  if (isUnreachable(err)) return 503;
+  return isPodiumError(err) && err.status === 502 ? 502 : 500;
 }
 
 /** `site: <status> <path>: <cause>`: the request's path only, never its query. */
