@@ -64,19 +64,26 @@ async function serveSite(config: Config, platformUrl: string, siteKey: string | 
 /**
  * A site reading another process's platform (PODIUM_API_URL) asks it whether it takes the site's key:
  * a key that differs is not refused by the calls themselves, the platform only counts every visitor as
- * the site (one allowance for all), so without this nobody would know. One line, and start goes on:
- * the platform may be down at the moment (it then says so when its pages fail).
+ * the site (one allowance for all), so without this nobody would know. One line, and start goes on.
+ * Asked again whenever the platform answers after being unreachable: it may have been down at start
+ * (the first check then could not be made), or come back redeployed with another key.
  */
-async function checkSiteKey(site: Site, command: string): Promise<void> {
-  try {
-    const verdict = await site.runtime.client.siteKeyVerdict();
-    if (verdict === 'refused')
+function checkSiteKey(site: Site, command: string): void {
+  const check = async () => {
+    try {
+      const verdict = await site.runtime.client.siteKeyVerdict();
+      if (verdict === 'refused')
+        console.warn(
+          `podium ${command}: the platform at PODIUM_API_URL refused this SITE_API_KEY: set the platform's own, or it counts every visitor of the site as one client`,
+        );
+    } catch (err) {
       console.warn(
-        `podium ${command}: the platform at PODIUM_API_URL refused this SITE_API_KEY: set the platform's own, or it counts every visitor of the site as one client`,
+        `podium ${command}: SITE_API_KEY not checked (checked again when the platform answers): ${err instanceof Error ? err.message : String(err)}`,
       );
-  } catch (err) {
-    console.warn(`podium ${command}: SITE_API_KEY not checked: ${err instanceof Error ? err.message : String(err)}`);
-  }
+    }
+  };
+  site.runtime.onPlatformBack(() => void check());
+  void check();
 }
 
 const USAGE = `Usage:
@@ -146,7 +153,7 @@ async function main(argv: string[]): Promise<number> {
             // One process: an edit of an event's domain reaches the site's host lookups at once.
             if (!config.PODIUM_API_URL) platform.onDomainChange((change) => site?.domainChanged(change));
             console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
-            if (config.PODIUM_API_URL && siteKey) void checkSiteKey(site, 'start');
+            if (config.PODIUM_API_URL && siteKey) checkSiteKey(site, 'start');
           }
         } catch (err) {
           // The API keeps serving; the site's failure is reported, not hidden.
@@ -176,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
-      if (config.SITE_API_KEY) void checkSiteKey(site, 'site');
+      if (config.SITE_API_KEY) checkSiteKey(site, 'site');
       return -1;
     }
     case 'migrate':

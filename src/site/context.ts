@@ -28,6 +28,8 @@ export interface SiteRuntime {
   now: () => number;
   /** APP_SCHEME: the mobile app's URL scheme /appURL.php redirects to (spec §4.11); none: that page is 404. */
   appScheme?: string;
+  /** `listener` runs each time the platform answers again after the site found it unreachable. */
+  onPlatformBack(listener: () => void): void;
   close(): Promise<void>;
 }
 

@@ -42,6 +42,7 @@ export class PlatformWatch implements Reachability {
   #downSince: number | undefined;
   #failed = 0;
   #toldAt = 0;
+  readonly #back: (() => void)[] = [];
 
   constructor(
     apiUrl: string,
@@ -79,5 +80,11 @@ export class PlatformWatch implements Reachability {
     );
     this.#downSince = undefined;
     this.#failed = 0;
+    for (const listener of this.#back) listener();
+  }
+
+  /** `listener` runs each time the platform answers again after it was unreachable. */
+  onBack(listener: () => void): void {
+    this.#back.push(listener);
   }
 }

@@ -43,6 +43,8 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
   // Followed only when something here keeps platform answers: the page cache, or a client of our own.
   const follows = options.followChanges !== false && (options.pageCache || !options.client);
   const follower = follows ? new ChangeFollower({ baseUrl: options.apiUrl }) : undefined;
+  // The platform going down (and coming back) is logged once, not with every page it fails.
+  const watch = options.client ? undefined : new PlatformWatch(options.apiUrl);
   const client =
     options.client ??
     createClient({
@@ -50,8 +52,7 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
       siteKey: options.siteKey,
       dataFreshMs: options.dataFreshMs,
       follow: follower,
-      // The platform going down (and coming back) is logged once, not with every page it fails.
-      reachability: new PlatformWatch(options.apiUrl),
+      reachability: watch,
     });
   // A page's re-check reads the platform for the visitor whose request found the page stale.
   const pageCache = options.pageCache
@@ -73,6 +74,9 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
     pageCache,
     now: options.now ?? Date.now,
     appScheme: options.appScheme,
+    onPlatformBack(listener) {
+      watch?.onBack(listener);
+    },
     async close() {
       if (!options.client) await client.close();
       await follower?.close();

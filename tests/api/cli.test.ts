@@ -1,4 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +98,55 @@ describe('podium site', () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.on('exit', r));
       await api.close();
+    }
+  }, 60_000);
+
+  it('checks the key again when a platform that was down at start answers', async () => {
+    await ensureBuilt(ROOT);
+    // A port nobody listens on yet: the platform comes up there later.
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    const child = spawn(process.execPath, ['bin/podium.js', 'site'], {
+      env: {
+        ...process.env,
+        PODIUM_API_URL: `http://127.0.0.1:${port}`,
+        SITE_API_KEY: 'another-site-key-'.padEnd(40, 's'),
+        SITE_PORT: '0',
+        HOST: '127.0.0.1',
+      },
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const until = (seen: () => boolean, what: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${what}:\n${out}\n${err}`)), 45_000);
+        const look = () => seen() && (clearTimeout(timer), resolve());
+        child.stdout.on('data', look);
+        child.stderr.on('data', look);
+        look();
+      });
+    let api: Awaited<ReturnType<typeof startTestPlatform>> | undefined;
+    try {
+      await until(() => /Podium site listening on/.test(out) && err.includes('not checked'), 'no "not checked"');
+      expect(err).toContain(
+        'podium site: SITE_API_KEY not checked (checked again when the platform answers): platform unreachable',
+      );
+      api = await startTestPlatform('sqlite', {
+        SITE_API_KEY: 'the-platform-key-'.padEnd(40, 'p'),
+        API_PORT: String(port),
+      });
+      // A visitor's page reaches the platform: the site hears it is back and asks about its key again.
+      const site = /Podium site listening on (\S+)/.exec(out)![1];
+      await (await fetch(`${site}/acme`)).text();
+      await until(() => err.includes('refused this SITE_API_KEY'), 'no re-check');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+      await api?.close();
     }
   }, 60_000);
 

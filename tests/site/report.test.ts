@@ -49,6 +49,14 @@ describe('PlatformWatch', () => {
     ]);
     watch.failed('Headers Timeout Error');
     expect(lines[3]).toMatch(/is unreachable \(Headers Timeout Error\)/);
+    // Whoever waits for the platform's return (the site-key check) hears of each return, once.
+    let back = 0;
+    watch.onBack(() => back++);
+    watch.answered();
+    watch.answered();
+    watch.failed('connect ECONNREFUSED 10.0.0.2:8080');
+    watch.answered();
+    expect(back).toBe(2);
     expect(lines.join('\n')).not.toContain('secret');
   });
 
