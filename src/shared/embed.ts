@@ -3,6 +3,7 @@
 // (the page's HTML, with or without JavaScript: the configurator is a GET form) and the browser (the
 // live snippet and preview, from the same form's FormData).
 
+import { isDayKey } from './schedule/time.ts';
 import { normalizeColor, themeVars } from './theme.ts';
 
 export type WidgetId = 'registration' | 'agenda' | 'gate';
@@ -16,7 +17,10 @@ export interface AttributeSpec {
   default?: string;
   /** The value it starts with when the widget's settings were not sent (the page's suggestion). */
   initial?: (site: EmbedSite) => string;
-  /** Whether a value will do: one that will not is left out of the snippet (EmbedChoice.refused). */
+  /**
+   * Whether a value will do, by the rule the widget itself applies to it (a list's: each item's): one
+   * that will not is left out of the snippet (EmbedChoice.refused). Without one, every value will do.
+   */
   valid?: (value: string) => boolean;
 }
 
@@ -47,21 +51,36 @@ export const WIDGETS: Record<WidgetId, WidgetSpec> = {
   agenda: {
     tag: 'podium-agenda',
     attributes: [
-      { name: 'view', kind: 'choice', default: 'list' },
-      { name: 'tz', kind: 'choice', default: 'event' },
-      { name: 'days', kind: 'list' },
+      // The agenda's own reading (agenda.ts, willUpdate and content): any other view is the list, any
+      // other zone the event's, a day not YYYY-MM-DD matches none, a tag not a positive number is dropped.
+      { name: 'view', kind: 'choice', default: 'list', valid: (v) => v === 'grid' },
+      { name: 'tz', kind: 'choice', default: 'event', valid: (v) => v === 'local' },
+      { name: 'days', kind: 'list', valid: isDayKey },
       { name: 'rooms', kind: 'list' },
-      { name: 'tags', kind: 'list' },
+      { name: 'tags', kind: 'list', valid: (v) => /^\d{1,15}$/.test(v) && Number(v) > 0 },
       { name: 'q', kind: 'text' },
       { name: 'mine', kind: 'boolean' },
       { name: 'hide-controls', kind: 'boolean' },
       { name: 'sync-url', kind: 'boolean' },
       // Each session's title links to its page on this site (a checkbox whose value is the address).
-      { name: 'site', kind: 'text', initial: (site) => site.eventUrl },
+      { name: 'site', kind: 'text', initial: (site) => site.eventUrl, valid: (v) => SITE_BASE.test(v) },
     ],
   },
   gate: { tag: 'podium-access-gate', attributes: [] },
 };
+
+/**
+ * What the agenda takes as `site` (agenda.ts, `#base`): a URL or an absolute path, never `javascript:`;
+ * anything else and the sessions link nowhere. tests/shared/embed.test.ts checks the agenda's is this one.
+ */
+export const SITE_BASE = /^(https?:)?\//i;
+
+/**
+ * The rule of an attribute the browser found on an element (embed.client.ts), by its declared type: a
+ * Number attribute is Lit's `Number(value)`, which a value that is not a number turns into NaN.
+ */
+export const validOfKind = (kind: AttributeSpec['kind']): AttributeSpec['valid'] =>
+  kind === 'number' ? (v) => Number.isFinite(Number(v)) : undefined;
 
 /** The attribute every widget has that the configurator offers ('' = the page's language). */
 export const LOCALE: AttributeSpec = { name: 'locale', kind: 'choice', default: '' };
@@ -154,10 +173,23 @@ export function choiceFrom(
       if (values.length > 0) attributes.push([spec.name, true]);
       continue;
     }
-    const value = spec.kind === 'list' ? values.filter(Boolean).join(',') : (values[0] ?? '');
+    const valid = spec.valid ?? (() => true);
+    if (spec.kind === 'list') {
+      // Each item by itself (a comma list typed in an address): the good ones stay, as the widget keeps them.
+      const items = values
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean);
+      const bad = items.filter((v) => !valid(v));
+      if (bad.length > 0) refused.push([spec.name, bad.join(',')]);
+      const good = items.filter(valid).join(',');
+      if (good !== '') attributes.push([spec.name, good]);
+      continue;
+    }
+    const value = values[0] ?? '';
     if (value === '' || value === spec.default) continue;
-    if (spec.valid && !spec.valid(value)) refused.push([spec.name, value]);
-    else attributes.push([spec.name, value]);
+    if (valid(value)) attributes.push([spec.name, value]);
+    else refused.push([spec.name, value]);
   }
   const locale = params.get(LOCALE.name) ?? '';
   // Not sent (a plain address, or another widget's settings), the gate starts with the program.

@@ -1,7 +1,15 @@
 // The embed configurator's snippet (src/shared/embed.ts): what a form (or an address) holds → the HTML
 // an organizer pastes. The browser test (tests/site/embed-browser.test.ts) drives the page itself.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { choiceFrom, sendsRegistrations, snippetOf, type EmbedSite } from '../../src/shared/embed.ts';
+import {
+  choiceFrom,
+  sendsRegistrations,
+  SITE_BASE,
+  snippetOf,
+  validOfKind,
+  type EmbedSite,
+} from '../../src/shared/embed.ts';
 
 const site: EmbedSite = {
   siteUrl: 'https://events.example.com',
@@ -90,6 +98,54 @@ describe('the embed snippet', () => {
     const choice = choiceFrom(new URLSearchParams({ widget: 'registration', 'registration:email': email }), site);
     expect(snippetOf(choice, site).includes('email=')).toBe(valid);
     expect(choice.refused).toEqual(valid ? [] : [['email', email]]);
+  });
+
+  // The agenda's own reading of each (agenda.ts): what it would ignore or refuse stays out of the snippet.
+  it.each([
+    ['agenda:view=grid', [['view', 'grid']], []],
+    ['agenda:view=now', [], [['view', 'now']]],
+    ['agenda:view=GRID', [], [['view', 'GRID']]],
+    ['agenda:tz=local', [['tz', 'local']], []],
+    ['agenda:tz=utc', [], [['tz', 'utc']]],
+    ['agenda:days=2037-12-22&agenda:days=2037-12-23', [['days', '2037-12-22,2037-12-23']], []],
+    ['agenda:days=2037-12-22,22/12/2037', [['days', '2037-12-22']], [['days', '22/12/2037']]],
+    ['agenda:days=2037-02-30', [], [['days', '2037-02-30']]],
+    ['agenda:tags=3,5', [['tags', '3,5']], []],
+    ['agenda:tags=3&agenda:tags=0&agenda:tags=x&agenda:tags=-2', [['tags', '3']], [['tags', '0,x,-2']]],
+    ['agenda:rooms=Main Hall,Room 2', [['rooms', 'Main Hall,Room 2']], []],
+    ['agenda:site=https://example.com/summit', [['site', 'https://example.com/summit']], []],
+    ['agenda:site=/summit', [['site', '/summit']], []],
+    ['agenda:site=javascript:alert(1)', [], [['site', 'javascript:alert(1)']]],
+    ['agenda:site=example.com', [], [['site', 'example.com']]],
+    ['agenda:q=keynote', [['q', 'keynote']], []],
+  ])('agenda %s: attributes %j, refused %j', (query, attributes, refused) => {
+    const choice = choiceFrom(new URLSearchParams(`widget=agenda&agenda:sent=1&${query}`), site);
+    expect(choice.attributes).toEqual(attributes);
+    expect(choice.refused).toEqual(refused);
+  });
+
+  it("checks `site` with the agenda's own rule", () => {
+    const agenda = readFileSync(new URL('../../widgets/src/components/agenda/agenda.ts', import.meta.url), 'utf8');
+    expect(agenda).toContain(`/${SITE_BASE.source}/${SITE_BASE.flags}.test(this.site)`);
+  });
+
+  // An attribute the browser found on the element, checked by its declared type (Lit's converters).
+  it.each([
+    ['number', '4', true],
+    ['number', '-2.5', true],
+    ['number', '1e3', true],
+    ['number', 'four', false],
+    ['number', '4 seats', false],
+    ['number', 'Infinity', false],
+    ['text', 'anything at all', true],
+  ] as const)('an other attribute of kind %s with %j goes into the snippet: %s', (kind, value, valid) => {
+    const choice = choiceFrom(
+      new URLSearchParams({ widget: 'registration', 'registration:sent': '1', 'registration:extra': value }),
+      site,
+      { registration: [{ name: 'extra', kind, valid: validOfKind(kind) }] },
+    );
+    expect(choice.attributes).toEqual(valid ? [['extra', value]] : []);
+    expect(choice.refused).toEqual(valid ? [] : [['extra', value]]);
   });
 
   it('a dark background derives readable text and surfaces', () => {
