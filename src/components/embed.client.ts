@@ -18,6 +18,7 @@ import {
   type AttributeSpec,
   type ElementPlan,
   type EmbedSite,
+  validOfKind,
   type WidgetId,
 } from '../shared/embed.ts';
 import { themeVars } from '../shared/theme.ts';
@@ -122,13 +123,16 @@ function init(root: HTMLElement): void {
         if (d.state || d.attribute === false || typeof key !== 'string') continue;
         const name = typeof d.attribute === 'string' ? d.attribute : key.toLowerCase();
         if (known.has(name)) continue;
-        more.push({ name, kind: d.type === Boolean ? 'boolean' : d.type === Number ? 'number' : 'text' });
+        const kind = d.type === Boolean ? 'boolean' : d.type === Number ? 'number' : 'text';
+        more.push({ name, kind, valid: validOfKind(kind) });
       }
       if (more.length === 0) return;
       extra[id] = more;
       const box = form.querySelector<HTMLFieldSetElement>(`[data-more="${id}"]`);
       if (box) {
-        box.append(...more.map((spec) => control(id, spec)));
+        // Their values in the page address too (a reload, a shared link): the server does not know them.
+        const sent = new URLSearchParams(location.search);
+        box.append(...more.map((spec) => control(id, spec, root.dataset, sent)));
         box.hidden = false;
       }
       update();
@@ -137,8 +141,12 @@ function init(root: HTMLElement): void {
   update();
 }
 
-/** A plain control for an attribute the page has no words for: its name is its label. */
-function control(widget: WidgetId, spec: AttributeSpec): HTMLElement {
+/**
+ * A plain control for an attribute the page has no words for: its name is its label. One with a rule
+ * (validOfKind) has its message under it (`data-<kind>-invalid` on the page), hidden until a value will
+ * not do (update shows it). It starts with its value in `sent`, the page address.
+ */
+function control(widget: WidgetId, spec: AttributeSpec, messages: DOMStringMap, sent: URLSearchParams): HTMLElement {
   const input = document.createElement('input');
   input.name = fieldName(widget, spec.name);
   input.id = `embed-${widget}-${spec.name}`;
@@ -148,17 +156,31 @@ function control(widget: WidgetId, spec: AttributeSpec): HTMLElement {
   if (spec.kind === 'boolean') {
     input.type = 'checkbox';
     input.value = '1';
+    input.checked = sent.has(input.name);
     label.className = 'embed-check';
     label.append(input, name);
     return label;
   }
-  input.type = spec.kind === 'number' ? 'number' : 'text';
+  // A number in a text field (a numeric keyboard on phones): type="number" would drop what is not a
+  // number without a word, and the organizer's value with it; this keeps it, as typed, with why.
+  input.type = 'text';
+  if (spec.kind === 'number') input.inputMode = 'decimal';
+  input.value = sent.get(input.name) ?? '';
   input.autocomplete = 'off';
   label.htmlFor = input.id;
   label.append(name);
   const field = document.createElement('div');
   field.className = 'field';
   field.append(label, input);
+  if (spec.valid) {
+    const error = document.createElement('p');
+    error.className = 'embed-error';
+    error.id = `${input.id}-error`;
+    error.dataset.errorOf = input.name;
+    error.textContent = messages[`${spec.kind}Invalid`] ?? '';
+    error.hidden = true;
+    field.append(error);
+  }
   return field;
 }
 

@@ -269,6 +269,60 @@ describe('the embed configurator', () => {
     await c.close();
   });
 
+  it('checks an "Other attributes" value by the rule of its type and keeps a refused one out of the snippet and the preview', async () => {
+    const c = await newContext();
+    // An attribute the page has no words for (a Number one, as a later widget may declare): added to the
+    // registration form's declared properties before it is defined, so the page offers it under "Other
+    // attributes" (today's widgets declare none beyond the page's own).
+    await c.addInitScript(() => {
+      const define = customElements.define.bind(customElements);
+      customElements.define = (name, constructor, options) => {
+        if (name === 'podium-registration')
+          (constructor as unknown as { createProperty(n: string, o: object): void }).createProperty('seats', {
+            type: Number,
+          });
+        define(name, constructor, options);
+      };
+    });
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit/embed`);
+    await drawn(page, 'podium-registration input[name="email"]');
+    const seats = page.getByRole('textbox', { name: 'seats' });
+    const preview = page.locator('[data-embed-preview] > podium-registration');
+    await expect.poll(() => seats.count()).toBe(1);
+    // Typing: no error yet, and nothing that is not a number in the snippet or the preview.
+    await seats.fill('two');
+    expect(await code(page)).not.toContain('seats=');
+    expect(await seats.getAttribute('aria-invalid')).toBe(null);
+    // Leaving the field: it says why, tied to the field, and keeps what was typed.
+    await seats.blur();
+    await expect.poll(() => seats.getAttribute('aria-invalid')).toBe('true');
+    const error = page.locator(`#${await seats.getAttribute('aria-describedby')}`);
+    expect(await error.textContent()).toBe(
+      'This is not a number (like 12 or 2.5): it stays out of the code until it is one.',
+    );
+    expect(await error.isVisible()).toBe(true);
+    expect(await seats.inputValue()).toBe('two');
+    expect(await code(page)).not.toContain('seats=');
+    expect(await preview.getAttribute('seats')).toBe(null);
+    expect(await axe(page)).toEqual([]);
+    // From the page address (a reload, a shared link): the same value in the field, the same error.
+    await page.reload();
+    await expect.poll(() => seats.inputValue()).toBe('two');
+    await expect.poll(() => seats.getAttribute('aria-invalid')).toBe('true');
+    expect(await code(page)).not.toContain('seats=');
+    // Made a number, the error goes as it is typed and the value enters the snippet and the preview.
+    await seats.fill('2');
+    await expect.poll(() => seats.getAttribute('aria-invalid')).toBe(null);
+    expect(await seats.getAttribute('aria-describedby')).toBe(null);
+    expect(await error.isVisible()).toBe(false);
+    expect(await code(page)).toContain(`<podium-registration api="${p.api}" event="demo/summit" seats="2">`);
+    await expect.poll(() => preview.getAttribute('seats')).toBe('2');
+    expect(await axe(page)).toEqual([]);
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
   it('works as a form without JavaScript', async () => {
     const c = await newContext({ javaScriptEnabled: false });
     const page = await c.newPage();

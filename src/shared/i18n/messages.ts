@@ -181,6 +181,7 @@ const en = {
   'embed.prefill': 'Prefill (optional)',
   'embed.emailInvalid':
     'This is not an e-mail address (like name@example.com): it stays out of the code until it is one.',
+  'embed.numberInvalid': 'This is not a number (like 12 or 2.5): it stays out of the code until it is one.',
   'embed.rsvp': 'Ask “Will you attend?”',
   'embed.inviteParam': 'Page address parameter holding the invitation',
   'embed.search': 'Only sessions matching',
@@ -636,6 +637,7 @@ const pt: Messages = {
   'embed.prefill': 'Preencher (opcional)',
   'embed.emailInvalid':
     'Isto não é um endereço de e-mail (como nome@exemplo.com): fica fora do código até que seja um.',
+  'embed.numberInvalid': 'Isto não é um número (como 12 ou 2.5): fica fora do código até que seja um.',
   'embed.rsvp': 'Perguntar “Você vai comparecer?”',
   'embed.inviteParam': 'Parâmetro do endereço da página com o convite',
   'embed.search': 'Só sessões que contenham',
@@ -1085,6 +1087,7 @@ const es: Messages = {
   'embed.prefill': 'Rellenar (opcional)',
   'embed.emailInvalid':
     'Esto no es un correo electrónico (como nombre@ejemplo.com): queda fuera del código hasta que lo sea.',
+  'embed.numberInvalid': 'Esto no es un número (como 12 o 2.5): queda fuera del código hasta que lo sea.',
   'embed.rsvp': 'Preguntar “¿Asistirá?”',
   'embed.inviteParam': 'Parámetro de la dirección de la página con la invitación',
   'embed.search': 'Solo sesiones que contengan',
