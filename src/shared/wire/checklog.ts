@@ -41,6 +41,10 @@ export const checkStatsWire = z.object({
   checkedIn: z.string(),
   /** Entries, re-entries included. */
   entries: z.string(),
+  /**
+   * Refused scans: not approved, not inside (checkOut). Unknown codes are not logged, and a person already
+   * inside scanned in again (`already inside`) is a duplicate of a valid ticket, not a refusal: not counted.
+   */
   refused: z.string(),
   /** Approved attendees of the event, level User (not staff or other members only); the entrance's row, '' for a session. */
   approved: s,

@@ -149,7 +149,11 @@ export async function activityInEvent(
   return row?.name;
 }
 
-/** Per door of the event: inside now, people ever in, entries; and refused scans. */
+/**
+ * Per door of the event: inside now, people ever in, entries; and refused scans — a person already
+ * inside scanned in again (`already inside`) not among them: a valid ticket scanned twice is no one
+ * turned away (the scan is still logged with its answer, checklog.find lists it).
+ */
 export async function doorCounts(db: Kysely<DB>, eventID: number) {
   const states = await db
     .selectFrom('checkState')
@@ -167,6 +171,7 @@ export async function doorCounts(db: Kysely<DB>, eventID: number) {
     .select((e) => ['activityID', e.fn.countAll<number>().as('refused')])
     .where('eventID', '=', eventID)
     .where('result', '=', 'refused')
+    .where('reason', '<>', 'already inside')
     .groupBy('activityID')
     .execute();
   const names = await db.selectFrom('activity').select(['activityID', 'name']).where('eventID', '=', eventID).execute();
