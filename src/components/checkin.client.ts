@@ -1,7 +1,8 @@
 // The check-in page's script (/{company}/{event}/checkin, docs/site.md "Check-in"). It talks to this
 // site only — ./checkin/scan and ./checkin/stats, which call the platform with the staff token of an
 // HttpOnly cookie this script never sees. Every scan goes into the offline queue first (checkin-queue.ts)
-// and is sent at once when there is a connection: the answer is the big green or red result, announced
+// and is sent at once when there is a connection: the answer is the big green or red result — or amber
+// for a person already inside scanned again, a valid ticket scanned twice and no refusal —, announced
 // by the result's live region. Without a connection the scan waits (the count of waiting scans is said),
 // and the queue is sent when the browser is back online (or every 10 s while scans wait); a scan the
 // platform refuses then (unknown code, not approved) goes to the list of refusals, and one of a person
@@ -57,7 +58,7 @@ function start(root: HTMLElement) {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let signedOut = false;
 
-  const show = (state: 'ready' | 'checking' | 'ok' | 'refused' | 'queued', line: string, detail = '') => {
+  const show = (state: 'ready' | 'checking' | 'ok' | 'again' | 'refused' | 'queued', line: string, detail = '') => {
     result.dataset.state = state;
     const strong = document.createElement('strong');
     strong.textContent = line;
@@ -72,6 +73,10 @@ function start(root: HTMLElement) {
   const showAnswer = (a: ScanAnswer) => {
     const again = a.replayed === '1' ? ` ${text('replayed')}` : '';
     if (a.result === 'first' || a.result === 'reentry') show('ok', text(a.result, { name: a.name }) + again);
+    // A person already inside scanned in again: the ticket is valid, scanned twice (it happens at every
+    // door) — its own state, not a red refusal that tells the staff the ticket is bad.
+    else if (a.result === 'refused' && a.reason === 'already inside')
+      show('again', (a.name ? text('again', { name: a.name }) : reasonOf(a)) + again, text('againNote'));
     else show('refused', `${text('refused')}: ${reasonOf(a)}`, a.name);
   };
   show('ready', text('ready'));

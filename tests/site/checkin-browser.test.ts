@@ -1,7 +1,8 @@
 // The staff check-in page (/{company}/{event}/checkin, docs/site.md "Check-in") in Chromium against
 // `podium start` with the demo, on a 390 px phone, under the site's CSP as served: a staff member of the
 // event signs in with the event's password; a typed code is a big green result with the attendee's name,
-// announced by the live region, and the inside-count follows; an unknown code is red; offline, three scans
+// announced by the live region, and the inside-count follows; the same code again is amber "Already inside"
+// (a valid ticket scanned twice: not red, not a refusal, announced alike); an unknown code is red; offline, three scans
 // (the same attendee twice, an unknown code) wait in IndexedDB with their count said, and back online they
 // are sent: the count goes up by one, the second shows under "Already inside when sent" and the unknown
 // code under "Refused when sent"; a scan sent twice with its
@@ -121,7 +122,7 @@ async function typeCode(page: Page, code: string) {
 }
 
 describe('the check-in page', () => {
-  it('signs in with the event password, checks a typed code in (green, named, announced), refuses an unknown one (red)', async () => {
+  it('signs in with the event password, checks a typed code in (green, named, announced), says the same code again is already inside (amber), refuses an unknown one (red)', async () => {
     const c = await phone();
     const page = await c.newPage();
     await page.goto(`${p.site}${PAGE}`);
@@ -162,10 +163,30 @@ describe('the check-in page', () => {
     );
     expect(gap).toBeLessThan(12);
     await checkAndShoot(page, 'checkin-green', 390, problems);
+    const green = await result(page).evaluate((e) => getComputedStyle(e).backgroundColor);
+
+    // Ana again, still inside: a valid ticket scanned twice. Its own state — amber, "Already inside" with
+    // her name, in the same live region —, not the red "Refused" that would tell the staff the ticket is bad.
+    // A second later: the same code in the same second is the same scan to the platform (its first answer).
+    await page.waitForTimeout(1100);
+    await typeCode(page, codes.Ana);
+    await poll(() => result(page).getAttribute('data-state')).toBe('again');
+    expect(await result(page).textContent()).toBe('Already inside: Ana DoorA valid ticket scanned before: no new entry.'); // prettier-ignore
+    expect(await result(page).textContent()).not.toContain('Refused');
+    expect([await result(page).getAttribute('aria-live'), await result(page).getAttribute('aria-atomic')]).toEqual(['assertive', 'true']); // prettier-ignore
+    // What a screen reader is told: the block's text, the sign included (the accessibility tree).
+    expect(await result(page).ariaSnapshot()).toContain('Already inside: Ana Door');
+    const amber = await result(page).evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect(amber).toBe('rgb(242, 176, 30)');
+    expect(amber).not.toBe(green);
+    expect(await inside(page)).toBe('1');
+    await checkAndShoot(page, 'checkin-again', 390, problems);
 
     await typeCode(page, 'not-a-real-code-at-all');
     await poll(() => result(page).getAttribute('data-state')).toBe('refused');
     expect(await result(page).textContent()).toContain('Refused: Unknown code');
+    const red = await result(page).evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect([red === amber, red === green]).toEqual([false, false]);
     await checkAndShoot(page, 'checkin-red', 390, problems);
     // Enter on an empty field: no scan, and the last result does not stay as if it were this one's.
     await typeCode(page, '');
@@ -358,8 +379,8 @@ describe('the check-in page', () => {
     expect(await page.locator('#checkin-door-name').textContent()).toBe('Event entrance');
     await poll(() => inside(page)).not.toBe('1');
     await typeCode(page, codes.Ana);
-    await poll(() => result(page).getAttribute('data-state')).toBe('refused');
-    expect(await result(page).textContent()).toContain('Already inside');
+    await poll(() => result(page).getAttribute('data-state')).toBe('again');
+    expect(await result(page).textContent()).toContain('Already inside: Ana Door');
     expect(await axe(page)).toEqual([]);
     expect(problems).toEqual([]);
     await c.close();
@@ -387,8 +408,8 @@ describe('the check-in page', () => {
     expect(await page.getByRole('button', { name: 'Stop the camera' }).count()).toBe(1);
     await page.evaluate((code) => ((window as unknown as { nextCode?: string }).nextCode = code), codes.Ana);
     await poll(() => result(page).textContent()).toContain('Ana Door');
-    // Ana is inside since the first test: the door says so, in red.
-    expect(await result(page).getAttribute('data-state')).toBe('refused');
+    // Ana is inside since the first test: the door says so (amber, no refusal).
+    expect(await result(page).getAttribute('data-state')).toBe('again');
     expect(await result(page).textContent()).toContain('Already inside');
     await page.getByRole('button', { name: 'Stop the camera' }).click();
     expect(await page.locator('#checkin-video').isHidden()).toBe(true);
