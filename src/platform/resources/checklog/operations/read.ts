@@ -13,7 +13,7 @@ const stringify = <T extends Record<string, unknown>>(row: T) =>
 export const stats = defineOperation({
   name: 'checklog.stats',
   summary:
-    "Live counts per door: people inside now (every device), people ever in, entries, refused scans; the entrance's row first.",
+    "Live counts per door: people inside now (every device), people ever in, entries, refused scans (a second scan of someone inside is not one); the entrance's row first.",
   methods: ['GET'],
   params: { eventID: q(id, 'the event') },
   auth: { kind: 'event', levels: SCANNERS },
