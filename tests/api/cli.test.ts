@@ -68,35 +68,50 @@ describe('podium start', () => {
   });
 });
 
+/** `podium site` reading `apiUrl` with a key of its own, and a wait for what it has printed. */
+function siteProcess(apiUrl: string) {
+  const child = spawn(process.execPath, ['bin/podium.js', 'site'], {
+    env: {
+      ...process.env,
+      PODIUM_API_URL: apiUrl,
+      SITE_API_KEY: 'another-site-key-'.padEnd(40, 's'),
+      SITE_PORT: '0',
+      HOST: '127.0.0.1',
+    },
+  });
+  const printed = { out: '', err: '' };
+  child.stdout.on('data', (d) => (printed.out += d));
+  child.stderr.on('data', (d) => (printed.err += d));
+  return {
+    printed,
+    until: (seen: () => boolean, what: string) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${what}:\n${printed.out}\n${printed.err}`)), 45_000);
+        const look = () => seen() && (clearTimeout(timer), resolve());
+        child.stdout.on('data', look);
+        child.stderr.on('data', look);
+        look();
+      }),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    },
+  };
+}
+
 describe('podium site', () => {
   it("warns at start, in one line naming SITE_API_KEY, when the platform refuses the site's key", async () => {
     await ensureBuilt(ROOT);
     const api = await startTestPlatform('sqlite', { SITE_API_KEY: 'the-platform-key-'.padEnd(40, 'p') });
-    const child = spawn(process.execPath, ['bin/podium.js', 'site'], {
-      env: {
-        ...process.env,
-        PODIUM_API_URL: api.url,
-        SITE_API_KEY: 'another-site-key-'.padEnd(40, 's'),
-        SITE_PORT: '0',
-        HOST: '127.0.0.1',
-      },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
+    const site = siteProcess(api.url);
     try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no warning:\n${out}\n${err}`)), 45_000);
-        child.stderr.on('data', () => err.includes('SITE_API_KEY') && (clearTimeout(timer), resolve()));
-      });
-      expect(err.trim()).toBe(
+      await site.until(() => site.printed.err.includes('SITE_API_KEY'), 'no warning');
+      expect(site.printed.err.trim()).toBe(
         "podium site: the platform at PODIUM_API_URL refused this SITE_API_KEY: set the platform's own, or it counts every visitor of the site as one client",
       );
-      expect(out).toMatch(/Podium site listening on/);
+      expect(site.printed.out).toMatch(/Podium site listening on/);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.on('exit', r));
+      await site.stop();
       await api.close();
     }
   }, 60_000);
@@ -108,31 +123,15 @@ describe('podium site', () => {
     await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
     const port = (free.address() as AddressInfo).port;
     await new Promise((r) => free.close(r));
-    const child = spawn(process.execPath, ['bin/podium.js', 'site'], {
-      env: {
-        ...process.env,
-        PODIUM_API_URL: `http://127.0.0.1:${port}`,
-        SITE_API_KEY: 'another-site-key-'.padEnd(40, 's'),
-        SITE_PORT: '0',
-        HOST: '127.0.0.1',
-      },
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const until = (seen: () => boolean, what: string) =>
-      new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`${what}:\n${out}\n${err}`)), 45_000);
-        const look = () => seen() && (clearTimeout(timer), resolve());
-        child.stdout.on('data', look);
-        child.stderr.on('data', look);
-        look();
-      });
+    const site = siteProcess(`http://127.0.0.1:${port}`);
+    const { printed } = site;
     let api: Awaited<ReturnType<typeof startTestPlatform>> | undefined;
     try {
-      await until(() => /Podium site listening on/.test(out) && err.includes('not checked'), 'no "not checked"');
-      expect(err).toContain(
+      await site.until(
+        () => /Podium site listening on/.test(printed.out) && printed.err.includes('not checked'),
+        'no "not checked"',
+      );
+      expect(printed.err).toContain(
         'podium site: SITE_API_KEY not checked (checked again when the platform answers): platform unreachable',
       );
       api = await startTestPlatform('sqlite', {
@@ -140,12 +139,11 @@ describe('podium site', () => {
         API_PORT: String(port),
       });
       // A visitor's page reaches the platform: the site hears it is back and asks about its key again.
-      const site = /Podium site listening on (\S+)/.exec(out)![1];
-      await (await fetch(`${site}/acme`)).text();
-      await until(() => err.includes('refused this SITE_API_KEY'), 'no re-check');
+      const url = /Podium site listening on (\S+)/.exec(printed.out)![1];
+      await (await fetch(`${url}/acme`)).text();
+      await site.until(() => printed.err.includes('refused this SITE_API_KEY'), 'no re-check');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.on('exit', r));
+      await site.stop();
       await api?.close();
     }
   }, 60_000);
