@@ -3,7 +3,7 @@
 // snippet (or selects it when the clipboard refuses), nothing scrolls sideways on a 390 px phone, axe
 // finds nothing, the page works as a form without JavaScript, and the event's pages link to it.
 // Screenshots: test-results/screenshots/embed-<widget>-<width>.png.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, checkAndShoot, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
 import { startPodium, type Podium } from './harness.ts';
@@ -27,6 +27,23 @@ async function newContext(options: Parameters<Browser['newContext']>[0] = {}): P
 }
 
 const code = (page: Page) => page.locator('[data-embed-code]').textContent();
+
+/**
+ * Types `typed` into `field` (no error while typing, nothing in the snippet), then leaves it: marked
+ * invalid, with a visible message tied to it (returned), the value kept as typed, still out of the snippet.
+ */
+async function refusedOnLeaving(page: Page, field: Locator, typed: string, attribute: string): Promise<Locator> {
+  await field.fill(typed);
+  expect(await code(page)).not.toContain(`${attribute}=`);
+  expect(await field.getAttribute('aria-invalid')).toBe(null);
+  await field.blur();
+  await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+  const error = page.locator(`#${await field.getAttribute('aria-describedby')}`);
+  expect(await error.isVisible()).toBe(true);
+  expect(await field.inputValue()).toBe(typed);
+  expect(await code(page)).not.toContain(`${attribute}=`);
+  return error;
+}
 /** The preview's widget has drawn (its shadow root holds more than the loading state). */
 const drawn = (page: Page, selector: string) =>
   expect.poll(() => page.locator(`[data-embed-preview] ${selector}`).count(), { timeout: 15_000 }).toBeGreaterThan(0);
@@ -234,18 +251,10 @@ describe('the embed configurator', () => {
     await drawn(page, 'podium-registration input[name="email"]');
     const email = page.locator('input[name="registration:email"]');
     const message = 'This is not an e-mail address (like name@example.com): it stays out of the code until it is one.';
-    // Typing: no error yet (the address is not finished), and nothing half-typed in the snippet.
-    await email.fill('ada@example');
-    expect(await code(page)).not.toContain('email=');
-    expect(await email.getAttribute('aria-invalid')).toBe(null);
-    // Leaving the field: it says why, tied to the field, and keeps what was typed.
-    await email.blur();
-    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
-    const error = page.locator(`#${await email.getAttribute('aria-describedby')}`);
+    // Typing: no error yet (the address is not finished), and nothing half-typed in the snippet. Leaving
+    // the field: it says why, tied to the field, and keeps what was typed.
+    const error = await refusedOnLeaving(page, email, 'ada@example', 'email');
     expect(await error.textContent()).toContain(message);
-    expect(await error.isVisible()).toBe(true);
-    expect(await email.inputValue()).toBe('ada@example');
-    expect(await code(page)).not.toContain('email=');
     expect(await page.locator('[data-embed-preview] > podium-registration').getAttribute('email')).toBe(null);
     // Beside the field, within the phone's width.
     const [field, box] = await Promise.all([email.boundingBox(), error.boundingBox()]);
@@ -290,20 +299,12 @@ describe('the embed configurator', () => {
     const seats = page.getByRole('textbox', { name: 'seats' });
     const preview = page.locator('[data-embed-preview] > podium-registration');
     await expect.poll(() => seats.count()).toBe(1);
-    // Typing: no error yet, and nothing that is not a number in the snippet or the preview.
-    await seats.fill('two');
-    expect(await code(page)).not.toContain('seats=');
-    expect(await seats.getAttribute('aria-invalid')).toBe(null);
-    // Leaving the field: it says why, tied to the field, and keeps what was typed.
-    await seats.blur();
-    await expect.poll(() => seats.getAttribute('aria-invalid')).toBe('true');
-    const error = page.locator(`#${await seats.getAttribute('aria-describedby')}`);
+    // Typing: no error yet, and nothing that is not a number in the snippet or the preview. Leaving the
+    // field: it says why, tied to the field, and keeps what was typed.
+    const error = await refusedOnLeaving(page, seats, 'two', 'seats');
     expect(await error.textContent()).toBe(
       'This is not a number (like 12 or 2.5): it stays out of the code until it is one.',
     );
-    expect(await error.isVisible()).toBe(true);
-    expect(await seats.inputValue()).toBe('two');
-    expect(await code(page)).not.toContain('seats=');
     expect(await preview.getAttribute('seats')).toBe(null);
     expect(await axe(page)).toEqual([]);
     // From the page address (a reload, a shared link): the same value in the field, the same error.
