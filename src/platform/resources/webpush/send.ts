@@ -36,12 +36,17 @@ interface SendPayload extends NotifyPayload {
   readonly activityIDs: readonly number[];
 }
 
+/** Whether the event's program changes reach anyone outside it: a draft's (or a template's) do not, as in activity.changes. */
+export async function heardOutside(db: Kysely<DB>, eventID: number): Promise<boolean> {
+  const event = await eventByID(db, eventID);
+  return event !== undefined && event.visible === 1 && event.isTemplate !== 1;
+}
+
 /** push.notify: one push.send per browser that saved a session the version moved, re-roomed or removed. */
 export function notifyHandler(db: Kysely<DB>, queue: Pick<JobQueue, 'add'>): JobHandler {
   return async ({ eventID, version }: NotifyPayload) => {
-    const event = await eventByID(db, eventID);
-    // A draft's (or a template's) changes reach no one outside the event, as in activity.changes.
-    if (!event || event.visible !== 1 || event.isTemplate === 1) return;
+    // Asked again when the job runs: an event hidden since the write notifies no one either.
+    if (!(await heardOutside(db, eventID))) return;
     const rows = (await changesOfVersion(db, eventID, version)).filter((r) => notifies(r.kinds));
     const subscribers = await subscribersOf(
       db,

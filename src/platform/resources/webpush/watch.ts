@@ -4,7 +4,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { SessionChange } from '../program/snapshot.ts';
 import { NOTIFYING_KINDS } from './notice.ts';
 import { anySubscriber } from './repository.ts';
-import { NOTIFY_JOB } from './send.ts';
+import { heardOutside, NOTIFY_JOB } from './send.ts';
 
 /**
  * After a program write recorded `version` (program/watch.ts, in the write's transaction): when it moved,
@@ -20,5 +20,8 @@ export async function queuePushNotices(
 ): Promise<void> {
   const ids = changes.filter((c) => c.kinds.some((k) => NOTIFYING_KINDS.has(k))).map((c) => c.activityID);
   if (!(await anySubscriber(trx, eventID, ids))) return;
+  // Judged as the write commits, not only when the job runs: a change made while the event was hidden
+  // stays unheard even if the event is shown again before the job's turn comes.
+  if (!(await heardOutside(trx, eventID))) return;
   await jobs.add(trx, NOTIFY_JOB, { eventID, version }, { key: `${eventID}:${version}` });
 }
