@@ -7,7 +7,7 @@
 
 import { Pool } from 'undici';
 import { createParser } from 'eventsource-parser';
-import { Freshness } from '../shared/freshness.ts';
+import { Freshness, type ChangeScope } from '../shared/freshness.ts';
 import { changeMessageWire } from '../shared/wire/change.ts';
 
 export interface FollowOptions {
@@ -18,6 +18,9 @@ export interface FollowOptions {
   /** Called when the stream opens or drops (tests and logs). */
   onLive?: (live: boolean) => void;
 }
+
+/** What the follower did to its freshness, in order: a change, everything stale, or the stream opened or dropped. */
+export type FollowEvent = { change: ChangeScope } | { all: true } | { live: boolean };
 
 export class ChangeFollower {
   readonly freshness = new Freshness();
@@ -35,6 +38,7 @@ export class ChangeFollower {
   readonly #onLive: ((live: boolean) => void) | undefined;
   #ready: Promise<void>;
   #whenLive: () => void = () => {};
+  readonly #watchers: ((event: FollowEvent) => void)[] = [];
 
   constructor(options: FollowOptions) {
     const url = new URL(options.baseUrl);
@@ -51,11 +55,30 @@ export class ChangeFollower {
     return this.#ready;
   }
 
+  /**
+   * Calls `watcher` with each change applied to `freshness`, each time everything went stale, and each
+   * time `live` turns, in that order: a copy of the freshness elsewhere (the site's front thread) stays
+   * the same as this one.
+   */
+  watch(watcher: (event: FollowEvent) => void): void {
+    this.#watchers.push(watcher);
+  }
+
+  #tell(event: FollowEvent): void {
+    for (const watcher of this.#watchers) watcher(event);
+  }
+
+  #applyAll(): void {
+    this.freshness.applyAll();
+    this.#tell({ all: true });
+  }
+
   #setLive(live: boolean): void {
     if (this.live === live) return;
     this.live = live;
     if (live) this.#whenLive();
     this.#onLive?.(live);
+    this.#tell({ live });
   }
 
   async #run(): Promise<void> {
@@ -80,11 +103,11 @@ export class ChangeFollower {
       return false;
     }
     // Without an id to resume from, changes may have come since what is kept was read: all of it is stale.
-    if (this.#lastID === undefined) this.freshness.applyAll();
+    if (this.#lastID === undefined) this.#applyAll();
     const parser = createParser({
       onEvent: (m) => {
         if (m.id !== undefined) this.#lastID = m.id;
-        if (m.event === 'reset') this.freshness.applyAll();
+        if (m.event === 'reset') this.#applyAll();
         else if (m.event === 'change') this.#apply(m.data);
       },
     });
@@ -100,14 +123,16 @@ export class ChangeFollower {
       message = changeMessageWire.parse(JSON.parse(data));
     } catch {
       // Not what the platform sends: whatever changed is unknown, so all of it is stale.
-      this.freshness.applyAll();
+      this.#applyAll();
       return;
     }
     this.heard++;
-    this.freshness.apply({
+    const change = {
       companyID: Number(message.companyID),
       eventID: message.eventID === '' ? null : Number(message.eventID),
-    });
+    };
+    this.freshness.apply(change);
+    this.#tell({ change });
   }
 
   async close(): Promise<void> {

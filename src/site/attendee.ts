@@ -10,9 +10,9 @@
 
 import { isPodiumError, type Attendee } from '../client/index.ts';
 import type { RequestContext } from './context.ts';
-import { serializeCookie } from './grant.ts';
+import { ATTENDEE_COOKIE, serializeCookie } from './grant.ts';
 
-export const ATTENDEE_COOKIE = 'podium_attendee';
+export { ATTENDEE_COOKIE };
 /** How long the browser keeps the cookie (a token lasts TOKEN_TTL_DAYS, 30 by default: it may end sooner). */
 export const ATTENDEE_COOKIE_DAYS = 7;
 

@@ -6,6 +6,8 @@
 
 export const GRANT_COOKIE = 'podium_grant';
 export const LANG_COOKIE = 'podium_lang';
+/** A signed-in attendee's cookie (attendee.ts): named here, with the others, for the page key (pagekey.ts). */
+export const ATTENDEE_COOKIE = 'podium_attendee';
 
 /** Cookies of a Cookie header (first value of each name wins). */
 export function parseCookies(header: string | undefined): Map<string, string> {

@@ -8,8 +8,8 @@
 
 import { LRUCache } from 'lru-cache';
 import { isLocale, pickLocale, type Locale } from '../shared/i18n/messages.ts';
-import { LANG_COOKIE, parseCookies } from './grant.ts';
-import { ATTENDEE_COOKIE } from './attendee.ts';
+// Not from attendee.ts: the front thread (front-worker.ts) loads this module, and must not load the client.
+import { ATTENDEE_COOKIE, LANG_COOKIE, parseCookies } from './grant.ts';
 import { hostOf } from './net.ts';
 
 /** Validated host names by Host header ('' when malformed): a server sees few distinct ones. */
