@@ -9,12 +9,14 @@
 // dropped and rendered anew. A re-check costs a few small reads, not a render. Concurrent requests for
 // a stale page share one re-check. Memory is bounded by bytes (least recently used pages go first).
 // Each page keeps its br and gzip variants, compressed once on the first request that takes them
-// (and shared by the requests waiting meanwhile), not on every hit.
+// (and shared by the requests waiting meanwhile), not on every hit. With a front thread (front.ts), what
+// the cache holds as fresh is copied there (mirror.ts), and the front answers it without this thread.
 
 import { LRUCache } from 'lru-cache';
 import type { Dependency, Follow } from '../client/index.ts';
 import type { Scope } from '../shared/freshness.ts';
 import { compressText, worthCompressing, type Encoding } from './compress.ts';
+import type { MirroredPage, MirrorMessage } from './mirror.ts';
 
 /** A page as one encoding sends it: the compressed bytes and the headers that go with them. */
 export interface Variant {
@@ -55,15 +57,19 @@ export interface PageCacheOptions {
   /** Milliseconds after which a page is rendered again anyway (default 60000): pages show time-dependent
    * things (upcoming vs past events) that no platform answer changes with. */
   maxAgeMs?: number;
-  /** Upper bound of the bytes held (default 64 MiB). */
+  /** Upper bound of the bytes held (default PAGE_CACHE_BYTES, 64 MiB). */
   maxBytes?: number;
   /** The current fingerprint of a platform answer (a GET of `path`, for the visitor who asked for the page). */
   fingerprintOf: (path: string, visitor?: string) => Promise<string>;
   /** The platform's change stream: while live, a page is re-checked only after a change of its scope. */
   follow?: Follow;
+  /** Told each page held as fresh, each variant made and each page dropped, in order (the front's copy). */
+  mirror?: (message: MirrorMessage) => void;
 }
 
 export const FRESH_MS = 2000;
+/** The bytes held by default (the front's copy holds as many). */
+export const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export class PageCache {
   /** Bounded by the bytes the pages hold (their bodies and variants): least recently used go first. */
@@ -73,6 +79,7 @@ export class PageCache {
   readonly #maxAgeMs: number;
   readonly #fingerprintOf: (path: string, visitor?: string) => Promise<string>;
   readonly #follow: Follow | undefined;
+  readonly #mirror: ((message: MirrorMessage) => void) | undefined;
   hits = 0;
   misses = 0;
   revalidations = 0;
@@ -80,10 +87,26 @@ export class PageCache {
   constructor(options: PageCacheOptions) {
     this.#freshMs = options.freshMs ?? FRESH_MS;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
-    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    const maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
     this.#pages = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (page) => page.size });
     this.#fingerprintOf = options.fingerprintOf;
     this.#follow = options.follow;
+    this.#mirror = options.mirror;
+  }
+
+  /** Sends the front a page this cache now serves as it is (stored, re-checked, or asked for). */
+  #publish(page: CachedPage): void {
+    if (!this.#mirror) return;
+    const variants: MirroredPage['variants'] = {};
+    for (const [encoding, v] of Object.entries(page.variants)) {
+      if (v && !(v instanceof Promise)) variants[encoding as Encoding] = v;
+    }
+    const { status, headers, headers304, body, etag, scope, mark, freshUntil, expires, compressible } = page;
+    this.#mirror({
+      type: 'put',
+      key: page.key,
+      page: { status, headers, headers304, body, etag, scope, mark, freshUntil, expires, compressible, variants },
+    });
   }
 
   /** Where a page's reads begin: pass it to `set`, so a change that came meanwhile leaves the page born stale. */
@@ -122,6 +145,8 @@ export class PageCache {
     }
     if (this.#fresh(page, now)) {
       this.hits++;
+      // Asked here, so the front lacks it (it left the front's memory, or came before the front did).
+      this.#publish(page);
       return page;
     }
     let check = this.#checks.get(key);
@@ -150,6 +175,8 @@ export class PageCache {
     page.freshUntil = Date.now() + this.#freshMs;
     page.mark = mark;
     this.hits++;
+    // Not if a change came while it was re-checked: it is stale again here, and must be there.
+    if (this.#pages.peek(key) === page && this.#fresh(page, Date.now())) this.#publish(page);
     return page;
   }
 
@@ -171,6 +198,7 @@ export class PageCache {
         if (this.#pages.peek(page.key) === page) {
           this.#pages.delete(page.key);
           this.#pages.set(page.key, page);
+          this.#mirror?.({ type: 'variant', key: page.key, etag: page.etag, encoding, variant: made });
         }
         return made;
       },
@@ -216,14 +244,19 @@ export class PageCache {
     };
     this.#pages.set(key, stored);
     // Too big to keep (a quarter of the budget): the cache refused it.
-    return this.#pages.peek(key) === stored ? stored : undefined;
+    if (this.#pages.peek(key) !== stored) return undefined;
+    // Born stale (a change came while it was rendered): kept here for its re-check, not sent to the front.
+    if (this.#fresh(stored, now)) this.#publish(stored);
+    return stored;
   }
 
   delete(key: string): void {
     this.#pages.delete(key);
+    this.#mirror?.({ type: 'drop', key });
   }
 
   clear(): void {
     this.#pages.clear();
+    this.#mirror?.({ type: 'clear' });
   }
 }
