@@ -6,5 +6,7 @@ declare namespace App {
   interface Locals {
     runtime: import('./site/context.ts').SiteRuntime;
     podium: import('./site/context.ts').RequestContext;
+    /** The visitor's socket address, set by the front server (server.ts) when its own socket's is not it. */
+    peer?: string;
   }
 }

@@ -33,7 +33,8 @@ export function textAnswer(status: number, text: string, extra: Record<string, s
 function askerOf(context: APIContext): Asker {
   const h = context.request.headers;
   return {
-    socket: { remoteAddress: context.clientAddress },
+    // Behind the front thread the socket is the front's: the server names the visitor's (hop.ts).
+    socket: { remoteAddress: context.locals.peer ?? context.clientAddress },
     headers: {
       'x-forwarded-for': h.get('x-forwarded-for') ?? undefined,
       'x-forwarded-proto': h.get('x-forwarded-proto') ?? undefined,

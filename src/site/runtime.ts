@@ -7,7 +7,7 @@ import { ChangeFollower, createClient, type PodiumClient } from '../client/index
 import type { SiteRuntime } from './context.ts';
 import { HostResolver } from './hosts.ts';
 import { trustList } from './net.ts';
-import { PageCache } from './pagecache.ts';
+import { PageCache, type PageCacheOptions } from './pagecache.ts';
 import { PlatformWatch } from './report.ts';
 import { appSchemeProblem } from '../shared/app-scheme.ts';
 
@@ -37,6 +37,8 @@ export interface RuntimeOptions {
   client?: PodiumClient;
   /** APP_SCHEME (validated by the caller): where /appURL.php sends the app's links; none: 404. */
   appScheme?: string;
+  /** Told what the page cache holds as fresh (the front thread's copy, server.ts). */
+  mirror?: PageCacheOptions['mirror'];
 }
 
 export function createRuntime(options: RuntimeOptions): SiteRuntime {
@@ -60,6 +62,7 @@ export function createRuntime(options: RuntimeOptions): SiteRuntime {
         freshMs: options.pageFreshMs,
         fingerprintOf: (path, visitor) => client.fingerprintOf(path, visitor),
         follow: follower,
+        mirror: options.mirror,
       })
     : undefined;
   const siteUrl = new URL(options.siteUrl);

@@ -1,4 +1,6 @@
-// The site's front server (`podium start`): one node:http server with three steps.
+// The site's server (`podium start`, `podium site`): one node:http server with three steps. With the page
+// cache on, it listens on loopback behind the front thread (front.ts), which holds the public port and
+// answers the cached pages itself; without it, it listens on the public port.
 // 1. The page cache (pagecache.ts): a public page already rendered for this host, path, query and
 //    language (pagekey.ts) is answered from memory — 200 in the encoding asked for, or 304 on a matching
 //    ETag — without Astro. Its staleness budget is in docs/site.md ("The page cache").
@@ -19,9 +21,12 @@ import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
 import { notModified } from './etag.ts';
 import { type DomainChange, type HostResolver } from './hosts.ts';
+import { startFront, type Front } from './front.ts';
+import { newHopSecret, takePeer } from './hop.ts';
+import type { MirrorMessage } from './mirror.ts';
 import { BODY_LIMIT, clientIp, normalizeHostname } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
-import type { CachedPage, Variant } from './pagecache.ts';
+import { PAGE_CACHE_BYTES, type CachedPage, type Variant } from './pagecache.ts';
 import { failureLine } from './report.ts';
 import { createRuntime, type RuntimeOptions } from './runtime.ts';
 
@@ -37,6 +42,7 @@ export interface SiteOptions extends Omit<RuntimeOptions, 'siteUrl'> {
 export interface Site {
   url: string;
   port: number;
+  /** The renderer's server (on loopback behind the front thread when the page cache is on). */
   server: Server;
   runtime: SiteRuntime;
   hosts: HostResolver;
@@ -52,19 +58,27 @@ type AstroHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   next: () => void,
-  locals: Partial<App.Locals>,
+  locals: Partial<App.Locals> & { peer?: string },
 ) => Promise<void>;
 
 /** How long a shutdown waits for the answers in flight before it ends their connections. */
 const CLOSE_GRACE_MS = 2000;
+const KEEP_ALIVE_MS = 30_000;
 
 /** Files named by their content never change: cached for a year. Others (the widgets' loaders keep their URL) 5 minutes. */
 const IMMUTABLE = /^\/(?:_astro|widgets\/chunks)\//;
 
 export async function startSite(options: SiteOptions): Promise<Site> {
   const listenHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const runtime = createRuntime({ ...options, siteUrl: options.siteUrl ?? `http://${listenHost}` });
+  let front: Front | undefined;
+  const runtime = createRuntime({
+    ...options,
+    siteUrl: options.siteUrl ?? `http://${listenHost}`,
+    mirror: (message) => front?.send(message),
+  });
   const pageCache = runtime.pageCache;
+  // Only the front thread knows it: the visitor's address it names is believed with it (hop.ts).
+  const secret = pageCache ? newHopSecret() : undefined;
   // Served from a copy of the build of its own: a rebuild of dist/ meanwhile changes nothing here.
   const build = await copyBuild(options.root);
   const entry = pathToFileURL(join(build.dir, 'server/entry.mjs')).href;
@@ -88,18 +102,18 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     },
   });
 
-  function toAstro(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return handler(req, res, () => sendText(res, 404, 'not found'), { runtime });
+  function toAstro(req: IncomingMessage, res: ServerResponse, peer: string | undefined): Promise<void> {
+    return handler(req, res, () => sendText(res, 404, 'not found'), { runtime, peer });
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
+  function serve(req: IncomingMessage, res: ServerResponse, peer: string | undefined): void | Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       // The adapter would throw on a body past its limit and the page would answer 400: say what it is.
       if (Number(req.headers['content-length']) > BODY_LIMIT) {
         res.setHeader('connection', 'close');
         return sendText(res, 413, `request body too large (at most ${BODY_LIMIT} bytes)`);
       }
-      return toAstro(req, res);
+      return toAstro(req, res, peer);
     }
     // sirv takes "br;q=0" for br: it sees the one encoding the site's negotiation chose (encoding.ts).
     const accept = req.headers['accept-encoding'];
@@ -110,21 +124,24 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       res.removeHeader('vary');
       if (accept === undefined) delete req.headers['accept-encoding'];
       else req.headers['accept-encoding'] = accept;
-      toAstro(req, res).catch((err: unknown) => fail(req, res, err));
+      toAstro(req, res, peer).catch((err: unknown) => fail(req, res, err));
     });
   }
 
   /** One request: synchronous up to the answer on a page-cache hit or 304 (no promise). */
   function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     const method = req.method;
+    const peer = takePeer(req, secret);
     if (pageCache && (method === 'GET' || method === 'HEAD')) {
       const h = req.headers;
       const key = pageKeyOfRequest(h.host, req.url ?? '/', h.cookie, h['accept-language']);
-      const hit = key === undefined ? undefined : pageCache.lookup(key, () => clientIp(req, runtime.trusted));
-      if (hit instanceof Promise) return hit.then((page) => (page ? sendCached(req, res, page) : serve(req, res)));
+      const asker = { socket: { remoteAddress: peer }, headers: h };
+      const hit = key === undefined ? undefined : pageCache.lookup(key, () => clientIp(asker, runtime.trusted));
+      if (hit instanceof Promise)
+        return hit.then((page) => (page ? sendCached(req, res, page) : serve(req, res, peer)));
       if (hit) return sendCached(req, res, hit);
     }
-    return serve(req, res);
+    return serve(req, res, peer);
   }
 
   function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage): void | Promise<void> {
@@ -172,16 +189,39 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       fail(req, res, err);
     }
   });
-  server.keepAliveTimeout = 30_000;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    // Behind the front, on loopback only, on a port of the system's choosing.
+    server.listen(secret ? 0 : options.port, secret ? '127.0.0.1' : options.host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const own = typeof address === 'object' && address ? address.port : options.port;
+  if (secret) {
+    const follower = runtime.follower;
+    const opening = (): MirrorMessage[] => [
+      { type: 'sync', mark: follower?.freshness.mark() ?? 0 },
+      { type: 'follow', event: { live: follower?.live ?? false } },
+    ];
+    const data = { host: options.host, port: options.port, rendererPort: own, secret, keepAliveTimeout: KEEP_ALIVE_MS };
+    const started = startFront({ ...data, maxBytes: PAGE_CACHE_BYTES }, opening);
+    front = started;
+    // Each change the follower applies goes to the front's copy too, in order with the pages.
+    follower?.watch((event) => started.send({ type: 'follow', event }));
+    try {
+      await started.listening;
+    } catch (err) {
+      await new Promise((r) => server.close(r));
+      await runtime.close();
+      build.remove();
+      throw err;
+    }
+  }
+  const port = front ? await front.listening : own;
+  let ended: Promise<void> | undefined;
   const url = `http://${listenHost === '0.0.0.0' || listenHost === '[::]' ? '127.0.0.1' : listenHost}:${port}`;
   if (!options.siteUrl) runtime.siteUrl = url;
   return {
@@ -200,17 +240,23 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       const cname = change.cname ? normalizeHostname(change.cname) : undefined;
       if (cname) Promise.resolve(runtime.hosts.resolve(cname)).catch(() => {});
     },
-    async close() {
+    close() {
       // As the API closes (src/platform/app.ts): no new connections, the idle ones end now, and the
       // answers in flight finish — a restart drops no visitor's page. Past a grace every connection
       // ends (a client may hold one open); the platform client closes last, when no render needs it.
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeIdleConnections();
-      const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      await closed;
-      clearTimeout(grace);
-      await runtime.close();
-      build.remove();
+      // Once: a second call waits for the same end.
+      ended ??= (async () => {
+        // The front first: it hands the renderer nothing more, and its answers in flight finish.
+        await front?.close(CLOSE_GRACE_MS);
+        const closed = new Promise<void>((r) => server.close(() => r()));
+        server.closeIdleConnections();
+        const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        await closed;
+        clearTimeout(grace);
+        await runtime.close();
+        build.remove();
+      })();
+      return ended;
     },
   };
 }

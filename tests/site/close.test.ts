@@ -3,82 +3,12 @@
 // this process (startSite) against a stand-in platform that holds its answers until the test lets
 // them go, so the render is surely in flight when close() is called. And a platform that is not there
 // at all: the pages say so with 503 and Retry-After.
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
-import { startSite, type Site, type SiteOptions } from '../../src/site/server.ts';
+import type { Site } from '../../src/site/server.ts';
 import { ROOT } from './harness.ts';
-
-interface Held {
-  server: Server;
-  url: string;
-  /** Resolves when the platform has been asked something (a render is waiting on it). */
-  asked: Promise<void>;
-  /** Answers everything asked so far and from now on. */
-  release(): void;
-}
-
-/** A platform that answers every call with an empty list (the site shows "not found"), once released. */
-async function heldPlatform(): Promise<Held> {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let asked!: () => void;
-  const wasAsked = new Promise<void>((r) => (asked = r));
-  const server = createServer((_req, res) => {
-    asked();
-    void released.then(() => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"count":"0","data":[]}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { server, url: `http://127.0.0.1:${port}/api`, asked: wasAsked, release };
-}
-
-/** GET over a connection of its own: the status and body, or the error the socket ended with. */
-function get(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res: IncomingMessage) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
-/** A site reading the platform at `url`, with no page cache and no change stream. */
-function siteReading(url: string, options: Partial<SiteOptions> = {}): Promise<Site> {
-  return startSite({
-    root: ROOT,
-    apiUrl: url,
-    publicApiUrl: url,
-    siteHosts: ['127.0.0.1'],
-    host: '127.0.0.1',
-    port: 0,
-    pageCache: false,
-    followChanges: false,
-    ...options,
-  });
-}
-
-/** The lines `run` writes with console.error. */
-async function logged(run: () => Promise<void>): Promise<string[]> {
-  const errors: string[] = [];
-  const log = console.error;
-  console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
-  try {
-    await run();
-  } finally {
-    console.error = log;
-  }
-  return errors;
-}
+import { get, heldPlatform, logged, siteReading, type Held } from './standin.ts';
 
 describe('site shutdown', () => {
   let platform: Held | undefined;
@@ -91,14 +21,18 @@ describe('site shutdown', () => {
     await new Promise((r) => platform?.server.close(r));
   });
 
-  async function start() {
+  async function start(pageCache = false) {
     platform = await heldPlatform();
-    site = await siteReading(platform.url, { dataFreshMs: 0 });
+    site = await siteReading(platform.url, { dataFreshMs: 0, pageCache });
     return { platform, site };
   }
 
-  it('lets a page in flight reach its visitor, then closes; new connections are refused', async () => {
-    const { platform, site } = await start();
+  // With the page cache on, the public port is the front thread's, and a render crosses it (front.ts).
+  it.each([
+    ['no page cache', false],
+    ['behind the front thread', true],
+  ])('lets a page in flight reach its visitor, then closes; new connections are refused (%s)', async (_, front) => {
+    const { platform, site } = await start(front);
     const page = get(`${site.url}/acme`);
     await platform.asked;
     const closing = site.close();
@@ -159,8 +93,11 @@ describe('site shutdown', () => {
     expect(errors).toEqual(['site: 502 /acme: PodiumError: the platform answered something that is not JSON']);
   });
 
-  it('ends idle keep-alive connections at once (close does not sit out the grace)', async () => {
-    const { platform, site } = await start();
+  it.each([
+    ['no page cache', false],
+    ['behind the front thread', true],
+  ])('ends idle keep-alive connections at once (close does not sit out the grace) (%s)', async (_, front) => {
+    const { platform, site } = await start(front);
     platform.release();
     // A visitor's browser keeps its connection open between pages (30 s keep-alive).
     const agentRes = await fetch(`${site.url}/acme`);

@@ -1,0 +1,73 @@
+// Starts the front thread (front-worker.ts) on the site's public port and keeps it: the page cache's
+// messages go to it in order, and a front that dies (it should not) is started again on the same port,
+// told the change stream's state, with an empty copy the renderer fills again as pages are asked for.
+
+import { Worker } from 'node:worker_threads';
+import type { FromFront, FrontData, ToFront } from './front-worker.ts';
+import type { MirrorMessage } from './mirror.ts';
+
+export interface Front {
+  /** Resolves with the public port (the one asked for, or the one the system chose for 0) once listening. */
+  listening: Promise<number>;
+  /** Sends the front's copy a change: at once, in order (the thread takes it once it runs). */
+  send(message: MirrorMessage): void;
+  /** Stops taking connections; answers in flight finish within `graceMs`. */
+  close(graceMs: number): Promise<void>;
+}
+
+const WORKER = new URL('./front-worker.ts', import.meta.url);
+
+/** `opening`: what the front must know first (the change stream's state), each time one starts. */
+export function startFront(data: FrontData, opening: () => MirrorMessage[]): Front {
+  let worker: Worker;
+  let closing = false;
+  let bound = data.port;
+  let ended: Promise<void> | undefined;
+
+  function spawn(port: number): Promise<number> {
+    worker = new Worker(WORKER, { workerData: { ...data, port } satisfies FrontData });
+    for (const message of opening()) worker.postMessage(message);
+    const current = worker;
+    return new Promise((resolve, reject) => {
+      current.on('message', (message: FromFront) => {
+        if (message.type === 'listening') resolve(message.port);
+        else if (message.type === 'failed') {
+          // The listen error as node:net gives it (code, address, port): the CLI says which setting to look at.
+          reject(Object.assign(new Error(message.error.message), message.error));
+          void current.terminate();
+        }
+      });
+      current.on('error', (err) => {
+        console.error(`site: the front thread failed: ${err.message.split('\n')[0]}`);
+        reject(err);
+      });
+      current.on('exit', () => {
+        if (closing || current !== worker) return;
+        // Started again after its end was logged (its 'error'); the port is free again once it exited.
+        spawn(bound).catch((err: Error) => console.error(`site: the front thread did not start again: ${err.message}`));
+      });
+    });
+  }
+
+  const listening = spawn(data.port).then((port) => (bound = port));
+  return {
+    listening,
+    send(message) {
+      worker.postMessage(message satisfies ToFront);
+    },
+    close(graceMs) {
+      // Once: a second call (a test's cleanup after its own close) waits for the same end.
+      ended ??= (async () => {
+        closing = true;
+        const closed = new Promise<void>((resolve) => {
+          worker.on('message', (message: FromFront) => message.type === 'closed' && resolve());
+          worker.on('exit', () => resolve());
+        });
+        worker.postMessage({ type: 'close', graceMs } satisfies ToFront);
+        await closed;
+        await worker.terminate();
+      })();
+      return ended;
+    },
+  };
+}

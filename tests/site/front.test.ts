@@ -1,0 +1,98 @@
+// The front thread (src/site/front.ts, front-worker.ts): with the page cache on, the site's public port
+// is a worker thread's, which answers stored pages itself and hands the rest to the renderer over
+// loopback. The site runs in this process against a stand-in platform that records the visitor's
+// address each call names (X-Podium-Client-IP, sent with the site's key).
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../src/site/build.ts';
+import type { Site } from '../../src/site/server.ts';
+import { CLIENT_IP_HEADER } from '../../src/shared/site-key.ts';
+import { ROOT } from './harness.ts';
+import { get, logged, siteReading } from './standin.ts';
+
+let platform: Server;
+let site: Site;
+/** The visitor each platform call named, in order. */
+const named: string[] = [];
+/** Requests that reached the renderer (the main thread's server). */
+let rendered = 0;
+
+beforeAll(async () => {
+  await ensureBuilt(ROOT);
+  platform = createServer((req, res) => {
+    named.push(String(req.headers[CLIENT_IP_HEADER] ?? ''));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"count":"0","data":[]}');
+  });
+  await new Promise<void>((r) => platform.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(platform.address() as { port: number }).port}/api`;
+  // The tests stand in for a proxy at 127.0.0.1; a visitor from 127.0.0.2 is no proxy.
+  site = await siteReading(url, { pageCache: true, dataFreshMs: 0, siteKey: 'k'.repeat(32), trustProxy: '127.0.0.1' });
+  site.server.on('request', () => rendered++);
+}, 180_000);
+afterAll(async () => {
+  await site?.close();
+  await new Promise((r) => platform?.close(r));
+});
+
+describe('the front thread', () => {
+  it('answers a stored page and its 304 without the renderer', async () => {
+    const first = await fetch(`${site.url}/`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toMatch(/^public/);
+    const etag = first.headers.get('etag')!;
+    const before = rendered;
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      // The first request of an encoding makes its variant in the renderer; later ones are the front's.
+      await fetch(`${site.url}/`, { headers: { 'accept-encoding': encoding } });
+    }
+    const made = rendered;
+    for (let i = 0; i < 5; i++) {
+      const again = await fetch(`${site.url}/`, { headers: { 'accept-encoding': 'br' } });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(await again.text()).toContain('<html');
+      const revalidated = await fetch(`${site.url}/`, { headers: { 'if-none-match': etag } });
+      expect(revalidated.status).toBe(304);
+    }
+    expect(made - before).toBeLessThanOrEqual(3);
+    expect(rendered).toBe(made);
+  });
+
+  // The visitor's address as the platform hears it: the front's socket is the renderer's peer, so the
+  // front names the visitor, and X-Forwarded-For is believed only from TRUST_PROXY addresses as before.
+  const visitors: [string, string, Record<string, string>, string][] = [
+    ['a visitor, no proxy', '127.0.0.2', {}, '127.0.0.2'],
+    [
+      "a visitor's own X-Forwarded-For and hop headers are not believed",
+      '127.0.0.2',
+      { 'x-forwarded-for': '198.51.100.7', 'x-podium-peer': '203.0.113.9', 'x-podium-front': 'guess' },
+      '127.0.0.2',
+    ],
+    ['a trusted proxy names its visitor', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' }, '198.51.100.7'],
+  ];
+  it.each(visitors)('%s', async (_, from, headers, heard) => {
+    named.length = 0;
+    // A company page that is not there: not stored, so each request reaches the platform.
+    const answer = await get(`${site.url}/acme`, { localAddress: from, headers });
+    expect(answer.status).toBe(404);
+    expect(named.length).toBeGreaterThan(0);
+    expect(new Set(named)).toEqual(new Set([heard]));
+  });
+
+  it('keeps answering when visitors go away in the middle of answers', async () => {
+    const errors = await logged(async () => {
+      const ends = Array.from({ length: 120 }, async (_, i) => {
+        const abort = new AbortController();
+        const going = fetch(`${site.url}/acme?n=${i}`, { signal: abort.signal }).then((r) => r.text());
+        setTimeout(() => abort.abort(), i % 7);
+        await going.catch(() => {});
+      });
+      await Promise.all(ends);
+      // Still there: a page, and a stored one.
+      expect((await get(`${site.url}/acme`)).status).toBe(404);
+      expect((await get(`${site.url}/`)).status).toBe(200);
+    });
+    expect(errors.filter((e) => /front thread/.test(e))).toEqual([]);
+  });
+});
