@@ -28,10 +28,13 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[]): Fro
     worker = new Worker(WORKER, { workerData: { ...data, port } satisfies FrontData });
     for (const message of opening()) worker.postMessage(message);
     const current = worker;
+    let listened = false;
     return new Promise((resolve, reject) => {
       current.on('message', (message: FromFront) => {
-        if (message.type === 'listening') resolve(message.port);
-        else if (message.type === 'failed') {
+        if (message.type === 'listening') {
+          listened = true;
+          resolve(message.port);
+        } else if (message.type === 'failed') {
           // The listen error as node:net gives it (code, address, port): the CLI says which setting to look at.
           reject(Object.assign(new Error(message.error.message), message.error));
           void current.terminate();
@@ -42,7 +45,8 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[]): Fro
         reject(err);
       });
       current.on('exit', () => {
-        if (closing || current !== worker) return;
+        // One that never listened (its port taken) is not started again: its start failed, and says why.
+        if (closing || current !== worker || !listened) return;
         // Started again after its end was logged (its 'error'); the port is free again once it exited.
         spawn(bound).catch((err: Error) => console.error(`site: the front thread did not start again: ${err.message}`));
       });

@@ -58,7 +58,12 @@ export class FrontPages {
 
   constructor(maxBytes: number) {
     // The PageCache's bound: the copy holds at most what the renderer holds.
-    this.#pages = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (p) => p.size });
+    // An empty page still counts (lru-cache refuses a size of 0).
+    this.#pages = new LRUCache({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 4,
+      sizeCalculation: (p) => Math.max(1, p.size),
+    });
   }
 
   get size(): number {

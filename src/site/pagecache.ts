@@ -88,7 +88,12 @@ export class PageCache {
     this.#freshMs = options.freshMs ?? FRESH_MS;
     this.#maxAgeMs = options.maxAgeMs ?? 60_000;
     const maxBytes = options.maxBytes ?? PAGE_CACHE_BYTES;
-    this.#pages = new LRUCache({ maxSize: maxBytes, maxEntrySize: maxBytes / 4, sizeCalculation: (page) => page.size });
+    // An empty page still counts (lru-cache refuses a size of 0).
+    this.#pages = new LRUCache({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 4,
+      sizeCalculation: (page) => Math.max(1, page.size),
+    });
     this.#fingerprintOf = options.fingerprintOf;
     this.#follow = options.follow;
     this.#mirror = options.mirror;

@@ -58,7 +58,7 @@ type AstroHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   next: () => void,
-  locals: Partial<App.Locals> & { peer?: string },
+  locals: Partial<App.Locals>,
 ) => Promise<void>;
 
 /** How long a shutdown waits for the answers in flight before it ends their connections. */

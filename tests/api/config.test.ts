@@ -81,14 +81,19 @@ describe('config', () => {
     expect((err as { stderr: string }).stderr).toMatch(line);
   });
 
-  it('a port in use: one line, exit 1', async () => {
+  // The site's port is its front thread's (src/site/front.ts): the thread's listen error says the same.
+  // (`podium start` keeps its API serving when the site cannot start; `podium site` ends.)
+  it.each([
+    ['API_PORT', 'start', { SITE: '0' }],
+    ['SITE_PORT', 'site', { PODIUM_API_URL: 'http://127.0.0.1:9/api', SITE_API_KEY: 'k'.repeat(32) }],
+  ])('a port in use (%s): one line, exit 1', async (name, command, others) => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
     const port = (busy.address() as AddressInfo).port;
     const dir = mkdtempSync(join(tmpdir(), 'podium-config-'));
     try {
-      const err = await run(process.execPath, ['bin/podium.js', 'start'], {
-        env: { ...process.env, SITE: '0', API_PORT: String(port), DATABASE_URL: `file:${join(dir, 'p.db')}`, SEED_DEMO: '0', LOG_LEVEL: 'silent' }, // prettier-ignore
+      const err = await run(process.execPath, ['bin/podium.js', command], {
+        env: { ...process.env, ...others, [name]: String(port), DATABASE_URL: `file:${join(dir, 'p.db')}`, SEED_DEMO: '0', LOG_LEVEL: 'silent' }, // prettier-ignore
       }).catch((e: { code: number; stderr: string }) => e);
       expect((err as { code: number }).code).toBe(1);
       expect((err as { stderr: string }).stderr).toBe(

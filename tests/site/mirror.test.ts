@@ -78,6 +78,9 @@ describe("the front's copy of the page cache", () => {
     p.cache.set('k', page('two', 7, p.cache.mark()));
     p.cache.clear();
     expect(p.front.lookup('k')).toBeUndefined();
+    // An empty page (a 200 with no body) is kept and sent like any other.
+    p.cache.set('empty', page('', 7, p.cache.mark()));
+    expect(p.front.lookup('empty')?.body.byteLength).toBe(0);
   });
 
   it("a page born stale is not sent; a change of its company makes it stale there too, another company's does not", () => {
