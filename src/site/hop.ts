@@ -16,7 +16,15 @@ export function newHopSecret(): string {
 }
 
 /** Headers that belong to one connection, not to the request or answer carried (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'upgrade', 'trailer'];
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'trailer',
+]);
 
 /** The request's headers as the front sends them on: the visitor's socket address with the secret. */
 export function hopHeaders(
@@ -30,10 +38,11 @@ export function hopHeaders(
   return out;
 }
 
+/** A copy without them (built, not deleted from: an object that lost keys is slower to read). */
 export function withoutHopByHop<T extends Record<string, unknown>>(headers: T): T {
-  const out = { ...headers };
-  for (const name of HOP_BY_HOP) delete out[name];
-  return out;
+  const out: Record<string, unknown> = {};
+  for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
+  return out as T;
 }
 
 /**
