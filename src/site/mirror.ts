@@ -11,30 +11,19 @@
 
 import { LRUCache } from 'lru-cache';
 import type { FollowEvent } from '../client/follow.ts';
-import { Freshness, type Scope } from '../shared/freshness.ts';
+import { Freshness } from '../shared/freshness.ts';
 import type { Encoding } from '../shared/encoding.ts';
+// Types only: the front thread loads no more of the page cache than this file.
+import type { CachedPage, Variant } from './pagecache.ts';
 
-/** A page as one encoding sends it (the same shape as pagecache.ts's). */
-export interface MirroredVariant {
-  body: Uint8Array;
-  headers: Record<string, string>;
-}
+/** A page as one encoding sends it; its body arrives as a Uint8Array (a Buffer does not cross threads as one). */
+export type MirroredVariant = Omit<Variant, 'body'> & { body: Uint8Array };
 
-/** What the front needs of a cached page to answer it: 200 in an encoding, or 304. */
-export interface MirroredPage {
-  status: number;
-  headers: Record<string, string>;
-  headers304: Record<string, string>;
-  body: Uint8Array;
-  etag: string;
-  scope: Scope;
-  /** The PageCache's mark of the page (its change follower's count when the page's reads began). */
-  mark: number;
-  freshUntil: number;
-  expires: number;
-  compressible: boolean;
-  variants: Partial<Record<Encoding, MirroredVariant>>;
-}
+/** What the front needs of a cached page to answer it (200 in an encoding, or 304) and to judge it fresh. */
+export type MirroredPage = Pick<
+  CachedPage,
+  'status' | 'headers' | 'headers304' | 'etag' | 'scope' | 'mark' | 'freshUntil' | 'expires' | 'compressible'
+> & { body: Uint8Array; variants: Partial<Record<Encoding, MirroredVariant>> };
 
 export type MirrorMessage =
   | { type: 'put'; key: string; page: MirroredPage }
