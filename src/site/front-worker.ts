@@ -14,6 +14,7 @@ import { encodingOf } from './compress.ts';
 import { notModified } from './etag.ts';
 import { hopHeaders, withoutHopByHop } from './hop.ts';
 import { FrontPages, type MirrorMessage } from './mirror.ts';
+import { sendText } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
 
 export interface FrontData {
@@ -98,14 +99,7 @@ function forward(req: IncomingMessage, res: ServerResponse, retry = true): void 
     console.error(
       `site: 503 ${(req.url ?? '').split('?')[0]}: the renderer did not answer (${err.code ?? err.message})`,
     );
-    const body = Buffer.from('the site is not answering, try again in a moment');
-    res.writeHead(503, {
-      'content-type': 'text/plain; charset=utf-8',
-      'content-length': String(body.length),
-      'cache-control': 'no-store',
-      'retry-after': '5',
-    });
-    res.end(body);
+    sendText(res, 503, 'the site is not answering, try again in a moment', { 'retry-after': '5' });
   });
   // The visitor gone: the renderer stops too.
   res.on('close', () => {
@@ -124,8 +118,7 @@ const server = createServer((req, res) => {
     // One request's failure is its own: a throw here would end the thread, and every visitor's connection.
     console.error(`site: 500 ${(req.url ?? '').split('?')[0]}: ${String(err).split('\n')[0]}`);
     if (res.headersSent) return void res.destroy();
-    res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    res.end('internal error');
+    sendText(res, 500, 'internal error');
   }
 });
 server.keepAliveTimeout = data.keepAliveTimeout;

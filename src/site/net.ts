@@ -2,6 +2,7 @@
 // TRUST_PROXY addresses, src/net/trust-proxy.ts, as the platform does), whether the visitor came over
 // https, and the Host header as a validated, lower-case host name.
 
+import type { ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 
 // The proxies and the visitor's address are read as the platform reads them: one module for both.
@@ -42,3 +43,15 @@ export function hostOf(header: string | undefined): string | undefined {
  * (astro.config.mjs, the same figure) still stops a chunked body that grows past it.
  */
 export const BODY_LIMIT = 16 * 1024;
+
+/** A plain-text answer of one line, never cached: the front server's and the front thread's own answers. */
+export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  const body = Buffer.from(text);
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(body.length),
+    'cache-control': 'no-store',
+    ...extra,
+  });
+  res.end(body);
+}

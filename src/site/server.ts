@@ -24,7 +24,7 @@ import { type DomainChange, type HostResolver } from './hosts.ts';
 import { startFront, type Front } from './front.ts';
 import { newHopSecret, takePeer } from './hop.ts';
 import type { MirrorMessage } from './mirror.ts';
-import { BODY_LIMIT, clientIp, normalizeHostname } from './net.ts';
+import { BODY_LIMIT, clientIp, normalizeHostname, sendText } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
 import { PAGE_CACHE_BYTES, type CachedPage, type Variant } from './pagecache.ts';
 import { failureLine } from './report.ts';
@@ -161,16 +161,6 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   function writePage(req: IncomingMessage, res: ServerResponse, status: number, sent: Variant): void {
     res.writeHead(status, sent.headers);
     res.end(req.method === 'HEAD' ? undefined : sent.body);
-  }
-
-  function sendText(res: ServerResponse, status: number, text: string): void {
-    const body = Buffer.from(text);
-    res.writeHead(status, {
-      'content-type': 'text/plain; charset=utf-8',
-      'content-length': String(body.length),
-      'cache-control': 'no-store',
-    });
-    res.end(body);
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
