@@ -1,17 +1,20 @@
 // The front thread (started by front.ts): the site's public port. A public page the renderer's page
 // cache holds as fresh is answered here from its copy (mirror.ts) — 200 in the encoding asked for, or
-// 304 on a matching ETag; every other request goes on to the renderer (server.ts) over loopback, with
-// the visitor's address (hop.ts). Why a thread: a 304 costs a few microseconds of Node's own http and
+// 304 on a matching ETag — and so are the build's files (files.ts); every other request goes on to the
+// renderer (server.ts) over loopback, with the visitor's address (hop.ts). A hop costs a few hundred
+// microseconds of CPU (bench/site-hop.mjs): a file, which a first visit asks for several times, never
+// pays it. Why a thread: a 304 costs a few microseconds of Node's own http and
 // stream code, and in a process that also runs Astro, the platform client and the logger that code
 // runs on V8 inline caches made slow by every other stream going through it (docs/site.md "Benchmark").
 // Here it runs only the front's own requests. This module loads only what it needs for that: no Astro,
-// no client, no logger.
+// no client, no logger (sirv for the files).
 
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodingOf } from './compress.ts';
 import { notModified } from './etag.ts';
+import { siteFiles } from './files.ts';
 import { hopHeaders, withoutHopByHop } from './hop.ts';
 import { FrontPages, type MirrorMessage } from './mirror.ts';
 import { sendText } from './net.ts';
@@ -25,6 +28,8 @@ export interface FrontData {
   secret: string;
   maxBytes: number;
   keepAliveTimeout: number;
+  /** The build's files (the client/ folder of the site's copy of dist/). */
+  files: string;
 }
 
 /** From the renderer: the page cache's changes, or close. */
@@ -46,6 +51,7 @@ const port = parentPort!;
 const pages = new FrontPages(data.maxBytes);
 // Kept-alive connections to the renderer: one per request in flight, reused after.
 const agent = new Agent({ keepAlive: true });
+const files = siteFiles(data.files);
 
 function answer(req: IncomingMessage, res: ServerResponse): boolean {
   const h = req.headers;
@@ -112,8 +118,9 @@ function forward(req: IncomingMessage, res: ServerResponse, retry = true): void 
 const server = createServer((req, res) => {
   try {
     const method = req.method;
-    if ((method === 'GET' || method === 'HEAD') && answer(req, res)) return;
-    forward(req, res);
+    if (method !== 'GET' && method !== 'HEAD') return forward(req, res);
+    if (answer(req, res)) return;
+    files(req, res, () => forward(req, res));
   } catch (err) {
     // One request's failure is its own: a throw here would end the thread, and every visitor's connection.
     console.error(`site: 500 ${(req.url ?? '').split('?')[0]}: ${String(err).split('\n')[0]}`);

@@ -4,8 +4,8 @@
 // 1. The page cache (pagecache.ts): a public page already rendered for this host, path, query and
 //    language (pagekey.ts) is answered from memory — 200 in the encoding asked for, or 304 on a matching
 //    ETag — without Astro. Its staleness budget is in docs/site.md ("The page cache").
-// 2. Files of the build (client/ of the site's copy of dist/: /_astro/*, /widgets/*, public/*) through sirv, which sends the
-//    .br/.gz the build wrote beside them (precompress.ts).
+// 2. Files of the build (files.ts: sirv, with the .br/.gz the build wrote beside them) — here only
+//    without the front; with it, the front answers them itself.
 // 3. Everything else to Astro: the @astrojs/node adapter's handler (middleware mode) with
 //    `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=,
 //    and stores public pages in the cache. `astro dev` runs the same middleware without this front.
@@ -13,12 +13,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { lookup } from 'mrmime';
-import sirv from 'sirv';
 import type { ChangeFollower } from '../client/index.ts';
 import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
+import { siteFiles } from './files.ts';
 import { notModified } from './etag.ts';
 import { type DomainChange, type HostResolver } from './hosts.ts';
 import { startFront, type Front } from './front.ts';
@@ -65,9 +64,6 @@ type AstroHandler = (
 const CLOSE_GRACE_MS = 2000;
 const KEEP_ALIVE_MS = 30_000;
 
-/** Files named by their content never change: cached for a year. Others (the widgets' loaders keep their URL) 5 minutes. */
-const IMMUTABLE = /^\/(?:_astro|widgets\/chunks)\//;
-
 export async function startSite(options: SiteOptions): Promise<Site> {
   const listenHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   let front: Front | undefined;
@@ -84,23 +80,9 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   const entry = pathToFileURL(join(build.dir, 'server/entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: AstroHandler };
 
-  const files = sirv(join(build.dir, 'client'), {
-    etag: true,
-    brotli: true,
-    gzip: true,
-    extensions: [],
-    setHeaders(res, pathname) {
-      res.setHeader(
-        'cache-control',
-        IMMUTABLE.test(pathname) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
-      );
-      // Widgets are loaded as modules from organizers' pages (cross-origin module scripts need CORS).
-      res.setHeader('access-control-allow-origin', '*');
-      res.setHeader('x-content-type-options', 'nosniff');
-      const type = lookup(pathname);
-      if (type && /^text\/|javascript|json/.test(type)) res.setHeader('content-type', `${type}; charset=utf-8`);
-    },
-  });
+  const clientDir = join(build.dir, 'client');
+  // With the front the files are its own (no hop): the renderer answers them only without one.
+  const files = secret ? undefined : siteFiles(clientDir);
 
   function toAstro(req: IncomingMessage, res: ServerResponse, peer: string | undefined): Promise<void> {
     return handler(req, res, () => sendText(res, 404, 'not found'), { runtime, peer });
@@ -115,17 +97,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       }
       return toAstro(req, res, peer);
     }
-    // sirv takes "br;q=0" for br: it sees the one encoding the site's negotiation chose (encoding.ts).
-    const accept = req.headers['accept-encoding'];
-    req.headers['accept-encoding'] = encodingOf(accept) ?? '';
-    // sirv answers a 304 before it sets its headers: the Vary goes on first, off again for Astro.
-    res.setHeader('vary', 'Accept-Encoding');
-    files(req, res, () => {
-      res.removeHeader('vary');
-      if (accept === undefined) delete req.headers['accept-encoding'];
-      else req.headers['accept-encoding'] = accept;
-      toAstro(req, res, peer).catch((err: unknown) => fail(req, res, err));
-    });
+    if (!files) return toAstro(req, res, peer);
+    files(req, res, () => toAstro(req, res, peer).catch((err: unknown) => fail(req, res, err)));
   }
 
   /** One request: synchronous up to the answer on a page-cache hit or 304 (no promise). */
@@ -196,7 +169,14 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       { type: 'sync', mark: follower?.freshness.mark() ?? 0 },
       { type: 'follow', event: { live: follower?.live ?? false } },
     ];
-    const data = { host: options.host, port: options.port, rendererPort: own, secret, keepAliveTimeout: KEEP_ALIVE_MS };
+    const data = {
+      host: options.host,
+      port: options.port,
+      rendererPort: own,
+      secret,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+      files: clientDir,
+    };
     const started = startFront({ ...data, maxBytes: PAGE_CACHE_BYTES }, opening);
     front = started;
     // Each change the follower applies goes to the front's copy too, in order with the pages.

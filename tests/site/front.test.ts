@@ -59,6 +59,27 @@ describe('the front thread', () => {
     expect(rendered).toBe(made);
   });
 
+  it("answers the build's files itself, compressed as asked, and 304 to their ETag", async () => {
+    const home = await (await fetch(`${site.url}/`)).text();
+    const asset = /href="(\/_astro\/[^"]+\.css)"/.exec(home)![1];
+    const before = rendered;
+    const file = await fetch(`${site.url}${asset}`, { headers: { 'accept-encoding': 'br' } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-encoding')).toBe('br');
+    expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(file.headers.get('vary')).toBe('Accept-Encoding');
+    expect(await file.text()).toMatch(/[{}]/);
+    const again = await fetch(`${site.url}${asset}`, {
+      headers: { 'accept-encoding': 'br', 'if-none-match': file.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+    expect(rendered).toBe(before);
+    // What is not a file still reaches the renderer (Astro's 404 page, not a front's answer).
+    const missing = await fetch(`${site.url}/_astro/nothing-here.css`);
+    expect(missing.status).toBe(404);
+    expect(rendered).toBe(before + 1);
+  });
+
   // The visitor's address as the platform hears it: the front's socket is the renderer's peer, so the
   // front names the visitor, and X-Forwarded-For is believed only from TRUST_PROXY addresses as before.
   const visitors: [string, string, Record<string, string>, string][] = [
