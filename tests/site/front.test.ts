@@ -2,9 +2,13 @@
 // is a worker thread's, which answers stored pages itself and hands the rest to the renderer over
 // loopback. The site runs in this process against a stand-in platform that records the visitor's
 // address each call names (X-Podium-Client-IP, sent with the site's key).
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
+import { startFront } from '../../src/site/front.ts';
 import type { Site } from '../../src/site/server.ts';
 import { CLIENT_IP_HEADER } from '../../src/shared/site-key.ts';
 import { ROOT } from './harness.ts';
@@ -115,5 +119,43 @@ describe('the front thread', () => {
       expect((await get(`${site.url}/`)).status).toBe(200);
     });
     expect(errors.filter((e) => /front thread/.test(e))).toEqual([]);
+  });
+});
+
+describe('the front against a renderer that cuts an answer short', () => {
+  it("cuts the visitor's answer short too, and goes on answering", async () => {
+    // A stand-in renderer: /cut sends half of what it announced and ends the connection.
+    const renderer = createServer((req, res) => {
+      if (req.url === '/cut') {
+        res.writeHead(200, { 'content-length': '100000' });
+        res.write('x'.repeat(50_000), () => res.destroy());
+        return;
+      }
+      res.end('whole');
+    });
+    await new Promise<void>((r) => renderer.listen(0, '127.0.0.1', r));
+    const front = startFront(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        rendererPort: (renderer.address() as { port: number }).port,
+        secret: 's'.repeat(32),
+        maxBytes: 1_000_000,
+        keepAliveTimeout: 5000,
+        files: mkdtempSync(join(tmpdir(), 'podium-front-files-')),
+      },
+      () => [],
+    );
+    try {
+      const url = `http://127.0.0.1:${await front.listening}`;
+      const cut = await fetch(`${url}/cut`);
+      expect(cut.status).toBe(200);
+      // The body ends in an error, not in a hang nor as if it were whole.
+      await expect(cut.text()).rejects.toThrow();
+      expect(await (await fetch(`${url}/after`)).text()).toBe('whole');
+    } finally {
+      await front.close(100);
+      await new Promise((r) => renderer.close(r));
+    }
   });
 });
