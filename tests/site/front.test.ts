@@ -122,10 +122,13 @@ describe('the front thread', () => {
   });
 });
 
-describe('the front against a renderer that cuts an answer short', () => {
-  it("cuts the visitor's answer short too, and goes on answering", async () => {
-    // A stand-in renderer: /cut sends half of what it announced and ends the connection.
-    const renderer = createServer((req, res) => {
+describe('the front against a stand-in renderer', () => {
+  let renderer: Server;
+  let front: ReturnType<typeof startFront>;
+  let url: string;
+  beforeAll(async () => {
+    // /cut sends half of what it announced and ends the connection; anything else is whole.
+    renderer = createServer((req, res) => {
       if (req.url === '/cut') {
         res.writeHead(200, { 'content-length': '100000' });
         res.write('x'.repeat(50_000), () => res.destroy());
@@ -134,7 +137,7 @@ describe('the front against a renderer that cuts an answer short', () => {
       res.end('whole');
     });
     await new Promise<void>((r) => renderer.listen(0, '127.0.0.1', r));
-    const front = startFront(
+    front = startFront(
       {
         host: '127.0.0.1',
         port: 0,
@@ -146,16 +149,37 @@ describe('the front against a renderer that cuts an answer short', () => {
       },
       () => [],
     );
+    url = `http://127.0.0.1:${await front.listening}`;
+  });
+  afterAll(async () => {
+    await front?.close(100);
+    await new Promise((r) => renderer?.close(r));
+  });
+
+  it("cuts the visitor's answer short when the renderer cuts it, and goes on answering", async () => {
+    const cut = await fetch(`${url}/cut`);
+    expect(cut.status).toBe(200);
+    // The body ends in an error, not in a hang nor as if it were whole.
+    await expect(cut.text()).rejects.toThrow();
+    expect(await (await fetch(`${url}/after`)).text()).toBe('whole');
+  });
+
+  it('a front thread that dies is started again on the same port, and says so once', async () => {
+    const errors: string[] = [];
+    const log = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
     try {
-      const url = `http://127.0.0.1:${await front.listening}`;
-      const cut = await fetch(`${url}/cut`);
-      expect(cut.status).toBe(200);
-      // The body ends in an error, not in a hang nor as if it were whole.
-      await expect(cut.text()).rejects.toThrow();
-      expect(await (await fetch(`${url}/after`)).text()).toBe('whole');
+      // A page without its bytes: the copy throws on it, which ends the thread.
+      front.send({ type: 'put', key: 'broken', page: {} } as never);
+      await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(1);
+      // Answers again on the same port once the new thread listens.
+      await expect
+        .poll(() => fetch(`${url}/again`).then((r) => r.text(), () => 'refused'), { timeout: 10_000 })
+        .toBe('whole');
     } finally {
-      await front.close(100);
-      await new Promise((r) => renderer.close(r));
+      console.error = log;
     }
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^site: the front thread failed: /);
   });
 });
