@@ -6,6 +6,7 @@ import { t, type Locale } from '../shared/i18n/messages.ts';
 import { dayKey, formatDate, formatRange } from '../shared/schedule/time.ts';
 import type { PodiumEvent } from '../client/index.ts';
 import type { AstroGlobal } from 'astro';
+import type { RequestContext } from './context.ts';
 import { loadEvent, type EventLoad } from './load.ts';
 import { programView, type ProgramView, type ProgramStrings } from './program.ts';
 import type { Activity } from '../client/index.ts';
@@ -50,6 +51,28 @@ export async function readFor<T>(
     if (missingIsEmpty && isNotFound(err)) return { load, value: undefined };
     return { load: toGate(load, err), value: undefined };
   }
+}
+
+/** Which of the navigation's optional entries an event has content for. */
+export interface NavContent {
+  speakers: boolean;
+  sponsors: boolean;
+}
+
+/**
+ * Whether the event has speakers and sponsors, so the navigation leaves out an entry that would lead to
+ * an empty page. The platform's answers are the ones the speakers' and sponsors' pages read (kept by the
+ * client, so a page that reads them too reads them once). A read that fails keeps its entry: the page
+ * it leads to says what went wrong.
+ */
+export async function navContentOf(ctx: RequestContext, load: OkLoad): Promise<NavContent> {
+  const { client } = ctx.runtime;
+  const id = Number(load.event.eventID);
+  const [speakers, sponsors] = await Promise.all([
+    client.speakerFind(id, load.grant, ctx.call).catch(() => undefined),
+    client.sponsorFind(id, load.grant, ctx.call).catch(() => undefined),
+  ]);
+  return { speakers: speakers?.length !== 0, sponsors: sponsors?.length !== 0 };
 }
 
 /**

@@ -130,14 +130,19 @@ export function http(
   });
 }
 
-/** Signs the demo organizer in and edits one event field through the platform API. */
-export async function editEvent(p: Podium, eventID: number, key: string, value: string): Promise<void> {
+/** The demo organizer's token (person.signIn). */
+export async function organizerToken(p: Podium): Promise<string> {
   const signIn = await fetch(`${p.api}/?action=person.signIn&username=${encodeURIComponent(p.organizer.username)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ password: p.organizer.password }),
   });
-  const token = ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+  return ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
+}
+
+/** Signs the demo organizer in and edits one event field through the platform API. */
+export async function editEvent(p: Podium, eventID: number, key: string, value: string): Promise<void> {
+  const token = await organizerToken(p);
   const res = await fetch(`${p.api}/event/edit?eventID=${eventID}&key=${key}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import { editEvent, http, sleep, startPodium, type Podium } from './harness.ts';
+import { editEvent, http, organizerToken, sleep, startPodium, type Podium } from './harness.ts';
 
 let p: Podium;
 
@@ -487,5 +487,34 @@ describe('files', () => {
     const icon = await get('/favicon.svg');
     expect(icon.headers['content-type']).toBe('image/svg+xml');
     expect((await get('/_podium/health')).text).toBe('ok');
+  });
+});
+
+// Last: it adds an event to the demo company, which the directory and sitemap tests above do not expect.
+describe('navigation', () => {
+  it('the navigation names Speakers and Sponsors only for an event that has some', async () => {
+    const navOf = (html: string) => /<nav class="site-nav"[\s\S]*?<\/nav>/.exec(html)![0];
+    const labels = (html: string) => [...navOf(html).matchAll(/<a [^>]*>\s*([^<]*?)\s*<\/a>/g)].map((m) => m[1]);
+    expect(labels((await get('/demo/summit/schedule')).text)).toEqual(['Home', 'Schedule', 'Speakers', 'Sponsors']);
+    // A new event with a program of its own to come: nothing to show on those two pages yet.
+    const auth = { authorization: `Bearer ${await organizerToken(p)}` };
+    const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
+    const bound = await fetch(`${p.api}/company/event/bind?companyID=${company.data[0].companyID}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'Bare Day', nickname: 'bare-day' }),
+    });
+    const eventID = Number((await bound.json()).data[0].eventID);
+    await editEvent(p, eventID, 'visible', '1');
+    for (const path of ['/demo/bare-day', '/demo/bare-day/schedule']) {
+      const page = await get(path);
+      expect(page.status).toBe(200);
+      expect(labels(page.text)).toEqual(['Home', 'Schedule']);
+    }
+    // Asked for anyway, the page is there (its empty state), and the navigation says where the visitor is.
+    const sponsors = await get('/demo/bare-day/sponsors');
+    expect(sponsors.status).toBe(200);
+    expect(labels(sponsors.text)).toEqual(['Home', 'Schedule', 'Sponsors']);
+    expect(navOf(sponsors.text)).toContain('aria-current="page"');
   });
 });
