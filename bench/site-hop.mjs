@@ -87,13 +87,18 @@ try {
     for (let round = 0; round < rounds; round++) {
       // Alternating which goes first, so a slow stretch of the machine falls on both.
       const order = round % 2 === 0 ? [front, direct] : [direct, front];
-      for (const s of order) (s === front ? withFront : without).push(await cpuPerAnswer(s, p.path, p.headers, p.status));
+      for (const s of order)
+        (s === front ? withFront : without).push(await cpuPerAnswer(s, p.path, p.headers, p.status));
     }
     const f = median(withFront);
     const d = median(without);
     console.log(`${p.name}`);
-    console.log(`  rounds, µs CPU per answer: front ${withFront.map((x) => x.toFixed(0)).join(' ')}; direct ${without.map((x) => x.toFixed(0)).join(' ')}`);
-    console.log(`  median: front ${f.toFixed(0)} µs, direct ${d.toFixed(0)} µs, the front's extra ${(f - d).toFixed(0)} µs (${((100 * (f - d)) / d).toFixed(0)} %)`);
+    console.log(
+      `  rounds, µs CPU per answer: front ${withFront.map((x) => x.toFixed(0)).join(' ')}; direct ${without.map((x) => x.toFixed(0)).join(' ')}`,
+    );
+    console.log(
+      `  median: front ${f.toFixed(0)} µs, direct ${d.toFixed(0)} µs, the front's extra ${(f - d).toFixed(0)} µs (${((100 * (f - d)) / d).toFixed(0)} %)`,
+    );
   }
 } finally {
   for (const c of servers) c.kill();
