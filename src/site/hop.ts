@@ -32,16 +32,27 @@ export function hopHeaders(
   peer: string | undefined,
   secret: string,
 ): IncomingHttpHeaders {
-  const out = withoutHopByHop(headers);
+  const out = copyWithout(headers, NOT_SENT_ON);
   out[PEER_HEADER] = peer ?? '';
   out[SECRET_HEADER] = secret;
   return out;
 }
 
-/** A copy without them (built, not deleted from: an object that lost keys is slower to read). */
+/**
+ * Nor is a visitor's `Expect: 100-continue` sent on: the front's server answered it already (and the
+ * front's HTTP client, undici, refuses to send it).
+ */
+const NOT_SENT_ON = new Set([...HOP_BY_HOP, 'expect']);
+
+/** A copy without the hop-by-hop headers. */
 export function withoutHopByHop<T extends Record<string, unknown>>(headers: T): T {
+  return copyWithout(headers, HOP_BY_HOP);
+}
+
+/** Built, not deleted from: an object that lost keys is slower to read. */
+function copyWithout<T extends Record<string, unknown>>(headers: T, drop: ReadonlySet<string>): T {
   const out: Record<string, unknown> = {};
-  for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
+  for (const name in headers) if (!drop.has(name)) out[name] = headers[name];
   return out as T;
 }
 

@@ -3,7 +3,7 @@
 // loopback. The site runs in this process against a stand-in platform that records the visitor's
 // address each call names (X-Podium-Client-IP, sent with the site's key).
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +134,13 @@ describe('the front against a stand-in renderer', () => {
         res.write('x'.repeat(50_000), () => res.destroy());
         return;
       }
+      // A form: its body, as it arrived.
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (d) => (body += d));
+        req.on('end', () => res.end(`got ${body}`));
+        return;
+      }
       res.end('whole');
     });
     await new Promise<void>((r) => renderer.listen(0, '127.0.0.1', r));
@@ -164,6 +171,25 @@ describe('the front against a stand-in renderer', () => {
     expect(await (await fetch(`${url}/after`)).text()).toBe('whole');
   });
 
+  it.each([
+    ['with its length', { 'content-length': '9' }],
+    ['chunked', { 'transfer-encoding': 'chunked' }],
+    ['after Expect: 100-continue', { 'content-length': '9', expect: '100-continue' }],
+  ])('hands a form on, its body %s', async (_, headers) => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = request(`${url}/form`, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(`${res.statusCode} ${text}`));
+      });
+      req.on('error', reject);
+      // With Expect, the body goes once the server said to continue.
+      if (headers.expect) req.on('continue', () => req.end('code=1234'));
+      else req.end('code=1234');
+    });
+    expect(answer).toBe('200 got code=1234');
+  });
+
   it('a front thread that dies is started again on the same port, and says so once', async () => {
     const errors: string[] = [];
     const log = console.error;
@@ -174,7 +200,14 @@ describe('the front against a stand-in renderer', () => {
       await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(1);
       // Answers again on the same port once the new thread listens.
       await expect
-        .poll(() => fetch(`${url}/again`).then((r) => r.text(), () => 'refused'), { timeout: 10_000 })
+        .poll(
+          () =>
+            fetch(`${url}/again`).then(
+              (r) => r.text(),
+              () => 'refused',
+            ),
+          { timeout: 10_000 },
+        )
         .toBe('whole');
     } finally {
       console.error = log;

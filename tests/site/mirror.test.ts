@@ -189,6 +189,7 @@ describe("the hop's visitor address", () => {
         [PEER_HEADER]: '198.51.100.1',
         [SECRET_HEADER]: 'guess',
         connection: 'keep-alive',
+        expect: '100-continue',
         'x-forwarded-for': '1.2.3.4',
       },
       '203.0.113.9',
