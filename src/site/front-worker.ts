@@ -3,9 +3,9 @@
 // 304 on a matching ETag — and so are the build's files (files.ts); every other request goes on to the
 // renderer (server.ts) over loopback, with the visitor's address (hop.ts). A hop costs a few hundred
 // microseconds of CPU (bench/site-hop.mjs): a file, which a first visit asks for several times, never
-// pays it. Why a thread: a 304 costs a few microseconds of Node's own http and
-// stream code, and in a process that also runs Astro, the platform client and the logger that code
-// runs on V8 inline caches made slow by every other stream going through it (docs/site.md "Benchmark").
+// pays it. Why a thread: a 304 costs a few microseconds of Node's own http and stream code, and in a
+// process that also runs Astro, the platform client and the logger that code runs on V8 inline caches
+// made slow by every other stream going through it (docs/site.md "Benchmark").
 // Here it runs only the front's own requests. This module loads only what it needs for that: no Astro,
 // no client, no logger (sirv for the files).
 
@@ -75,9 +75,10 @@ function answer(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 /**
- * One request handed to the renderer and its answer carried back, on undici's dispatcher: a third less
- * CPU per hop than node:http's client (bench/site-hop.mjs). A GET or HEAD whose connection broke before
- * any answer (a kept-alive connection the renderer had just closed) is sent once more.
+ * One request handed to the renderer and its answer carried back, on undici's dispatcher: about a
+ * quarter less CPU per hop than node:http's client (docs/site.md, "The hop, measured and cut"). A GET or
+ * HEAD whose connection broke before any answer (a kept-alive connection the renderer had just closed)
+ * is sent once more.
  */
 class Hop implements Dispatcher.DispatchHandler {
   readonly #req: IncomingMessage;
@@ -102,6 +103,8 @@ class Hop implements Dispatcher.DispatchHandler {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // The visitor went away meanwhile: nothing to send ('close' aborts the request).
+    if (this.#res.destroyed) return;
     const out = withoutHopByHop(headers);
     // The renderer ends a connection it will not read on (a body over the limit): so does the front.
     if (headers.connection === 'close') out.connection = 'close';
@@ -109,6 +112,7 @@ class Hop implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#res.destroyed) return;
     // The visitor reads slower than the renderer writes: the renderer waits.
     if (!this.#res.write(chunk) && !this.#paused) {
       this.#paused = true;

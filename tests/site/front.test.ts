@@ -171,7 +171,7 @@ describe('the front against a stand-in renderer', () => {
     expect(await (await fetch(`${url}/after`)).text()).toBe('whole');
   });
 
-  it.each([
+  it.each<[string, Record<string, string>]>([
     ['with its length', { 'content-length': '9' }],
     ['chunked', { 'transfer-encoding': 'chunked' }],
     ['after Expect: 100-continue', { 'content-length': '9', expect: '100-continue' }],
