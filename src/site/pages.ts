@@ -61,18 +61,42 @@ export interface NavContent {
 
 /**
  * Whether the event has speakers and sponsors, so the navigation leaves out an entry that would lead to
- * an empty page. The platform's answers are the ones the speakers' and sponsors' pages read (kept by the
- * client, so a page that reads them too reads them once). A read that fails keeps its entry: the page
- * it leads to says what went wrong.
+ * an empty page: what the page knows already (`known`, from answers it read itself), else read — the
+ * answers the speakers' and sponsors' pages read, kept by the client. Each read costs a cold render a few
+ * percent of its CPU (bench/site-ab.mjs), so a page that has the answer passes it. A read that fails
+ * keeps its entry: the page it leads to says what went wrong.
  */
-export async function navContentOf(ctx: RequestContext, load: OkLoad): Promise<NavContent> {
+export function navContentOf(
+  ctx: RequestContext,
+  load: OkLoad,
+  known: Partial<NavContent>,
+): NavContent | Promise<NavContent> {
+  const { speakers, sponsors } = known;
+  if (speakers !== undefined && sponsors !== undefined) return { speakers, sponsors };
+  return readNavContent(ctx, load, known);
+}
+
+async function readNavContent(ctx: RequestContext, load: OkLoad, known: Partial<NavContent>): Promise<NavContent> {
   const { client } = ctx.runtime;
   const id = Number(load.event.eventID);
   const [speakers, sponsors] = await Promise.all([
-    client.speakerFind(id, load.grant, ctx.call).catch(() => undefined),
-    client.sponsorFind(id, load.grant, ctx.call).catch(() => undefined),
+    known.speakers ??
+      client.speakerFind(id, load.grant, ctx.call).then(
+        (rows) => rows.length > 0,
+        () => true,
+      ),
+    known.sponsors ??
+      client.sponsorFind(id, load.grant, ctx.call).then(
+        (rows) => rows.length > 0,
+        () => true,
+      ),
   ]);
-  return { speakers: speakers?.length !== 0, sponsors: sponsors?.length !== 0 };
+  return { speakers, sponsors };
+}
+
+/** What a program tells of the navigation: speakers, when a session has one (else it cannot tell). */
+export function navKnownOf(program: ProgramView | undefined): Partial<NavContent> {
+  return program?.sessions.some((s) => s.speakers.length > 0) ? { speakers: true } : {};
 }
 
 /**

@@ -495,7 +495,9 @@ describe('navigation', () => {
   it('the navigation names Speakers and Sponsors only for an event that has some', async () => {
     const navOf = (html: string) => /<nav class="site-nav"[\s\S]*?<\/nav>/.exec(html)![0];
     const labels = (html: string) => [...navOf(html).matchAll(/<a [^>]*>\s*([^<]*?)\s*<\/a>/g)].map((m) => m[1]);
-    expect(labels((await get('/demo/summit/schedule')).text)).toEqual(['Home', 'Schedule', 'Speakers', 'Sponsors']);
+    // Known from the answers the page read itself (home, schedule, speakers), or read for the navigation.
+    for (const path of ['/demo/summit', '/demo/summit/schedule', '/demo/summit/speakers', '/demo/summit/sponsors'])
+      expect(labels((await get(path)).text)).toEqual(['Home', 'Schedule', 'Speakers', 'Sponsors']);
     // A new event with a program of its own to come: nothing to show on those two pages yet.
     const auth = { authorization: `Bearer ${await organizerToken(p)}` };
     const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
