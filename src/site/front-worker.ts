@@ -7,7 +7,7 @@
 // process that also runs Astro, the platform client and the logger that code runs on V8 inline caches
 // made slow by every other stream going through it (docs/site.md "Benchmark").
 // Here it runs only the front's own requests. This module loads only what it needs for that: no Astro,
-// no client, no logger (sirv for the files).
+// no client, no logger (sirv for the files, undici for the hop).
 
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
