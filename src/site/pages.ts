@@ -80,19 +80,18 @@ async function readNavContent(ctx: RequestContext, load: OkLoad, known: Partial<
   const { client } = ctx.runtime;
   const id = Number(load.event.eventID);
   const [speakers, sponsors] = await Promise.all([
-    known.speakers ??
-      client.speakerFind(id, load.grant, ctx.call).then(
-        (rows) => rows.length > 0,
-        () => true,
-      ),
-    known.sponsors ??
-      client.sponsorFind(id, load.grant, ctx.call).then(
-        (rows) => rows.length > 0,
-        () => true,
-      ),
+    known.speakers ?? anyOf(client.speakerFind(id, load.grant, ctx.call)),
+    known.sponsors ?? anyOf(client.sponsorFind(id, load.grant, ctx.call)),
   ]);
   return { speakers, sponsors };
 }
+
+/** Whether a read found any rows; a failed read counts as some (its entry stays). */
+const anyOf = (rows: Promise<readonly unknown[]>): Promise<boolean> =>
+  rows.then(
+    (r) => r.length > 0,
+    () => true,
+  );
 
 /** What a program tells of the navigation: speakers, when a session has one (else it cannot tell). */
 export function navKnownOf(program: ProgramView | undefined): Partial<NavContent> {
