@@ -264,12 +264,13 @@ function start(root: HTMLElement) {
       const res = await fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store' });
       if (res.status === 429) quietUntil = Date.now() + (Number(res.headers.get('retry-after')) || 1) * 1000;
       if (!res.ok) return;
-      const s = (await res.json()) as { inside: string; approved: string };
+      const s = (await res.json()) as { inside: string; approved: string; attendeesInside: string };
       // Another door was picked meanwhile: its own answer follows.
       if (asked !== door) return;
       byId('checkin-inside').textContent = s.inside;
       const approved = document.getElementById('checkin-approved');
-      if (approved && s.approved) approved.textContent = text('ofApproved', { approved: s.approved });
+      if (approved && s.approved)
+        approved.textContent = text('ofApproved', { inside: s.attendeesInside, approved: s.approved });
     } catch {
       // offline: the next poll tries again
     }

@@ -94,13 +94,16 @@ describe.each(STORES)('check-in on %s', (kind) => {
     // attendee, ana and bo; not cy (not approved), nor the event's admin and staff member (levels 4 and
     // 64, approved by default), nor a presenter (128) — the door staff's "of N" counted them all.
     const presenter = await p.person('presenter@podium.test', 'pw');
-    await p.enrol(Number(eventID), presenter, { level: 128, approved: 1 });
+    await p.enrol(Number(eventID), presenter, { level: 128, approved: 1, qrCode: 'PresenterQrCode000000000' });
     const counted = await p.ok('checklog.stats', { token: w.staff, query: { eventID } });
-    expect(counted[0].approved).toBe('3');
+    expect([counted[0].approved, counted[0].attendeesInside]).toEqual(['3', '2']);
+
     // Refused at each door: not inside (leaving again), not approved (cy), not inside (bo never in). Ana
     // scanned in again while inside (no reentry) is logged as `already inside` but is no refusal: a valid
     // ticket scanned twice (unknown codes are not logged at all).
     expect(stats.map((r) => r.refused)).toEqual(['3', '3']);
+    // Those second scans are counted apart, one at each door.
+    expect(stats.map((r) => r.repeats)).toEqual(['1', '1']);
     const log = await p.ok('checklog.find', { token: w.staff, query: { eventID, limit: 100 } });
     expect(log.filter((r) => r.reason === 'already inside').map((r) => r.activityID).sort()).toEqual(['0', activityID].sort()); // prettier-ignore
     const inside = await p.ok('checklog.checkedIn', { token: w.staff, query: { eventID } });
@@ -125,6 +128,16 @@ describe.each(STORES)('check-in on %s', (kind) => {
     const excel = await p.call('checklog.find', { token: w.staff, query: { eventID, format: 'excel' } });
     expect(excel.status).toBe(200);
     expect(excel.headers.get('content-type')).toContain('spreadsheetml');
+  });
+
+  it('a presenter scanned in is inside but not among the approved attendees counted inside', async () => {
+    // Inside 3 of 3 approved would say every attendee had come; two of the three have.
+    expect((await scan('checkIn', { code: 'PresenterQrCode000000000', date: T0 + 50 })).data[0].result).toBe('first');
+    const stats = await p.ok('checklog.stats', { token: w.staff, query: { eventID } });
+    expect(stats.map((r) => [r.inside, r.approved, r.attendeesInside])).toEqual([
+      ['3', '3', '2'],
+      ['1', '', ''],
+    ]);
   });
 
   it('each scan is one change of the change log, in its transaction', async () => {

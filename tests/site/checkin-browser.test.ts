@@ -135,6 +135,8 @@ describe('the check-in page', () => {
     await signIn(page, STAFF);
     expect(page.url()).toBe(`${p.site}${PAGE}`);
     expect(await inside(page)).toBe('0');
+    // How many of the approved attendees are in (staff and presenters scanned in are inside, not among them).
+    expect(await page.locator('#checkin-approved').textContent()).toMatch(/^· 0 of \d+ approved attendees$/);
     await poll(() => result(page).textContent()).toContain('Ready');
     // The field has the focus from the start: a scanner that types like a keyboard loses no first code.
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('checkin-code');
@@ -155,6 +157,7 @@ describe('the check-in page', () => {
     // Keyboard: the field keeps the focus for the next code, empty.
     expect(await page.evaluate(() => [document.activeElement?.id, (document.activeElement as HTMLInputElement).value])).toEqual(['checkin-code', '']); // prettier-ignore
     await poll(() => inside(page)).toBe('1');
+    await poll(() => page.locator('#checkin-approved').textContent()).toMatch(/^· 1 of \d+ approved attendees$/);
     // The code's hint sits right under its label.
     const gap = await page.evaluate(
       () =>

@@ -46,8 +46,15 @@ export const checkStatsWire = z.object({
    * inside scanned in again (`already inside`) is a duplicate of a valid ticket, not a refusal: not counted.
    */
   refused: z.string(),
+  /** Second scans of someone already inside (`already inside`): a valid ticket scanned twice, counted apart. */
+  repeats: z.string(),
   /** Approved attendees of the event, level User (not staff or other members only); the entrance's row, '' for a session. */
   approved: s,
+  /**
+   * Of those approved attendees, how many are inside now (`inside` also counts staff and presenters scanned
+   * in); the entrance's row, '' for a session.
+   */
+  attendeesInside: s,
 });
 export type CheckStats = z.infer<typeof checkStatsWire>;
 

@@ -150,9 +150,9 @@ export async function activityInEvent(
 }
 
 /**
- * Per door of the event: inside now, people ever in, entries; and refused scans — a person already
- * inside scanned in again (`already inside`) not among them: a valid ticket scanned twice is no one
- * turned away (the scan is still logged with its answer, checklog.find lists it).
+ * Per door of the event: inside now, people ever in, entries; refused scans — a person already inside
+ * scanned in again (`already inside`) not among them: a valid ticket scanned twice is no one turned away
+ * — and those repeats apart. For the entrance, the approved attendees and how many of them are inside.
  */
 export async function doorCounts(db: Kysely<DB>, eventID: number) {
   const states = await db
@@ -166,13 +166,13 @@ export async function doorCounts(db: Kysely<DB>, eventID: number) {
     .where('eventID', '=', eventID)
     .groupBy('activityID')
     .execute();
-  const refused = await db
+  // Refused scans and repeats (a second scan of someone inside: a valid ticket, no refusal), per door.
+  const reasons = await db
     .selectFrom('checklog')
-    .select((e) => ['activityID', e.fn.countAll<number>().as('refused')])
+    .select((e) => ['activityID', 'reason', e.fn.countAll<number>().as('n')])
     .where('eventID', '=', eventID)
     .where('result', '=', 'refused')
-    .where('reason', '<>', 'already inside')
-    .groupBy('activityID')
+    .groupBy(['activityID', 'reason'])
     .execute();
   const names = await db.selectFrom('activity').select(['activityID', 'name']).where('eventID', '=', eventID).execute();
   // The attendees expected at the door: approved registrations with the User level. The event's own
@@ -180,17 +180,40 @@ export async function doorCounts(db: Kysely<DB>, eventID: number) {
   // registrations too (approved defaults to 1), and counting them made the door's "inside now 3 of N"
   // promise people who never come through it. A member with User and another level (an attendee who
   // also helps) registered to attend, and is counted.
-  const { n } = await db
-    .selectFrom('eventPerson')
+  const attendees = (q: typeof db) =>
+    q
+      .selectFrom('eventPerson')
+      .where('eventPerson.eventID', '=', eventID)
+      .where('approved', '=', 1)
+      .where(sql<SqlBool>`(${sql.ref('level')} & ${sql.lit(LEVEL.USER)}) <> 0`);
+  const { n } = await attendees(db)
     .select((e) => e.fn.countAll<number>().as('n'))
-    .where('eventID', '=', eventID)
-    .where('approved', '=', 1)
-    .where(sql<SqlBool>`(${sql.ref('level')} & ${sql.lit(LEVEL.USER)}) <> 0`)
     .executeTakeFirstOrThrow();
+  // Of those, the ones inside the entrance now: "inside" also counts staff and presenters scanned in,
+  // so "inside N of M approved" could read more than M.
+  const { inside } = await attendees(db)
+    .innerJoin('checkState', (j) =>
+      j
+        .onRef('checkState.personID', '=', 'eventPerson.personID')
+        .on('checkState.eventID', '=', eventID)
+        .on('checkState.activityID', '=', 0)
+        .on('checkState.inside', '=', 1),
+    )
+    .select((e) => e.fn.countAll<number>().as('inside'))
+    .executeTakeFirstOrThrow();
+  const countOf = (reason: (r: string) => boolean) => {
+    const byDoor = new Map<number, number>();
+    for (const r of reasons)
+      if (reason(r.reason ?? ''))
+        byDoor.set(Number(r.activityID), (byDoor.get(Number(r.activityID)) ?? 0) + Number(r.n));
+    return byDoor;
+  };
   return {
     approved: Number(n),
+    attendeesInside: Number(inside),
     doors: states.map((s) => ({ ...s, activityID: Number(s.activityID) })),
-    refused: new Map(refused.map((r) => [Number(r.activityID), Number(r.refused)])),
+    refused: countOf((reason) => reason !== 'already inside'),
+    repeats: countOf((reason) => reason === 'already inside'),
     names: new Map(names.map((a) => [a.activityID, a.name])),
   };
 }

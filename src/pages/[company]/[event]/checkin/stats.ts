@@ -1,6 +1,6 @@
 // GET /{company}/{event}/checkin/stats[?activityID=] — the check-in page's live count: checklog.stats's
 // row of the door the page chose (the entrance, or a session's: people inside now, across every device;
-// entries; approved attendees for the entrance), read with the staff token of the HttpOnly cookie. A
+// entries; for the entrance, the approved attendees and how many of them are inside), read with the staff token of the HttpOnly cookie. A
 // session nobody was scanned at yet has no row: zeros. The page asks every few seconds and after each scan
 // (checkin.ts statsFor: one platform call a second for the phone's reads and page loads together).
 import type { APIRoute } from 'astro';
@@ -18,7 +18,8 @@ export const GET: APIRoute = async ({ params, locals, request, url }) => {
   try {
     const rows = await statsFor(ctx, token, Number(ev.event.eventID));
     const row = rows.find((r) => r.activityID === String(door)) ?? (door === 0 ? rows[0] : undefined);
-    return json(200, { activityID: String(door), inside: row?.inside ?? '0', entries: row?.entries ?? '0', approved: row?.approved ?? '' }); // prettier-ignore
+    const door0 = door === 0 ? row : undefined;
+    return json(200, { activityID: String(door), inside: row?.inside ?? '0', entries: row?.entries ?? '0', approved: door0?.approved ?? '', attendeesInside: door0?.attendeesInside ?? '' }); // prettier-ignore
   } catch (err) {
     return refusal(err);
   }

@@ -13,7 +13,7 @@ const stringify = <T extends Record<string, unknown>>(row: T) =>
 export const stats = defineOperation({
   name: 'checklog.stats',
   summary:
-    "Live counts per door: people inside now (every device), people ever in, entries, refused scans (a second scan of someone inside is not one); the entrance's row first.",
+    "Live counts per door: people inside now (every device), people ever in, entries, refused scans and repeats (a second scan of someone inside, not a refusal); the entrance's row first, with the approved attendees and how many of them are inside.",
   methods: ['GET'],
   params: { eventID: q(id, 'the event') },
   auth: { kind: 'event', levels: SCANNERS },
@@ -22,7 +22,7 @@ export const stats = defineOperation({
   async handler(ctx, p) {
     const c = await doorCounts(ctx.db, p.eventID);
     const byDoor = new Map(c.doors.map((d) => [d.activityID, d]));
-    const doors = [0, ...[...byDoor.keys(), ...c.refused.keys()].filter((a) => a !== 0)];
+    const doors = [0, ...[...byDoor.keys(), ...c.refused.keys(), ...c.repeats.keys()].filter((a) => a !== 0)];
     return [...new Set(doors)].map((activityID) => {
       const d = byDoor.get(activityID);
       return stringify({
@@ -33,7 +33,9 @@ export const stats = defineOperation({
         checkedIn: Number(d?.checkedIn ?? 0),
         entries: Number(d?.entries ?? 0),
         refused: c.refused.get(activityID) ?? 0,
+        repeats: c.repeats.get(activityID) ?? 0,
         approved: activityID === 0 ? c.approved : '',
+        attendeesInside: activityID === 0 ? c.attendeesInside : '',
       });
     });
   },
