@@ -171,6 +171,25 @@ interface Kept {
 
 export const fingerprint = (body: string): string => createHash('sha1').update(body).digest('base64url');
 
+const rawErrors = new WeakMap<Raw, PodiumError>();
+/**
+ * The error of a failed answer, made once per answer object: a kept 404 read again throws the same
+ * error rather than capturing a new stack each time (a quarter of an unknown address's render).
+ */
+function errorOf(operation: string, raw: Raw): PodiumError {
+  let err = rawErrors.get(raw);
+  if (err?.operation === operation) return err;
+  // A proxy's 502/504 is the platform being unreachable, as a refused connection is (the same prefix:
+  // the site's log counts both once, src/middleware.ts).
+  if (fromGateway(raw)) err = new PodiumError(raw.status, `platform unreachable: HTTP ${raw.status} from a proxy`, operation); // prettier-ignore
+  else {
+    const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
+    err = new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
+  }
+  rawErrors.set(raw, err);
+  return err;
+}
+
 const rawPrints = new WeakMap<Raw, string>();
 /** The fingerprint of an answer (status and bytes), computed once per answer object. */
 function printOf(raw: Raw): string {
@@ -294,9 +313,12 @@ export class PodiumClient {
   }
 
   /**
-   * A GET's raw answer: reused (successful answers only) for dataFreshMs, or while the change stream is
-   * live until a change of its scope; concurrent identical GETs share one request. `fresh` asks the
-   * platform in any case, past its cache.
+   * A GET's raw answer: reused for dataFreshMs, or while the change stream is live until a change of its
+   * scope; concurrent identical GETs share one request. `fresh` asks the platform in any case, past its
+   * cache. Kept: successful answers, and 404s — an unknown company or event is as much an answer as a
+   * known one, and a crawler's made-up addresses would otherwise each cost a platform call every time
+   * (a 404's path names no id, so its scope is anything: any change at all forgets it). Never a 429, a
+   * 5xx or a refusal that may pass.
    */
   raw(path: string, clientIp?: string, fresh = false): Raw | Promise<Raw> {
     const follow = this.#follow;
@@ -317,7 +339,7 @@ export class PodiumClient {
     if (this.#dataFreshMs > 0) {
       p.then(
         (raw) => {
-          if (raw.status !== 200) return;
+          if (raw.status !== 200 && raw.status !== 404) return;
           this.#fresh.set(path, { raw, until: Date.now() + this.#dataFreshMs, scope: scopeOfPath(path), mark });
         },
         () => {},
@@ -335,14 +357,7 @@ export class PodiumClient {
   }
 
   #parse<T extends z.ZodType>(operation: string, path: string, raw: Raw, item: T): PageRead<z.infer<T>> {
-    if (raw.status !== 200) {
-      // A proxy's 502/504 is the platform being unreachable, as a refused connection is (the same prefix:
-      // the site's log counts both once, src/middleware.ts).
-      if (fromGateway(raw))
-        throw new PodiumError(raw.status, `platform unreachable: HTTP ${raw.status} from a proxy`, operation);
-      const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
-      throw new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
-    }
+    if (raw.status !== 200) throw errorOf(operation, raw);
     const known = this.#memo.get(path);
     if (known && known.body === raw.body) {
       // (the get has made it the most recently used)

@@ -438,6 +438,10 @@ describe('platform client', () => {
         seen.push({ url: req.url!, xff: req.headers['x-forwarded-for'] as string | undefined, body });
         const path = req.url!.split('?')[0];
         if (path === '/api/event/get') {
+          if (req.url!.includes('eventID=429')) {
+            res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '1' });
+            return res.end('429 too many calls, try again later');
+          }
           if (req.url!.includes('eventID=404')) {
             res.writeHead(404, { 'content-type': 'text/plain' });
             return res.end('404 event not found');
@@ -543,6 +547,25 @@ describe('platform client', () => {
     await fresh.fingerprintOf(fresh.pathOf('event.get', { eventID: 7 })); // re-checks always ask
     expect(seen).toHaveLength(2);
     await fresh.close();
+  });
+
+  it('keeps a 404 as it keeps an answer (until a change, with the stream), and the same error; never a 429', async () => {
+    const follow = { freshness: new Freshness(), live: true };
+    const kept = createClient({ baseUrl: base, follow });
+    seen.length = 0;
+    const first = await kept.eventGet({ eventID: 404 }).catch((e: unknown) => e);
+    const again = await kept.eventGet({ eventID: 404 }).catch((e: unknown) => e);
+    expect(isNotFound(first)).toBe(true);
+    // A crawler's made-up address asks the platform once, and its error is not made (a stack) each time.
+    expect(again).toBe(first);
+    expect(seen).toHaveLength(1);
+    // Any change may be the event coming to exist (a 404's scope is anything): asked again.
+    follow.freshness.apply({ companyID: 3, eventID: null });
+    expect(isNotFound(await kept.eventGet({ eventID: 404 }).catch((e: unknown) => e))).toBe(true);
+    expect(seen).toHaveLength(2);
+    for (let i = 0; i < 2; i++) await kept.eventGet({ eventID: 429 }).catch(() => undefined);
+    expect(seen).toHaveLength(4);
+    await kept.close();
   });
 });
 
