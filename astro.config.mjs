@@ -1,15 +1,14 @@
-// The public event website: Astro in SSR mode with the @astrojs/node adapter in middleware mode.
+// The public event website: Astro in SSR mode with Podium's own adapter (src/site/adapter.ts).
 // - `podium start` builds it (dist/) and serves it through src/site/server.ts: the page cache in front,
-//   the build's files (precompressed), then the adapter's handler with `locals.runtime`.
+//   the build's files (precompressed), then the build's entry with `locals.runtime`.
 // - `npm run dev` starts the API and `astro dev` (hot reload) on the same middleware, which makes its
 //   runtime from the environment (PODIUM_API_URL, …).
 // Host resolution, custom domains (`context.rewrite`) and ?lang= redirects are in src/middleware.ts
 // (src/site/route.ts) either way. See docs/site.md, "How a request is served".
-import { defineConfig } from 'astro/config';
-import node from '@astrojs/node';
+import { defineConfig, passthroughImageService } from 'astro/config';
+import { podiumAdapter } from './src/site/adapter.ts';
 import { fileURLToPath } from 'node:url';
 import { precompressSite } from './src/site/precompress.ts';
-import { BODY_LIMIT } from './src/site/net.ts';
 
 /** /_podium/health, /_podium/theme.css, /_podium/domains/ask: src/pages cannot hold a folder named `_…`. */
 function podiumRoutes() {
@@ -41,14 +40,16 @@ function precompress() {
 
 export default defineConfig({
   output: 'server',
-  // The site's only form is the access code (and the new-password form): 16 KiB is plenty.
-  // No streaming: src/middleware.ts reads every page whole (ETag, page cache, compression), so a
-  // streamed body only added a promise per chunk; rendering to one string made cold renders ~10% faster
-  // (bench/site.mjs, docs/site.md).
-  adapter: node({ mode: 'middleware', bodySizeLimit: BODY_LIMIT, experimentalDisableStreaming: true }),
+  // Podium's own adapter (src/site/adapter.ts): the site's server hands Astro a Web Request and writes
+  // its Response. No streaming there: src/middleware.ts reads every page whole (ETag, page cache,
+  // compression), so a streamed body only added a promise per chunk; rendering to one string made cold
+  // renders ~10% faster (bench/site.mjs, docs/site.md).
+  adapter: podiumAdapter(),
   integrations: [podiumRoutes(), precompress()],
-  // No sessions (the adapter would otherwise enable them with a filesystem store).
+  // No sessions: nothing of the site keeps a visitor's state on the server.
   session: false,
+  // No image processing: organizers' pictures are their own URLs, the demo's are SVG files.
+  image: { service: passthroughImageService() },
   // Every script and stylesheet is a file (the Content-Security-Policy allows no inline code).
   build: { inlineStylesheets: 'never' },
   vite: { build: { assetsInlineLimit: 0 } },

@@ -181,8 +181,9 @@ function errorOf(operation: string, raw: Raw): PodiumError {
   if (err?.operation === operation) return err;
   // A proxy's 502/504 is the platform being unreachable, as a refused connection is (the same prefix:
   // the site's log counts both once, src/middleware.ts).
-  if (fromGateway(raw)) err = new PodiumError(raw.status, `platform unreachable: HTTP ${raw.status} from a proxy`, operation); // prettier-ignore
-  else {
+  if (fromGateway(raw)) {
+    err = new PodiumError(raw.status, `platform unreachable: HTTP ${raw.status} from a proxy`, operation);
+  } else {
     const m = /^(\d{3}) (.*)$/s.exec(raw.body.trim());
     err = new PodiumError(raw.status, m ? m[2] : `unexpected answer (HTTP ${raw.status})`, operation, raw.retryAfter);
   }

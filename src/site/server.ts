@@ -6,8 +6,8 @@
 //    ETag — without Astro. Its staleness budget is in docs/site.md ("The page cache").
 // 2. Files of the build (files.ts: sirv, with the .br/.gz the build wrote beside them) — here only
 //    without the front; with it, the front answers them itself.
-// 3. Everything else to Astro: the @astrojs/node adapter's handler (middleware mode) with
-//    `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=,
+// 3. Everything else to Astro: the build's entry (adapter.ts) renders a Web Request made here
+//    (astro-http.ts) with `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=,
 //    and stores public pages in the cache. `astro dev` runs the same middleware without this front.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -17,6 +17,7 @@ import type { ChangeFollower } from '../client/index.ts';
 import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
+import { readBody, sendResponse, webRequest } from './astro-http.ts';
 import { siteFiles } from './files.ts';
 import { notModified } from './etag.ts';
 import { type DomainChange, type HostResolver } from './hosts.ts';
@@ -52,13 +53,8 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** The adapter's request handler (dist/server/entry.mjs, @astrojs/node in middleware mode). */
-type AstroHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: () => void,
-  locals: Partial<App.Locals>,
-) => Promise<void>;
+/** The build's server entry (dist/server/entry.mjs: adapter-entry.ts). */
+type Render = typeof import('./adapter-entry.ts').render;
 
 /** How long a shutdown waits for the answers in flight before it ends their connections. */
 const CLOSE_GRACE_MS = 2000;
@@ -78,23 +74,32 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   // Served from a copy of the build of its own: a rebuild of dist/ meanwhile changes nothing here.
   const build = await copyBuild(options.root);
   const entry = pathToFileURL(join(build.dir, 'server/entry.mjs')).href;
-  const { handler } = (await import(entry)) as { handler: AstroHandler };
+  const { render } = (await import(entry)) as { render: Render };
 
   const clientDir = join(build.dir, 'client');
   // With the front the files are its own (no hop): the renderer answers them only without one.
   const files = secret ? undefined : siteFiles(clientDir);
 
-  function toAstro(req: IncomingMessage, res: ServerResponse, peer: string | undefined): Promise<void> {
-    return handler(req, res, () => sendText(res, 404, 'not found'), { runtime, peer });
+  async function toAstro(req: IncomingMessage, res: ServerResponse, peer: string | undefined): Promise<void> {
+    let body: Buffer | undefined;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      body = await readBody(req, BODY_LIMIT);
+      if (body === undefined) return tooLarge(res);
+    }
+    const response = await render(webRequest(req, body), { runtime, peer }, peer);
+    if (!response) return sendText(res, 404, 'not found');
+    await sendResponse(res, response);
+  }
+
+  /** A body past the limit: said, and the connection ends (the rest of the body is not read). */
+  function tooLarge(res: ServerResponse): void {
+    res.setHeader('connection', 'close');
+    sendText(res, 413, `request body too large (at most ${BODY_LIMIT} bytes)`);
   }
 
   function serve(req: IncomingMessage, res: ServerResponse, peer: string | undefined): void | Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      // The adapter would throw on a body past its limit and the page would answer 400: say what it is.
-      if (Number(req.headers['content-length']) > BODY_LIMIT) {
-        res.setHeader('connection', 'close');
-        return sendText(res, 413, `request body too large (at most ${BODY_LIMIT} bytes)`);
-      }
+      if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge(res);
       return toAstro(req, res, peer);
     }
     if (!files) return toAstro(req, res, peer);

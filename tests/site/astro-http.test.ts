@@ -1,0 +1,170 @@
+// Between node:http and Astro's app (src/site/astro-http.ts, the site's own adapter): the Request Astro
+// renders and the Response written back, against a real node:http server on loopback that answers
+// with Responses of each kind.
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBody, requestUrl, sendResponse, webRequest } from '../../src/site/astro-http.ts';
+
+describe('requestUrl', () => {
+  it.each([
+    ['summit.example.test', '/demo/summit?lang=pt', 'http://summit.example.test/demo/summit?lang=pt'],
+    ['127.0.0.1:4321', '/', 'http://127.0.0.1:4321/'],
+    ['[::1]:4321', '/x', 'http://[::1]:4321/x'],
+    [undefined, '/x', 'http://localhost/x'],
+    // A path that starts with // stays a path (never a host of its own).
+    ['a.test', '//evil.test/x', 'http://a.test//evil.test/x'],
+    // A Host no URL can hold: Astro's own fallback; the middleware answers from the Host header itself.
+    ['bad host', '/x', 'http://localhost/'],
+    ['a.test:99999', '/x', 'http://localhost/'],
+  ])('%s %s → %s', (host, path, url) => {
+    expect(requestUrl(host, path)).toBe(url);
+    expect(new URL(requestUrl(host, path)).pathname.startsWith('/')).toBe(true);
+  });
+});
+
+/** What the server's handler answers, set by each test; `seen` is the Request it made. */
+let answer: (req: Request) => Response | Promise<Response>;
+let seen: { request: Request; body: string | undefined } | undefined;
+let server: Server;
+let base: string;
+const LIMIT = 64;
+
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, LIMIT);
+    if (req.method === 'POST' && body === undefined) {
+      res.writeHead(413, { connection: 'close' });
+      return void res.end('too large');
+    }
+    const web = webRequest(req, body);
+    seen = { request: web, body: body && (await web.clone().text()) };
+    await sendResponse(res, await answer(web));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+/** A raw request: status, headers, body as received (or the error a cut answer gives). */
+function raw(
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; chunks?: string[] } = {},
+): Promise<{ status: number; headers: IncomingMessage['headers']; body: string; error?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      res.on('error', (err) => resolve({ status: res.statusCode!, headers: res.headers, body, error: err.message }));
+    });
+    req.on('error', reject);
+    for (const chunk of options.chunks ?? []) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('the request Astro renders, the answer written back', () => {
+  it("carries the method, URL, headers and a form's body", async () => {
+    answer = () => new Response('ok');
+    const res = await raw('/demo/summit/access?x=1', {
+      method: 'POST',
+      headers: { host: 'summit.example.test', 'content-type': 'application/x-www-form-urlencoded', cookie: 'a=1; b=2' },
+      chunks: ['accessCode=', '1234'],
+    });
+    expect([res.status, res.body]).toEqual([200, 'ok']);
+    expect(seen!.request.method).toBe('POST');
+    expect(seen!.request.url).toBe('http://summit.example.test/demo/summit/access?x=1');
+    expect(seen!.request.headers.get('cookie')).toBe('a=1; b=2');
+    expect(seen!.body).toBe('accessCode=1234');
+  });
+
+  it('reads a chunked body up to the limit, and no further', async () => {
+    answer = () => new Response('ok');
+    const at = await raw('/f', { method: 'POST', chunks: ['x'.repeat(LIMIT / 2), 'x'.repeat(LIMIT / 2)] });
+    expect([at.status, seen!.body?.length]).toEqual([200, LIMIT]);
+    const past = await raw('/f', { method: 'POST', chunks: ['x'.repeat(LIMIT / 2), 'x'.repeat(LIMIT / 2 + 1)] });
+    expect([past.status, past.body]).toEqual([413, 'too large']);
+  });
+
+  it('sends each Set-Cookie as its own header, and the status and other headers as given', async () => {
+    const headers = new Headers({ 'content-type': 'text/html; charset=utf-8', vary: 'Host, Cookie' });
+    headers.append('set-cookie', 'a=1; Path=/; HttpOnly');
+    headers.append('set-cookie', 'b=2; Path=/x');
+    answer = () => {
+      const r = new Response('<p>moved</p>', { status: 303, headers });
+      r.headers.set('location', '/y');
+      return r;
+    };
+    const res = await raw('/x');
+    expect(res.status).toBe(303);
+    expect(res.headers['set-cookie']).toEqual(['a=1; Path=/; HttpOnly', 'b=2; Path=/x']);
+    expect([res.headers['content-type'], res.headers.vary, res.headers.location]).toEqual(['text/html; charset=utf-8', 'Host, Cookie', '/y']); // prettier-ignore
+    expect(res.body).toBe('<p>moved</p>');
+  });
+
+  it('answers HEAD with the headers only, and a body-less answer with none', async () => {
+    answer = () => new Response('<p>page</p>', { headers: { 'content-type': 'text/html' } });
+    const head = await raw('/p', { method: 'HEAD' });
+    expect([head.status, head.body, head.headers['content-type']]).toEqual([200, '', 'text/html']);
+    answer = () => new Response(null, { status: 304, headers: { etag: '"e"' } });
+    const none = await raw('/p');
+    expect([none.status, none.body, none.headers.etag]).toEqual([304, '', '"e"']);
+  });
+
+  it('writes a streamed body as it comes, and cuts the answer short when the body fails half-way', async () => {
+    answer = () =>
+      new Response(
+        new ReadableStream({
+          async start(c) {
+            c.enqueue(new TextEncoder().encode('part one, '));
+            await new Promise((r) => setTimeout(r, 20));
+            c.enqueue(new TextEncoder().encode('part two'));
+            c.close();
+          },
+        }),
+      );
+    expect((await raw('/s')).body).toBe('part one, part two');
+    answer = () =>
+      new Response(
+        new ReadableStream({
+          async start(c) {
+            c.enqueue(new TextEncoder().encode('the first half'));
+            await new Promise((r) => setTimeout(r, 20));
+            c.error(new Error('the page failed'));
+          },
+        }),
+      );
+    const cut = await raw('/s');
+    // Not a whole answer: the visitor's client sees the connection end before the chunked body's end.
+    expect(cut.error).toMatch(/aborted/);
+    expect(cut.body).toBe('the first half');
+  });
+
+  it("tells a stream's source when the visitor leaves before its end", async () => {
+    let cancelled: unknown;
+    answer = () =>
+      new Response(
+        new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode('data: 1\n\n'));
+          },
+          cancel(reason) {
+            cancelled = reason ?? 'cancelled';
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      );
+    await new Promise<void>((resolve) => {
+      const req = request(`${base}/events`, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.end();
+    });
+    await expect.poll(() => cancelled).toBeDefined();
+  });
+});
