@@ -46,13 +46,18 @@ export function webRequest(req: IncomingMessage, body: Buffer | undefined): Requ
   return new Request(requestUrl(headers.host, req.url ?? '/'), init);
 }
 
-/** Writes Astro's Response to the visitor: its status, headers (each Set-Cookie its own) and body. */
-export async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+/** A Response's headers as node:http writes them: each Set-Cookie its own header. */
+export function outgoingHeaders(response: Response): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) if (name !== 'set-cookie') out[name] = value;
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out['set-cookie'] = cookies;
-  res.writeHead(response.status, out);
+  return out;
+}
+
+/** Writes Astro's Response to the visitor: its status, headers and body. */
+export async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, outgoingHeaders(response));
   const body = response.body;
   if (!body) return void res.end();
   const reader = body.getReader();

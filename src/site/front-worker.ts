@@ -1,42 +1,42 @@
 // The front thread (started by front.ts): the site's public port. A public page the renderer's page
 // cache holds as fresh is answered here from its copy (mirror.ts) — 200 in the encoding asked for, or
-// 304 on a matching ETag — and so are the build's files (files.ts); every other request goes on to the
-// renderer (server.ts) over loopback, with the visitor's address (hop.ts). A hop costs a few hundred
-// microseconds of CPU (bench/site-hop.mjs): a file, which a first visit asks for several times, never
-// pays it. Why a thread: a 304 costs a few microseconds of Node's own http and stream code, and in a
-// process that also runs Astro, the platform client and the logger that code runs on V8 inline caches
-// made slow by every other stream going through it (docs/site.md "Benchmark").
+// 304 on a matching ETag — and so are the build's files (files.ts); every other request is handed to
+// the renderer (server.ts, the main thread) as a message with the visitor's address, and its answer
+// comes back the same way (ask.ts). Why a thread: a 304 costs a few microseconds of Node's own http and
+// stream code, and in a process that also runs Astro, the platform client and the logger that code runs
+// on V8 inline caches made slow by every other stream going through it (docs/site.md "Benchmark").
 // Here it runs only the front's own requests. This module loads only what it needs for that: no Astro,
-// no client, no logger (sirv for the files, undici for the hop).
+// no client, no logger (sirv for the files).
 
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Pool, type Dispatcher } from 'undici';
+import type { Answer, Ask } from './ask.ts';
+import { readBody } from './astro-http.ts';
 import { encodingOf } from './compress.ts';
 import { notModified } from './etag.ts';
 import { siteFiles } from './files.ts';
-import { hopHeaders, withoutHopByHop } from './hop.ts';
 import { FrontPages, type MirrorMessage } from './mirror.ts';
-import { sendText } from './net.ts';
+import { BODY_LIMIT, sendText, sendTooLarge } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
 
 export interface FrontData {
   host: string;
   port: number;
-  /** The renderer's loopback port. */
-  rendererPort: number;
-  secret: string;
   maxBytes: number;
   keepAliveTimeout: number;
   /** The build's files (the client/ folder of the site's copy of dist/). */
   files: string;
 }
 
-/** From the renderer: the page cache's changes, or close. */
-export type ToFront = MirrorMessage | { type: 'close'; graceMs: number };
-/** To the renderer: listening (its port), or could not (one line), or closed. */
+/** From the renderer: the page cache's changes, an answer, or close. */
+export type ToFront = MirrorMessage | Answer | { type: 'close'; graceMs: number };
+/** To the renderer: listening (its port), or could not (one line), or closed; a request, or its visitor gone. */
 export type FromFront =
-  { type: 'listening'; port: number } | { type: 'failed'; error: ListenFailure } | { type: 'closed' };
+  | { type: 'listening'; port: number }
+  | { type: 'failed'; error: ListenFailure }
+  | { type: 'closed' }
+  | Ask
+  | { type: 'gone'; id: number };
 
 /** Why listening failed, as the CLI reads it (src/cli/errors.ts). */
 export interface ListenFailure {
@@ -49,10 +49,10 @@ export interface ListenFailure {
 const data = workerData as FrontData;
 const port = parentPort!;
 const pages = new FrontPages(data.maxBytes);
-// Kept-alive connections to the renderer: one per request in flight, reused after (closed before the
-// renderer's keep-alive timeout, which it announces).
-const renderer = new Pool(`http://127.0.0.1:${data.rendererPort}`);
 const files = siteFiles(data.files);
+/** The visitors whose requests the renderer has, by the id their answer comes back with. */
+const waiting = new Map<number, ServerResponse>();
+let lastId = 0;
 
 function answer(req: IncomingMessage, res: ServerResponse): boolean {
   const h = req.headers;
@@ -75,117 +75,82 @@ function answer(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 /**
- * One request handed to the renderer and its answer carried back, on undici's dispatcher: about a
- * quarter less CPU per hop than node:http's client (docs/site.md, "The hop, measured and cut"). A GET or
- * HEAD whose connection broke before any answer (a kept-alive connection the renderer had just closed)
- * is sent once more.
+ * The request handed to the renderer as a message (a form's body read here first, at most BODY_LIMIT):
+ * no loopback connection, no HTTP written and parsed again (docs/site.md, "The hop, measured and cut").
  */
-class Hop implements Dispatcher.DispatchHandler {
-  readonly #req: IncomingMessage;
-  readonly #res: ServerResponse;
-  readonly #retry: boolean;
-  #controller: Dispatcher.DispatchController | undefined;
-  #paused = false;
-
-  constructor(req: IncomingMessage, res: ServerResponse, retry: boolean) {
-    this.#req = req;
-    this.#res = res;
-    this.#retry = retry;
-    // The visitor gone: the renderer stops too.
-    res.once('close', () => {
-      if (!res.writableFinished) this.#controller?.abort(new Error('the visitor went away'));
-    });
+async function toRenderer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let body: Buffer | undefined;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    if (Number(req.headers['content-length']) > BODY_LIMIT) return sendTooLarge(res);
+    body = await readBody(req, BODY_LIMIT);
+    if (body === undefined) return sendTooLarge(res);
   }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.#controller = controller;
-    if (this.#res.destroyed) controller.abort(new Error('the visitor went away'));
-  }
-
-  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    // The visitor went away meanwhile: nothing to send ('close' aborts the request).
-    if (this.#res.destroyed) return;
-    const out = withoutHopByHop(headers);
-    // The renderer ends a connection it will not read on (a body over the limit): so does the front.
-    if (headers.connection === 'close') out.connection = 'close';
-    this.#res.writeHead(statusCode, out);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#res.destroyed) return;
-    // The visitor reads slower than the renderer writes: the renderer waits.
-    if (!this.#res.write(chunk) && !this.#paused) {
-      this.#paused = true;
-      controller.pause();
-      this.#res.once('drain', () => {
-        this.#paused = false;
-        controller.resume();
-      });
-    }
-  }
-
-  onResponseEnd(): void {
-    this.#res.end();
-  }
-
-  onResponseError(controller: Dispatcher.DispatchController, err: Error & { code?: string }): void {
-    const req = this.#req;
-    const res = this.#res;
-    // The visitor went away, and the request to the renderer with them (above): nothing to say.
-    if (res.destroyed) return;
-    // The answer was cut short: so is the visitor's.
-    if (res.headersSent) return void res.destroy();
-    const idempotent = (req.method === 'GET' || req.method === 'HEAD') && !hasBody(req);
-    if (this.#retry && idempotent && (err.code === 'UND_ERR_SOCKET' || err.code === 'ECONNRESET'))
-      return forward(req, res, false);
-    // One line, as report.ts's failureLine writes them (not imported: it loads the client); no query.
-    console.error(
-      `site: 503 ${(req.url ?? '').split('?')[0]}: the renderer did not answer (${err.code ?? err.message})`,
-    );
-    sendText(res, 503, 'the site is not answering, try again in a moment', { 'retry-after': '5' });
-  }
+  if (res.destroyed) return;
+  const id = ++lastId;
+  waiting.set(id, res);
+  // The visitor gone before the answer's end: the renderer stops sending it.
+  res.once('close', () => {
+    if (waiting.delete(id)) port.postMessage({ type: 'gone', id } satisfies FromFront);
+  });
+  const ask: Ask = {
+    type: 'ask',
+    id,
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    peer: req.socket.remoteAddress,
+    body,
+  };
+  port.postMessage(ask satisfies FromFront);
 }
 
-/** Whether the visitor's request has a body (a form's), which is streamed on as it comes. */
-const hasBody = (req: IncomingMessage) =>
-  req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-
-/** The request to the renderer, its answer back to the visitor. */
-function forward(req: IncomingMessage, res: ServerResponse, retry = true): void {
-  renderer.dispatch(
-    {
-      path: req.url ?? '/',
-      method: req.method as Dispatcher.HttpMethod,
-      headers: hopHeaders(req.headers, req.socket.remoteAddress, data.secret),
-      body: hasBody(req) ? req : null,
-    },
-    new Hop(req, res, retry),
-  );
+/** The renderer's answer (or part of it) to the visitor it is for, if still there. */
+function answered(message: Answer): void {
+  const res = waiting.get(message.id);
+  if (!res) return;
+  if (message.type === 'cut') {
+    // The answer failed half-way: the visitor must not take the part for the whole.
+    waiting.delete(message.id);
+    return void res.destroy();
+  }
+  if (message.type === 'head') res.writeHead(message.status, message.headers);
+  if (!message.end) {
+    if (message.body) res.write(message.body);
+    return;
+  }
+  waiting.delete(message.id);
+  res.end(message.body);
 }
 
 const server = createServer((req, res) => {
   try {
     const method = req.method;
-    if (method !== 'GET' && method !== 'HEAD') return forward(req, res);
+    const hand = () => toRenderer(req, res).catch((err: unknown) => failed(req, res, err));
+    if (method !== 'GET' && method !== 'HEAD') return void hand();
     if (answer(req, res)) return;
-    files(req, res, () => forward(req, res));
+    files(req, res, hand);
   } catch (err) {
-    // One request's failure is its own: a throw here would end the thread, and every visitor's connection.
-    console.error(`site: 500 ${(req.url ?? '').split('?')[0]}: ${String(err).split('\n')[0]}`);
-    if (res.headersSent) return void res.destroy();
-    sendText(res, 500, 'internal error');
+    failed(req, res, err);
   }
 });
 server.keepAliveTimeout = data.keepAliveTimeout;
 
+/** One request's failure is its own: a throw here would end the thread, and every visitor's connection. */
+function failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+  // One line, as report.ts's failureLine writes them (not imported: it loads the client); no query.
+  console.error(`site: 500 ${(req.url ?? '').split('?')[0]}: ${String(err).split('\n')[0]}`);
+  if (res.headersSent) return void res.destroy();
+  sendText(res, 500, 'internal error');
+}
+
 port.on('message', (message: ToFront) => {
+  if (message.type === 'head' || message.type === 'body' || message.type === 'cut') return answered(message);
   if (message.type !== 'close') return pages.apply(message);
   const closed = new Promise<void>((r) => server.close(() => r()));
   server.closeIdleConnections();
   const grace = setTimeout(() => server.closeAllConnections(), message.graceMs);
   void closed.then(() => {
     clearTimeout(grace);
-    void renderer.destroy();
     port.postMessage({ type: 'closed' } satisfies FromFront);
   });
 });

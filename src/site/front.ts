@@ -1,10 +1,18 @@
 // Starts the front thread (front-worker.ts) on the site's public port and keeps it: the page cache's
-// messages go to it in order, and a front that dies (it should not) is started again on the same port,
-// told the change stream's state, with an empty copy the renderer fills again as pages are asked for.
+// messages go to it in order, the requests it hands on come to the renderer (`asked`) and their answers
+// go back, and a front that dies (it should not) is started again on the same port, told the change
+// stream's state, with an empty copy the renderer fills again as pages are asked for.
 
 import { Worker } from 'node:worker_threads';
+import type { Answer, Ask } from './ask.ts';
 import type { FromFront, FrontData, ToFront } from './front-worker.ts';
 import type { MirrorMessage } from './mirror.ts';
+
+/**
+ * The renderer's part: answers a request the front hands it, through `post` (in order), and gives back
+ * what to do if the visitor leaves before the answer's end.
+ */
+export type Asked = (ask: Ask, post: (message: Answer) => void) => () => void;
 
 export interface Front {
   /** Resolves with the public port (the one asked for, or the one the system chose for 0) once listening. */
@@ -18,7 +26,7 @@ export interface Front {
 const WORKER = new URL('./front-worker.ts', import.meta.url);
 
 /** `opening`: what the front must know first (the change stream's state), each time one starts. */
-export function startFront(data: FrontData, opening: () => MirrorMessage[]): Front {
+export function startFront(data: FrontData, opening: () => MirrorMessage[], asked: Asked): Front {
   let worker: Worker;
   let closing = false;
   let bound = data.port;
@@ -29,9 +37,20 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[]): Fro
     for (const message of opening()) worker.postMessage(message);
     const current = worker;
     let listened = false;
+    // This thread's requests in the renderer, by its numbers (a thread started again counts from 1).
+    const answering = new Map<number, () => void>();
+    const post = (message: Answer) => {
+      if (message.type === 'cut' || message.end) answering.delete(message.id);
+      current.postMessage(message satisfies ToFront);
+    };
     return new Promise((resolve, reject) => {
       current.on('message', (message: FromFront) => {
-        if (message.type === 'listening') {
+        if (message.type === 'ask') {
+          answering.set(message.id, asked(message, post));
+        } else if (message.type === 'gone') {
+          answering.get(message.id)?.();
+          answering.delete(message.id);
+        } else if (message.type === 'listening') {
           listened = true;
           resolve(message.port);
         } else if (message.type === 'failed') {
@@ -45,6 +64,9 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[]): Fro
         reject(err);
       });
       current.on('exit', () => {
+        // Its visitors' connections ended with it: what the renderer still sends them goes nowhere.
+        for (const gone of answering.values()) gone();
+        answering.clear();
         // One that never listened (its port taken) is not started again: its start failed, and says why.
         if (closing || current !== worker || !listened) return;
         // Started again after its end was logged (its 'error'); the port is free again once it exited.

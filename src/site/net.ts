@@ -38,20 +38,33 @@ export function hostOf(header: string | undefined): string | undefined {
 }
 
 /**
- * The largest request body the site takes (the access-code and new-password forms need far less). The
- * front server answers 413 to a larger Content-Length before Astro reads it; the adapter's own limit
- * (astro.config.mjs, the same figure) still stops a chunked body that grows past it.
+ * The largest request body the site takes (the access-code and new-password forms need far less): a
+ * larger Content-Length is answered 413 before anything reads it, and a chunked body once it grows past
+ * it (astro-http.ts readBody).
  */
 export const BODY_LIMIT = 16 * 1024;
 
+/** A body past BODY_LIMIT: said, and the connection ends (the rest of the body is not read). */
+export function sendTooLarge(res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  sendText(res, 413, `request body too large (at most ${BODY_LIMIT} bytes)`);
+}
+
 /** A plain-text answer of one line, never cached: the front server's and the front thread's own answers. */
 export function sendText(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
+  const { headers, body } = textAnswer(text, extra);
+  res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** The headers and bytes of a one-line plain-text answer (sendText, and the renderer's to the front). */
+export function textAnswer(text: string, extra: Record<string, string> = {}) {
   const body = Buffer.from(text);
-  res.writeHead(status, {
+  const headers = {
     'content-type': 'text/plain; charset=utf-8',
     'content-length': String(body.length),
     'cache-control': 'no-store',
     ...extra,
-  });
-  res.end(body);
+  };
+  return { headers, body };
 }

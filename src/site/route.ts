@@ -33,7 +33,7 @@ export function textAnswer(status: number, text: string, extra: Record<string, s
 function askerOf(context: APIContext): Asker {
   const h = context.request.headers;
   return {
-    // Behind the front thread the socket is the front's: the server names the visitor's (hop.ts).
+    // The visitor's socket address as the server names it (the front thread's request carries it, ask.ts).
     socket: { remoteAddress: context.locals.peer ?? context.clientAddress },
     headers: {
       'x-forwarded-for': h.get('x-forwarded-for') ?? undefined,

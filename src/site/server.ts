@@ -1,32 +1,34 @@
-// The site's server (`podium start`, `podium site`): one node:http server with three steps. With the page
-// cache on, it listens on loopback behind the front thread (front.ts), which holds the public port and
-// answers the cached pages itself; without it, it listens on the public port.
+// The site's server (`podium start`, `podium site`): the renderer, in the main thread. With the page
+// cache on (the default), the front thread (front.ts) holds the public port, answers the cached pages
+// and the build's files itself, and hands every other request here as a message (ask.ts); with it off,
+// a node:http server of this thread takes the public port and serves the files itself.
 // 1. The page cache (pagecache.ts): a public page already rendered for this host, path, query and
 //    language (pagekey.ts) is answered from memory — 200 in the encoding asked for, or 304 on a matching
-//    ETag — without Astro. Its staleness budget is in docs/site.md ("The page cache").
+//    ETag — without Astro. The front's copy answers most of these; here come the ones it could not (a
+//    variant not made yet, a page to re-check). Its staleness budget is in docs/site.md ("The page cache").
 // 2. Files of the build (files.ts: sirv, with the .br/.gz the build wrote beside them) — here only
 //    without the front; with it, the front answers them itself.
-// 3. Everything else to Astro: the build's entry (adapter.ts) renders a Web Request made here
-//    (astro-http.ts) with `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=,
-//    and stores public pages in the cache. `astro dev` runs the same middleware without this front.
+// 3. Everything else to Astro: the build's entry (adapter.ts) renders a Web Request (astro-http.ts) with
+//    `locals.runtime`; src/middleware.ts resolves the host, rewrites custom domains, redirects ?lang=, and
+//    stores public pages in the cache. `astro dev` runs the same middleware without this server.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChangeFollower } from '../client/index.ts';
+import { Reply, type Ask } from './ask.ts';
+import { readBody, requestUrl, sendResponse, webRequest } from './astro-http.ts';
 import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
-import { readBody, sendResponse, webRequest } from './astro-http.ts';
-import { siteFiles } from './files.ts';
 import { notModified } from './etag.ts';
-import { type DomainChange, type HostResolver } from './hosts.ts';
+import { siteFiles } from './files.ts';
 import { startFront, type Front } from './front.ts';
-import { newHopSecret, takePeer } from './hop.ts';
+import { type DomainChange, type HostResolver } from './hosts.ts';
 import type { MirrorMessage } from './mirror.ts';
-import { BODY_LIMIT, clientIp, normalizeHostname, sendText } from './net.ts';
+import { BODY_LIMIT, clientIp, normalizeHostname, sendText, sendTooLarge, textAnswer } from './net.ts';
 import { pageKeyOfRequest } from './pagekey.ts';
-import { PAGE_CACHE_BYTES, type CachedPage, type Variant } from './pagecache.ts';
+import { PAGE_CACHE_BYTES, type CachedPage } from './pagecache.ts';
 import { failureLine } from './report.ts';
 import { createRuntime, type RuntimeOptions } from './runtime.ts';
 
@@ -42,8 +44,10 @@ export interface SiteOptions extends Omit<RuntimeOptions, 'siteUrl'> {
 export interface Site {
   url: string;
   port: number;
-  /** The renderer's server (on loopback behind the front thread when the page cache is on). */
-  server: Server;
+  /** The renderer's own server on the public port: only without the front (page cache off). */
+  server: Server | undefined;
+  /** How many requests the renderer has taken, from the front or on its own port (tests, diagnostics). */
+  handled(): number;
   runtime: SiteRuntime;
   hosts: HostResolver;
   /** The platform's change stream, when followed. */
@@ -69,76 +73,79 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     mirror: (message) => front?.send(message),
   });
   const pageCache = runtime.pageCache;
-  // Only the front thread knows it: the visitor's address it names is believed with it (hop.ts).
-  const secret = pageCache ? newHopSecret() : undefined;
   // Served from a copy of the build of its own: a rebuild of dist/ meanwhile changes nothing here.
   const build = await copyBuild(options.root);
   const entry = pathToFileURL(join(build.dir, 'server/entry.mjs')).href;
   const { render } = (await import(entry)) as { render: Render };
-
   const clientDir = join(build.dir, 'client');
-  // With the front the files are its own (no hop): the renderer answers them only without one.
-  const files = secret ? undefined : siteFiles(clientDir);
+  let handled = 0;
 
-  async function toAstro(req: IncomingMessage, res: ServerResponse, peer: string | undefined): Promise<void> {
+  function rendered(request: Request, peer: string | undefined): Promise<Response | undefined> {
+    return render(request, { runtime, peer }, peer);
+  }
+
+  // ---- With the front: the requests it hands on, answered as messages (ask.ts) ----
+
+  async function answer(ask: Ask, reply: Reply): Promise<void> {
+    handled++;
+    const { method, headers: h } = ask;
+    if (pageCache && (method === 'GET' || method === 'HEAD')) {
+      const key = pageKeyOfRequest(h.host, ask.url, h.cookie, h['accept-language']);
+      const asker = { socket: { remoteAddress: ask.peer }, headers: h };
+      const page = key === undefined ? undefined : await pageCache.lookup(key, () => clientIp(asker, runtime.trusted));
+      if (page) return sendCached(ask, reply, page);
+    }
+    // A visitor's request headers are strings (Node joins repeated ones); only set-cookie is a list.
+    const init: RequestInit = { method, headers: h as Record<string, string> };
+    if (ask.body) init.body = ask.body as Uint8Array<ArrayBuffer>;
+    const response = await rendered(new Request(requestUrl(h.host, ask.url), init), ask.peer);
+    if (!response) return replyText(reply, 404, 'not found');
+    await reply.response(response, method === 'HEAD');
+  }
+
+  async function sendCached(ask: Ask, reply: Reply, page: CachedPage): Promise<void> {
+    const inm = ask.headers['if-none-match'];
+    if (inm !== undefined && (inm === page.etag || notModified(inm, page.etag)))
+      return reply.whole(304, page.headers304);
+    const encoding = page.compressible ? encodingOf(ask.headers['accept-encoding']) : undefined;
+    // The first request for an encoding waits for its compression; the variant then goes to the front.
+    const sent = (encoding && (await pageCache!.variant(page, encoding))) || page;
+    reply.whole(page.status, sent.headers, ask.method === 'HEAD' ? undefined : sent.body);
+  }
+
+  function replyText(reply: Reply, status: number, text: string): void {
+    const { headers, body } = textAnswer(text);
+    reply.whole(status, headers, body);
+  }
+
+  function askFailed(ask: Ask, reply: Reply, err: unknown): void {
+    console.error(failureLine(500, ask.url, err));
+    if (!reply.headersSent) replyText(reply, 500, 'internal error');
+    else reply.cut();
+  }
+
+  // ---- Without the front: the public port's own requests (SITE_PAGE_CACHE=0) ----
+
+  const files = pageCache ? undefined : siteFiles(clientDir);
+
+  async function toAstro(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: Buffer | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       body = await readBody(req, BODY_LIMIT);
-      if (body === undefined) return tooLarge(res);
+      if (body === undefined) return sendTooLarge(res);
     }
-    const response = await render(webRequest(req, body), { runtime, peer }, peer);
+    const response = await rendered(webRequest(req, body), req.socket.remoteAddress);
     if (!response) return sendText(res, 404, 'not found');
     await sendResponse(res, response);
   }
 
-  /** A body past the limit: said, and the connection ends (the rest of the body is not read). */
-  function tooLarge(res: ServerResponse): void {
-    res.setHeader('connection', 'close');
-    sendText(res, 413, `request body too large (at most ${BODY_LIMIT} bytes)`);
-  }
-
-  function serve(req: IncomingMessage, res: ServerResponse, peer: string | undefined): void | Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      if (Number(req.headers['content-length']) > BODY_LIMIT) return tooLarge(res);
-      return toAstro(req, res, peer);
-    }
-    if (!files) return toAstro(req, res, peer);
-    files(req, res, () => toAstro(req, res, peer).catch((err: unknown) => fail(req, res, err)));
-  }
-
-  /** One request: synchronous up to the answer on a page-cache hit or 304 (no promise). */
   function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-    const method = req.method;
-    const peer = takePeer(req, secret);
-    if (pageCache && (method === 'GET' || method === 'HEAD')) {
-      const h = req.headers;
-      const key = pageKeyOfRequest(h.host, req.url ?? '/', h.cookie, h['accept-language']);
-      const asker = { socket: { remoteAddress: peer }, headers: h };
-      const hit = key === undefined ? undefined : pageCache.lookup(key, () => clientIp(asker, runtime.trusted));
-      if (hit instanceof Promise)
-        return hit.then((page) => (page ? sendCached(req, res, page) : serve(req, res, peer)));
-      if (hit) return sendCached(req, res, hit);
+    handled++;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      if (Number(req.headers['content-length']) > BODY_LIMIT) return sendTooLarge(res);
+      return toAstro(req, res);
     }
-    return serve(req, res, peer);
-  }
-
-  function sendCached(req: IncomingMessage, res: ServerResponse, page: CachedPage): void | Promise<void> {
-    const inm = req.headers['if-none-match'];
-    if (inm !== undefined && (inm === page.etag || notModified(inm, page.etag))) {
-      res.writeHead(304, page.headers304);
-      res.end();
-      return;
-    }
-    const encoding = page.compressible ? encodingOf(req.headers['accept-encoding']) : undefined;
-    const variant = encoding && pageCache ? pageCache.variant(page, encoding) : undefined;
-    // Only the first request for an encoding waits for its compression; later hits send the kept bytes.
-    if (variant instanceof Promise) return variant.then((made) => writePage(req, res, page.status, made ?? page));
-    writePage(req, res, page.status, variant ?? page);
-  }
-
-  function writePage(req: IncomingMessage, res: ServerResponse, status: number, sent: Variant): void {
-    res.writeHead(status, sent.headers);
-    res.end(req.method === 'HEAD' ? undefined : sent.body);
+    files!(req, res, () => toAstro(req, res).catch((err: unknown) => fail(req, res, err)));
   }
 
   function fail(req: IncomingMessage, res: ServerResponse, err: unknown): void {
@@ -149,53 +156,51 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     else res.destroy();
   }
 
-  const server = createServer((req, res) => {
-    try {
-      const done = handle(req, res);
-      if (done) done.catch((err: unknown) => fail(req, res, err));
-    } catch (err) {
-      fail(req, res, err);
-    }
-  });
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // Behind the front, on loopback only, on a port of the system's choosing.
-    server.listen(secret ? 0 : options.port, secret ? '127.0.0.1' : options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const own = typeof address === 'object' && address ? address.port : options.port;
-  if (secret) {
+  let server: Server | undefined;
+  let port = options.port;
+  if (pageCache) {
     const follower = runtime.follower;
     const opening = (): MirrorMessage[] => [
       { type: 'sync', mark: follower?.freshness.mark() ?? 0 },
       { type: 'follow', event: { live: follower?.live ?? false } },
     ];
-    const data = {
-      host: options.host,
-      port: options.port,
-      rendererPort: own,
-      secret,
-      keepAliveTimeout: KEEP_ALIVE_MS,
-      files: clientDir,
-    };
-    const started = startFront({ ...data, maxBytes: PAGE_CACHE_BYTES }, opening);
+    const data = { host: options.host, port: options.port, keepAliveTimeout: KEEP_ALIVE_MS, files: clientDir };
+    const started = startFront({ ...data, maxBytes: PAGE_CACHE_BYTES }, opening, (ask, post) => {
+      const reply = new Reply(ask.id, post);
+      answer(ask, reply).catch((err: unknown) => askFailed(ask, reply, err));
+      return () => reply.gone();
+    });
     front = started;
     // Each change the follower applies goes to the front's copy too, in order with the pages.
     follower?.watch((event) => started.send({ type: 'follow', event }));
     try {
-      await started.listening;
+      port = await started.listening;
     } catch (err) {
-      await new Promise((r) => server.close(r));
       await runtime.close();
       build.remove();
       throw err;
     }
+  } else {
+    const own = createServer((req, res) => {
+      try {
+        const done = handle(req, res);
+        if (done) done.catch((err: unknown) => fail(req, res, err));
+      } catch (err) {
+        fail(req, res, err);
+      }
+    });
+    own.keepAliveTimeout = KEEP_ALIVE_MS;
+    await new Promise<void>((resolve, reject) => {
+      own.once('error', reject);
+      own.listen(options.port, options.host, () => {
+        own.off('error', reject);
+        resolve();
+      });
+    });
+    const address = own.address();
+    if (typeof address === 'object' && address) port = address.port;
+    server = own;
   }
-  const port = front ? await front.listening : own;
   let ended: Promise<void> | undefined;
   const url = `http://${listenHost === '0.0.0.0' || listenHost === '[::]' ? '127.0.0.1' : listenHost}:${port}`;
   if (!options.siteUrl) runtime.siteUrl = url;
@@ -203,6 +208,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     url,
     port,
     server,
+    handled: () => handled,
     runtime,
     hosts: runtime.hosts,
     follower: runtime.follower,
@@ -221,17 +227,23 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       // ends (a client may hold one open); the platform client closes last, when no render needs it.
       // Once: a second call waits for the same end.
       ended ??= (async () => {
-        // The front first: it hands the renderer nothing more, and its answers in flight finish.
+        // The front first: it hands the renderer nothing more, and its answers in flight finish (the
+        // renderer answers them meanwhile).
         await front?.close(CLOSE_GRACE_MS);
-        const closed = new Promise<void>((r) => server.close(() => r()));
-        server.closeIdleConnections();
-        const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        await closed;
-        clearTimeout(grace);
+        if (server) await closeServer(server);
         await runtime.close();
         build.remove();
       })();
       return ended;
     },
   };
+}
+
+/** Stops taking connections, ends the idle ones, and the rest after the grace. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((r) => server.close(() => r()));
+  server.closeIdleConnections();
+  const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+  await closed;
+  clearTimeout(grace);
 }

@@ -1,9 +1,10 @@
 // Between node:http and Astro's app (src/site/astro-http.ts, the site's own adapter): the Request Astro
 // renders and the Response written back, against a real node:http server on loopback that answers
-// with Responses of each kind.
+// with Responses of each kind; and the same Responses sent to the front thread as messages (ask.ts).
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Reply, type Answer } from '../../src/site/ask.ts';
 import { readBody, requestUrl, sendResponse, webRequest } from '../../src/site/astro-http.ts';
 
 describe('requestUrl', () => {
@@ -166,5 +167,82 @@ describe('the request Astro renders, the answer written back', () => {
       req.end();
     });
     await expect.poll(() => cancelled).toBeDefined();
+  });
+});
+
+describe("a Response as the renderer's messages to the front (Reply)", () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const decode = (m: Answer) => ('body' in m && m.body ? new TextDecoder().decode(m.body) : undefined);
+  /** A body of these parts, the last `fails` or ends; `cancelled` says whether its source was told. */
+  function parts(texts: string[], fails = false) {
+    const state = { cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      async start(c) {
+        for (const t of texts) {
+          c.enqueue(encode(t));
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        if (fails) c.error(new Error('the page failed'));
+        else c.close();
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    });
+    return { stream, state };
+  }
+
+  it('a page (one part) is one message: head, headers and the whole body', async () => {
+    const sent: Answer[] = [];
+    const headers = new Headers({ 'content-type': 'text/html' });
+    headers.append('set-cookie', 'a=1');
+    headers.append('set-cookie', 'b=2');
+    await new Reply(7, (m) => sent.push(m)).response(new Response('<p>page</p>', { status: 404, headers }), false);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ type: 'head', id: 7, status: 404, end: true });
+    expect((sent[0] as { headers: object }).headers).toEqual({ 'content-type': 'text/html', 'set-cookie': ['a=1', 'b=2'] }); // prettier-ignore
+    expect(decode(sent[0])).toBe('<p>page</p>');
+  });
+
+  it('HEAD and an empty body: the head alone', async () => {
+    for (const [response, head] of [
+      [new Response('<p>page</p>'), true],
+      [new Response(null, { status: 304 }), false],
+    ] as const) {
+      const sent: Answer[] = [];
+      await new Reply(1, (m) => sent.push(m)).response(response, head);
+      expect(sent).toEqual([expect.objectContaining({ type: 'head', end: true, body: undefined })]);
+    }
+  });
+
+  it('a body in parts: each part as it comes, the last one says so', async () => {
+    const sent: Answer[] = [];
+    await new Reply(2, (m) => sent.push(m)).response(new Response(parts(['one, ', 'two, ', 'three']).stream), false);
+    expect(sent.map((m) => [m.type, decode(m), 'end' in m && m.end])).toEqual([
+      ['head', 'one, ', false],
+      ['body', 'two, ', false],
+      ['body', 'three', true],
+    ]);
+  });
+
+  it('a body that fails half-way: cut, never ended as if whole', async () => {
+    const sent: Answer[] = [];
+    await new Reply(3, (m) => sent.push(m)).response(new Response(parts(['one, ', 'two'], true).stream), false);
+    // (a part is sent once the next one is read, to know whether it is the last: the failure comes first)
+    expect(sent.map((m) => m.type)).toEqual(['head', 'cut']);
+    expect(sent.some((m) => 'end' in m && m.end)).toBe(false);
+  });
+
+  it("the visitor gone: the body's source is told, and nothing more is sent", async () => {
+    const sent: Answer[] = [];
+    const reply = new Reply(4, (m) => {
+      sent.push(m);
+      if (m.type === 'head') reply.gone();
+    });
+    const { stream, state } = parts(['one, ', 'two, ', 'three, ', 'four']);
+    await reply.response(new Response(stream), false);
+    expect(state.cancelled).toBe(true);
+    expect(sent.filter((m) => m.type !== 'head').length).toBeLessThanOrEqual(1);
+    expect(sent.some((m) => m.type === 'cut')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // The front thread (src/site/front.ts, front-worker.ts): with the page cache on, the site's public port
-// is a worker thread's, which answers stored pages itself and hands the rest to the renderer over
-// loopback. The site runs in this process against a stand-in platform that records the visitor's
+// is a worker thread's, which answers stored pages itself and hands the rest to the renderer as
+// messages (ask.ts). The site runs in this process against a stand-in platform that records the visitor's
 // address each call names (X-Podium-Client-IP, sent with the site's key).
 import { mkdtempSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
-import { startFront } from '../../src/site/front.ts';
+import { startFront, type Asked } from '../../src/site/front.ts';
 import type { Site } from '../../src/site/server.ts';
 import { CLIENT_IP_HEADER } from '../../src/shared/site-key.ts';
 import { ROOT } from './harness.ts';
@@ -18,8 +18,8 @@ let platform: Server;
 let site: Site;
 /** The visitor each platform call named, in order. */
 const named: string[] = [];
-/** Requests that reached the renderer (the main thread's server). */
-let rendered = 0;
+/** Requests that reached the renderer (the main thread). */
+const rendered = () => site.handled();
 
 beforeAll(async () => {
   await ensureBuilt(ROOT);
@@ -32,7 +32,6 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(platform.address() as { port: number }).port}/api`;
   // The tests stand in for a proxy at 127.0.0.1; a visitor from 127.0.0.2 is no proxy.
   site = await siteReading(url, { pageCache: true, dataFreshMs: 0, siteKey: 'k'.repeat(32), trustProxy: '127.0.0.1' });
-  site.server.on('request', () => rendered++);
 }, 180_000);
 afterAll(async () => {
   await site?.close();
@@ -45,12 +44,12 @@ describe('the front thread', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toMatch(/^public/);
     const etag = first.headers.get('etag')!;
-    const before = rendered;
+    const before = rendered();
     for (const encoding of ['br', 'gzip', 'identity']) {
       // The first request of an encoding makes its variant in the renderer; later ones are the front's.
       await fetch(`${site.url}/`, { headers: { 'accept-encoding': encoding } });
     }
-    const made = rendered;
+    const made = rendered();
     for (let i = 0; i < 5; i++) {
       const again = await fetch(`${site.url}/`, { headers: { 'accept-encoding': 'br' } });
       expect(again.status).toBe(200);
@@ -60,13 +59,13 @@ describe('the front thread', () => {
       expect(revalidated.status).toBe(304);
     }
     expect(made - before).toBeLessThanOrEqual(3);
-    expect(rendered).toBe(made);
+    expect(rendered()).toBe(made);
   });
 
   it("answers the build's files itself, compressed as asked, and 304 to their ETag", async () => {
     const home = await (await fetch(`${site.url}/`)).text();
     const asset = /href="(\/_astro\/[^"]+\.css)"/.exec(home)![1];
-    const before = rendered;
+    const before = rendered();
     const file = await fetch(`${site.url}${asset}`, { headers: { 'accept-encoding': 'br' } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-encoding')).toBe('br');
@@ -77,11 +76,11 @@ describe('the front thread', () => {
       headers: { 'accept-encoding': 'br', 'if-none-match': file.headers.get('etag')! },
     });
     expect(again.status).toBe(304);
-    expect(rendered).toBe(before);
+    expect(rendered()).toBe(before);
     // What is not a file still reaches the renderer (Astro's 404 page, not a front's answer).
     const missing = await fetch(`${site.url}/_astro/nothing-here.css`);
     expect(missing.status).toBe(404);
-    expect(rendered).toBe(before + 1);
+    expect(rendered()).toBe(before + 1);
   });
 
   // The visitor's address as the platform hears it: the front's socket is the renderer's peer, so the
@@ -123,44 +122,58 @@ describe('the front thread', () => {
 });
 
 describe('the front against a stand-in renderer', () => {
-  let renderer: Server;
   let front: ReturnType<typeof startFront>;
   let url: string;
+  /** Requests whose visitor left before their answer's end, as the renderer heard it. */
+  const gone: string[] = [];
+  /** Every request the renderer was handed. */
+  const asks: string[] = [];
   beforeAll(async () => {
-    // /cut sends half of what it announced and ends the connection; anything else is whole.
-    renderer = createServer((req, res) => {
-      if (req.url === '/cut') {
-        res.writeHead(200, { 'content-length': '100000' });
-        res.write('x'.repeat(50_000), () => res.destroy());
-        return;
-      }
-      // A form: its body, as it arrived.
-      if (req.method === 'POST') {
-        let body = '';
-        req.on('data', (d) => (body += d));
-        req.on('end', () => res.end(`got ${body}`));
-        return;
-      }
-      res.end('whole');
-    });
-    await new Promise<void>((r) => renderer.listen(0, '127.0.0.1', r));
+    // What the renderer answers (server.ts does this with the page cache and Astro), as messages.
+    const asked: Asked = (ask, post) => {
+      asks.push(`${ask.method} ${ask.url}`);
+      const text = (body: string) => new TextEncoder().encode(body);
+      const head = { type: 'head', id: ask.id, status: 200, headers: { 'content-type': 'text/plain' } } as const;
+      // /cut sends a part of its body, then says it failed.
+      if (ask.url === '/cut') {
+        post({ ...head, body: text('x'.repeat(50_000)), end: false });
+        setTimeout(() => post({ type: 'cut', id: ask.id }), 20);
+      } else if (ask.url === '/parts') {
+        // A body in parts (a stream): each as it comes.
+        post({ ...head, body: text('one, '), end: false });
+        setTimeout(() => post({ type: 'body', id: ask.id, body: text('two, '), end: false }), 10);
+        setTimeout(() => post({ type: 'body', id: ask.id, body: text('three'), end: true }), 20);
+      } else if (ask.url === '/slow') {
+        // Never answers: the visitor leaves first.
+      } else if (ask.method === 'POST') {
+        post({ ...head, body: text(`got ${Buffer.from(ask.body ?? []).toString()}`), end: true });
+      } else post({ ...head, body: text('whole'), end: true });
+      return () => gone.push(ask.url);
+    };
     front = startFront(
       {
         host: '127.0.0.1',
         port: 0,
-        rendererPort: (renderer.address() as { port: number }).port,
-        secret: 's'.repeat(32),
         maxBytes: 1_000_000,
         keepAliveTimeout: 5000,
         files: mkdtempSync(join(tmpdir(), 'podium-front-files-')),
       },
       () => [],
+      asked,
     );
     url = `http://127.0.0.1:${await front.listening}`;
   });
   afterAll(async () => {
     await front?.close(100);
-    await new Promise((r) => renderer?.close(r));
+  });
+
+  it('sends a body that comes in parts as it comes, and tells the renderer when a visitor leaves', async () => {
+    expect(await (await fetch(`${url}/parts`)).text()).toBe('one, two, three');
+    const abort = new AbortController();
+    const leaving = fetch(`${url}/slow`, { signal: abort.signal }).catch(() => 'left');
+    setTimeout(() => abort.abort(), 50);
+    expect(await leaving).toBe('left');
+    await expect.poll(() => gone).toEqual(['/slow']);
   });
 
   it("cuts the visitor's answer short when the renderer cuts it, and goes on answering", async () => {
@@ -188,6 +201,25 @@ describe('the front against a stand-in renderer', () => {
       else req.end('code=1234');
     });
     expect(answer).toBe('200 got code=1234');
+  });
+
+  it.each<[string, Record<string, string>]>([
+    ['with its length', { 'content-length': String(16 * 1024 + 1) }],
+    ['chunked', { 'transfer-encoding': 'chunked' }],
+  ])('refuses a form past 16 KiB, %s, with 413 and the renderer never asked', async (_, headers) => {
+    const before = asks.length;
+    const answer = await new Promise<string>((resolve) => {
+      const req = request(`${url}/form`, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(`${res.statusCode} ${res.headers.connection} ${text}`));
+      });
+      // The front may end the connection before the whole body went: the answer came first.
+      req.on('error', () => {});
+      req.end('x'.repeat(16 * 1024 + 1));
+    });
+    expect(answer).toBe('413 close request body too large (at most 16384 bytes)');
+    expect(asks.length).toBe(before);
   });
 
   it('a front thread that dies is started again on the same port, and says so once', async () => {

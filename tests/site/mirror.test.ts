@@ -1,11 +1,9 @@
-// The front thread's copy of the page cache (src/site/mirror.ts) and the hop's visitor address
-// (src/site/hop.ts). The copy must never serve a page the renderer's PageCache would not: random runs
+// The front thread's copy of the page cache (src/site/mirror.ts). The copy must never serve a page the renderer's PageCache would not: random runs
 // of stores, changes, resets, stream drops, re-checks and time check that whenever the copy answers,
 // the PageCache answers the same page at once (no re-check). The copy must also serve what it was sent.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FollowEvent } from '../../src/client/index.ts';
 import { Freshness, type ChangeScope } from '../../src/shared/freshness.ts';
-import { PEER_HEADER, SECRET_HEADER, hopHeaders, takePeer } from '../../src/site/hop.ts';
 import { FrontPages, type MirrorMessage } from '../../src/site/mirror.ts';
 import { PageCache } from '../../src/site/pagecache.ts';
 
@@ -150,56 +148,4 @@ describe("the front's copy of the page cache", () => {
       expect(served).toBeGreaterThan(40);
     });
   }
-});
-
-describe("the hop's visitor address", () => {
-  const secret = 's'.repeat(32);
-  const cases: [string, Record<string, string>, string | undefined, string | undefined][] = [
-    [
-      'the front names the visitor with the secret',
-      { [PEER_HEADER]: '203.0.113.9', [SECRET_HEADER]: secret },
-      secret,
-      '203.0.113.9',
-    ],
-    [
-      'a wrong secret: the socket',
-      { [PEER_HEADER]: '203.0.113.9', [SECRET_HEADER]: 'x'.repeat(32) },
-      secret,
-      '127.0.0.1',
-    ],
-    ['no secret sent: the socket', { [PEER_HEADER]: '203.0.113.9' }, secret, '127.0.0.1'],
-    [
-      'no front (no secret here): the socket',
-      { [PEER_HEADER]: '203.0.113.9', [SECRET_HEADER]: secret },
-      undefined,
-      '127.0.0.1',
-    ],
-  ];
-  it.each(cases)('%s', (_, headers, mine, expected) => {
-    const req = { headers: { host: 'x', ...headers }, socket: { remoteAddress: '127.0.0.1' } };
-    expect(takePeer(req, mine)).toBe(expected);
-    // Never seen by the pages, whoever sent them.
-    expect(req.headers).toEqual({ host: 'x' });
-  });
-
-  it("the front replaces a visitor's own hop headers and drops the connection's", () => {
-    const sent = hopHeaders(
-      {
-        host: 'x',
-        [PEER_HEADER]: '198.51.100.1',
-        [SECRET_HEADER]: 'guess',
-        connection: 'keep-alive',
-        expect: '100-continue',
-        'x-forwarded-for': '1.2.3.4',
-      },
-      '203.0.113.9',
-      secret,
-    );
-    expect(sent).toEqual({
-      host: 'x',
-      [PEER_HEADER]: '203.0.113.9',
-      [SECRET_HEADER]: secret,
-      'x-forwarded-for': '1.2.3.4',
-    });
-  });
 });
