@@ -5,6 +5,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
+ * Methods no Web Request can carry (the Fetch standard forbids them): answered 405 before Astro, as the
+ * middleware answers every method but GET, HEAD and POST (route.ts).
+ */
+export const NOT_REQUESTS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+export const METHOD_NOT_ALLOWED = { status: 405, text: 'method not allowed', allow: 'GET, HEAD, POST' } as const;
+
+/**
  * The request's URL as Astro sees it: `http:` (the middleware reads the real scheme itself, from a
  * trusted proxy's X-Forwarded-Proto) and the Host header. A Host no URL can hold gets Astro's own
  * fallback, `localhost`; the middleware answers it from the Host header anyway (route.ts).
@@ -33,6 +40,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks, size)));
     req.once('error', reject);
+    // The visitor left before the body's end: nothing will be answered (the caller finds them gone).
+    req.once('close', () => resolve(undefined));
   });
 }
 

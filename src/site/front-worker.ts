@@ -83,9 +83,9 @@ async function toRenderer(req: IncomingMessage, res: ServerResponse): Promise<vo
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     if (Number(req.headers['content-length']) > BODY_LIMIT) return sendTooLarge(res);
     body = await readBody(req, BODY_LIMIT);
+    if (res.destroyed) return;
     if (body === undefined) return sendTooLarge(res);
   }
-  if (res.destroyed) return;
   const id = ++lastId;
   waiting.set(id, res);
   // The visitor gone before the answer's end: the renderer stops sending it.
@@ -108,18 +108,24 @@ async function toRenderer(req: IncomingMessage, res: ServerResponse): Promise<vo
 function answered(message: Answer): void {
   const res = waiting.get(message.id);
   if (!res) return;
-  if (message.type === 'cut') {
-    // The answer failed half-way: the visitor must not take the part for the whole.
+  try {
+    if (message.type === 'cut') {
+      // The answer failed half-way: the visitor must not take the part for the whole.
+      waiting.delete(message.id);
+      return void res.destroy();
+    }
+    if (message.type === 'head') res.writeHead(message.status, message.headers);
+    if (!message.end) {
+      if (message.body) res.write(message.body);
+      return;
+    }
     waiting.delete(message.id);
-    return void res.destroy();
+    res.end(message.body);
+  } catch (err) {
+    // One answer's failure (a header node:http refuses) is its own, not the thread's.
+    waiting.delete(message.id);
+    failed(res.req, res, err);
   }
-  if (message.type === 'head') res.writeHead(message.status, message.headers);
-  if (!message.end) {
-    if (message.body) res.write(message.body);
-    return;
-  }
-  waiting.delete(message.id);
-  res.end(message.body);
 }
 
 const server = createServer((req, res) => {

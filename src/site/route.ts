@@ -10,6 +10,7 @@ import type { RequestContext, SiteRuntime } from './context.ts';
 import { LANG_COOKIE, parseCookies, serializeCookie } from './grant.ts';
 import { ATTENDEE_COOKIE } from './attendee.ts';
 import type { HostSite } from './hosts.ts';
+import { METHOD_NOT_ALLOWED } from './astro-http.ts';
 import { clientIp, isHttps, type Asker } from './net.ts';
 import { acceptLocaleOf, chosenLocaleOf, hostnameOf, pageKey } from './pagekey.ts';
 
@@ -67,8 +68,10 @@ export interface Routed {
 export async function routeRequest(context: APIContext, runtime: SiteRuntime): Promise<Response | Routed> {
   const { request, url } = context;
   const method = request.method;
-  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST')
-    return textAnswer(405, 'method not allowed', { allow: 'GET, HEAD, POST' });
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+    const { status, text, allow } = METHOD_NOT_ALLOWED;
+    return textAnswer(status, text, { allow });
+  }
   const hostname = hostnameOf(request.headers.get('host'));
   if (!hostname) return textAnswer(400, 'bad request: missing or malformed Host', { vary: 'Host' });
   const asker = askerOf(context);

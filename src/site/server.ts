@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChangeFollower } from '../client/index.ts';
 import { Reply, type Ask } from './ask.ts';
-import { readBody, requestUrl, sendResponse, webRequest } from './astro-http.ts';
+import { METHOD_NOT_ALLOWED, NOT_REQUESTS, readBody, requestUrl, sendResponse, webRequest } from './astro-http.ts';
 import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
@@ -95,6 +95,10 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       const page = key === undefined ? undefined : await pageCache.lookup(key, () => clientIp(asker, runtime.trusted));
       if (page) return sendCached(ask, reply, page);
     }
+    if (NOT_REQUESTS.has(method)) {
+      const { status, text, allow } = METHOD_NOT_ALLOWED;
+      return replyText(reply, status, text, { allow });
+    }
     // A visitor's request headers are strings (Node joins repeated ones); only set-cookie is a list.
     const init: RequestInit = { method, headers: h as Record<string, string> };
     if (ask.body) init.body = ask.body as Uint8Array<ArrayBuffer>;
@@ -113,8 +117,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     reply.whole(page.status, sent.headers, ask.method === 'HEAD' ? undefined : sent.body);
   }
 
-  function replyText(reply: Reply, status: number, text: string): void {
-    const { headers, body } = textAnswer(text);
+  function replyText(reply: Reply, status: number, text: string, extra?: Record<string, string>): void {
+    const { headers, body } = textAnswer(text, extra);
     reply.whole(status, headers, body);
   }
 
@@ -132,6 +136,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
     let body: Buffer | undefined;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       body = await readBody(req, BODY_LIMIT);
+      if (res.destroyed) return;
       if (body === undefined) return sendTooLarge(res);
     }
     const response = await rendered(webRequest(req, body), req.socket.remoteAddress);
@@ -141,6 +146,10 @@ export async function startSite(options: SiteOptions): Promise<Site> {
 
   function handle(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
     handled++;
+    if (NOT_REQUESTS.has(req.method ?? '')) {
+      const { status, text, allow } = METHOD_NOT_ALLOWED;
+      return sendText(res, status, text, { allow });
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       if (Number(req.headers['content-length']) > BODY_LIMIT) return sendTooLarge(res);
       return toAstro(req, res);
@@ -190,13 +199,19 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       }
     });
     own.keepAliveTimeout = KEEP_ALIVE_MS;
-    await new Promise<void>((resolve, reject) => {
-      own.once('error', reject);
-      own.listen(options.port, options.host, () => {
-        own.off('error', reject);
-        resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        own.once('error', reject);
+        own.listen(options.port, options.host, () => {
+          own.off('error', reject);
+          resolve();
+        });
       });
-    });
+    } catch (err) {
+      await runtime.close();
+      build.remove();
+      throw err;
+    }
     const address = own.address();
     if (typeof address === 'object' && address) port = address.port;
     server = own;
