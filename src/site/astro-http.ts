@@ -2,7 +2,7 @@
 // renders, and the Response it gives written back. What @astrojs/node's handler did, without what the
 // site never uses: no AbortController and socket listeners per request (no page reads request.signal),
 // no AsyncLocalStorage, no Headers built one append at a time.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 /**
  * Methods no Web Request can carry (the Fetch standard forbids them): answered 405 before Astro, as the
@@ -27,7 +27,7 @@ export function requestUrl(host: string | undefined, path: string): string {
  * Content-Length was checked before). The site's forms are small; Astro reads a body whole anyway.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -39,20 +39,29 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
-    // The visitor left before the body's end: nothing will be answered (the caller finds them gone).
+    // The visitor left before the body's end (or their connection failed): nothing will be answered,
+    // and the caller finds the response gone.
+    req.once('error', () => resolve(undefined));
     req.once('close', () => resolve(undefined));
   });
 }
 
-/** The Web Request of a node:http request (its body read whole before, for a method that has one). */
-export function webRequest(req: IncomingMessage, body: Buffer | undefined): Request {
+/**
+ * The Web Request of a visitor's request as node:http parsed it (here, or in the front thread: ask.ts),
+ * its body read whole before for a method that has one.
+ */
+export function webRequest(
+  method: string,
+  url: string,
+  nodeHeaders: IncomingHttpHeaders,
+  body: Uint8Array | undefined,
+): Request {
   // A visitor's request headers are strings (Node joins repeated ones); only set-cookie is a list.
-  const headers = req.headers as Record<string, string>;
-  const init: RequestInit = { method: req.method, headers };
+  const headers = nodeHeaders as Record<string, string>;
+  const init: RequestInit = { method, headers };
   // (a Buffer is the Uint8Array the Fetch API takes; its type says ArrayBufferLike)
   if (body) init.body = body as Uint8Array<ArrayBuffer>;
-  return new Request(requestUrl(headers.host, req.url ?? '/'), init);
+  return new Request(requestUrl(headers.host, url), init);
 }
 
 /** A Response's headers as node:http writes them: each Set-Cookie its own header. */

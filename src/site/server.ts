@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ChangeFollower } from '../client/index.ts';
 import { Reply, type Ask } from './ask.ts';
-import { METHOD_NOT_ALLOWED, NOT_REQUESTS, readBody, requestUrl, sendResponse, webRequest } from './astro-http.ts';
+import { METHOD_NOT_ALLOWED, NOT_REQUESTS, readBody, sendResponse, webRequest } from './astro-http.ts';
 import { copyBuild } from './build.ts';
 import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
@@ -99,10 +99,7 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       const { status, text, allow } = METHOD_NOT_ALLOWED;
       return replyText(reply, status, text, { allow });
     }
-    // A visitor's request headers are strings (Node joins repeated ones); only set-cookie is a list.
-    const init: RequestInit = { method, headers: h as Record<string, string> };
-    if (ask.body) init.body = ask.body as Uint8Array<ArrayBuffer>;
-    const response = await rendered(new Request(requestUrl(h.host, ask.url), init), ask.peer);
+    const response = await rendered(webRequest(method, ask.url, h, ask.body), ask.peer);
     if (!response) return replyText(reply, 404, 'not found');
     await reply.response(response, method === 'HEAD');
   }
@@ -139,7 +136,8 @@ export async function startSite(options: SiteOptions): Promise<Site> {
       if (res.destroyed) return;
       if (body === undefined) return sendTooLarge(res);
     }
-    const response = await rendered(webRequest(req, body), req.socket.remoteAddress);
+    const request = webRequest(req.method ?? 'GET', req.url ?? '/', req.headers, body);
+    const response = await rendered(request, req.socket.remoteAddress);
     if (!response) return sendText(res, 404, 'not found');
     await sendResponse(res, response);
   }

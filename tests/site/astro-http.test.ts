@@ -38,7 +38,7 @@ beforeAll(async () => {
       res.writeHead(413, { connection: 'close' });
       return void res.end('too large');
     }
-    const web = webRequest(req, body);
+    const web = webRequest(req.method!, req.url!, req.headers, body);
     seen = { request: web, body: body && (await web.clone().text()) };
     await sendResponse(res, await answer(web));
   });

@@ -46,8 +46,11 @@ export const checkStatsWire = z.object({
    * inside scanned in again (`already inside`) is a duplicate of a valid ticket, not a refusal: not counted.
    */
   refused: z.string(),
-  /** Second scans of someone already inside (`already inside`): a valid ticket scanned twice, counted apart. */
-  repeats: z.string(),
+  /**
+   * Second scans of someone already inside (`already inside`): a valid ticket scanned twice, counted apart
+   * ('' from a platform without the extension).
+   */
+  repeats: s,
   /** Approved attendees of the event, level User (not staff or other members only); the entrance's row, '' for a session. */
   approved: s,
   /**

@@ -1,8 +1,9 @@
 // GET /{company}/{event}/checkin/stats[?activityID=] — the check-in page's live count: checklog.stats's
 // row of the door the page chose (the entrance, or a session's: people inside now, across every device;
-// entries; for the entrance, the approved attendees and how many of them are inside), read with the staff token of the HttpOnly cookie. A
-// session nobody was scanned at yet has no row: zeros. The page asks every few seconds and after each scan
-// (checkin.ts statsFor: one platform call a second for the phone's reads and page loads together).
+// entries; for the entrance, the approved attendees and how many of them are inside), read with the
+// staff token of the HttpOnly cookie. A session nobody was scanned at yet has no row: zeros. The page
+// asks every few seconds and after each scan (checkin.ts statsFor: one platform call a second for the
+// phone's reads and page loads together).
 import type { APIRoute } from 'astro';
 import { checkinEvent, doorOf, fromThePage, json, refusal, staffToken, statsFor } from '../../../../site/checkin.ts';
 
