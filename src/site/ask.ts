@@ -66,9 +66,11 @@ export class Reply {
       if (next.done) return this.whole(response.status, headers, part.value);
       this.#sent = true;
       this.#post({ type: 'head', id: this.#id, status: response.status, headers, body: part.value, end: false });
-      while (!this.#gone) {
+      for (;;) {
         part = next;
         next = await reader.read();
+        // The visitor left meanwhile (the read then ends early, cancelled): nothing more goes out.
+        if (this.#gone) return;
         this.#post({ type: 'body', id: this.#id, body: part.value!, end: next.done });
         if (next.done) return;
       }

@@ -2,7 +2,7 @@
 // process is told to stop still reaches its visitor, and no new connection is taken. The site runs in
 // this process (startSite) against a stand-in platform that holds its answers until the test lets
 // them go, so the render is surely in flight when close() is called. And a platform that is not there
-// at all: the pages say so with 503 and Retry-After.
+// at all: the pages say so with 503 and Retry-After. And TRACE, which no Web Request can carry.
 import { createServer } from 'node:http';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../src/site/build.ts';
@@ -54,6 +54,22 @@ describe('site shutdown', () => {
     // The finished connection ends with its answer: close does not sit out the grace (2 s).
     expect(Date.now() - started).toBeLessThan(1500);
     await expect(get(`${site.url}/acme`)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  // No Web Request can carry TRACE: both servers answer it before Astro (server.ts) with the 405 the
+  // middleware gives PUT and DELETE (tests/site/http.test.ts has the headers), and log nothing for it.
+  it.each([
+    ['no page cache', false],
+    ['behind the front thread', true],
+  ])('answers TRACE 405 (%s)', async (_, front) => {
+    const { platform, site } = await start(front);
+    platform.release();
+    let answer: { status: number; body: string } | undefined;
+    const errors = await logged(async () => {
+      answer = await get(`${site.url}/acme`, { method: 'TRACE' });
+    });
+    expect([answer?.status, answer?.body.trim()]).toEqual([405, 'method not allowed']);
+    expect(errors).toEqual([]);
   });
 
   it('answers 503 with Retry-After while the platform cannot be reached (not 500)', async () => {
