@@ -4,6 +4,7 @@
 
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { brotliParams } from '../net/brotli.ts';
 import { preferredEncoding, type Encoding } from '../shared/encoding.ts';
 
 export type { Encoding };
@@ -36,21 +37,14 @@ export const encodingOf = preferredEncoding;
  */
 export function compressText(encoding: Encoding, body: Uint8Array): Promise<Buffer> {
   return encoding === 'br'
-    ? brotliAsync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-      })
+    ? brotliAsync(body, { params: brotliParams(6, body.byteLength) })
     : gzipAsync(body, { level: 6 });
 }
 
 /** Compresses a file once for all its visitors (build time, or once per file version): the best quality. */
 export function compressFile(encoding: Encoding, body: Uint8Array): Promise<Buffer> {
   return encoding === 'br'
-    ? brotliAsync(body, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        },
-      })
+    ? brotliAsync(body, { params: brotliParams(constants.BROTLI_MAX_QUALITY, body.byteLength) })
     : gzipAsync(body, { level: 9 });
 }
 

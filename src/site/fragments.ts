@@ -5,6 +5,7 @@
 // third of a cold render.
 
 import { LRUCache } from 'lru-cache';
+import { keptText } from '../net/bytes.ts';
 import type { RequestContext } from './context.ts';
 
 const MARKER_PREFIX = '<!--podium:fragment:';
@@ -45,7 +46,7 @@ export function spliceFragments(page: Buffer, fragments: readonly Buffer[]): Buf
   return Buffer.concat(parts);
 }
 
-const bytesOf = new LRUCache<string, Buffer>({ max: 500, memoMethod: (text) => Buffer.from(text) });
+const bytesOf = new LRUCache<string, Buffer>({ max: 500, memoMethod: (text) => keptText(text) });
 
 /** A string's UTF-8 bytes, remembered for strings that are themselves remembered (at most 500). */
 export function memoBytes(text: string): Buffer {
@@ -69,7 +70,7 @@ function rememberedOf(of: object): LRUCache<string, Buffer> {
 export function memoFragment(of: object, key: string, make: () => string): Buffer {
   const byKey = rememberedOf(of);
   let bytes = byKey.get(key);
-  if (bytes === undefined) byKey.set(key, (bytes = Buffer.from(make())));
+  if (bytes === undefined) byKey.set(key, (bytes = keptText(make())));
   return bytes;
 }
 
@@ -102,7 +103,7 @@ export async function memoRendered(
   if (known !== undefined) return known;
   const html = await render();
   if (html.includes(MARKER_PREFIX)) throw new Error('Memo: remembered HTML cannot hold a fragment marker');
-  const bytes = Buffer.from(html);
+  const bytes = keptText(html);
   byKey.set(full, bytes);
   return bytes;
 }

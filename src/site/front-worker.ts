@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Answer, Ask } from './ask.ts';
 import { readBody } from './astro-http.ts';
+import { sendable } from '../net/bytes.ts';
 import { encodingOf } from './compress.ts';
 import { notModified } from './etag.ts';
 import { siteFiles } from './files.ts';
@@ -92,6 +93,8 @@ async function toRenderer(req: IncomingMessage, res: ServerResponse): Promise<vo
   res.once('close', () => {
     if (waiting.delete(id)) port.postMessage({ type: 'gone', id } satisfies FromFront);
   });
+  // (a small form's bytes are a view on Buffer's 64 KB pool: src/net/bytes.ts)
+  const transfer: ArrayBuffer[] = [];
   const ask: Ask = {
     type: 'ask',
     id,
@@ -99,9 +102,9 @@ async function toRenderer(req: IncomingMessage, res: ServerResponse): Promise<vo
     url: req.url ?? '/',
     headers: req.headers,
     peer: req.socket.remoteAddress,
-    body,
+    body: body && sendable(body, transfer),
   };
-  port.postMessage(ask satisfies FromFront);
+  port.postMessage(ask satisfies FromFront, transfer);
 }
 
 /** The renderer's answer (or part of it) to the visitor it is for, if still there. */

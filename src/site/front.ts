@@ -5,6 +5,7 @@
 
 import { Worker } from 'node:worker_threads';
 import type { Answer, Ask } from './ask.ts';
+import { sendable } from '../net/bytes.ts';
 import type { FromFront, FrontData, ToFront } from './front-worker.ts';
 import type { MirrorMessage } from './mirror.ts';
 
@@ -34,14 +35,14 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[], aske
 
   function spawn(port: number): Promise<number> {
     worker = new Worker(WORKER, { workerData: { ...data, port } satisfies FrontData });
-    for (const message of opening()) worker.postMessage(message);
+    for (const message of opening()) toFront(worker, message);
     const current = worker;
     let listened = false;
     // This thread's requests in the renderer, by its numbers (a thread started again counts from 1).
     const answering = new Map<number, () => void>();
     const post = (message: Answer) => {
       if (message.type === 'cut' || message.end) answering.delete(message.id);
-      current.postMessage(message satisfies ToFront);
+      toFront(current, message);
     };
     return new Promise((resolve, reject) => {
       current.on('message', (message: FromFront) => {
@@ -79,7 +80,7 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[], aske
   return {
     listening,
     send(message) {
-      worker.postMessage(message satisfies ToFront);
+      toFront(worker, message);
     },
     close(graceMs) {
       // Once: a second call (a test's cleanup after its own close) waits for the same end.
@@ -89,11 +90,29 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[], aske
           worker.on('message', (message: FromFront) => message.type === 'closed' && resolve());
           worker.on('exit', () => resolve());
         });
-        worker.postMessage({ type: 'close', graceMs } satisfies ToFront);
+        toFront(worker, { type: 'close', graceMs });
         await closed;
         await worker.terminate();
       })();
       return ended;
     },
   };
+}
+
+/** Posts a message to the front, each body as its own bytes (src/net/bytes.ts: not the 64 KB buffer it views). */
+function toFront(worker: Worker, message: ToFront): void {
+  const transfer: ArrayBuffer[] = [];
+  let out = message;
+  if ((message.type === 'head' || message.type === 'body') && message.body) {
+    out = { ...message, body: sendable(message.body, transfer) };
+  } else if (message.type === 'put') {
+    const { page } = message;
+    const variants: typeof page.variants = {};
+    for (const [encoding, v] of Object.entries(page.variants))
+      variants[encoding as keyof typeof variants] = { ...v, body: sendable(v.body, transfer) };
+    out = { ...message, page: { ...page, body: sendable(page.body, transfer), variants } };
+  } else if (message.type === 'variant') {
+    out = { ...message, variant: { ...message.variant, body: sendable(message.variant.body, transfer) } };
+  }
+  worker.postMessage(out, transfer);
 }

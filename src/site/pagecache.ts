@@ -15,6 +15,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Dependency, Follow } from '../client/index.ts';
 import type { Scope } from '../shared/freshness.ts';
+import { ownBytes } from '../net/bytes.ts';
 import { compressText, worthCompressing, type Encoding } from './compress.ts';
 import type { MirroredPage, MirrorMessage } from './mirror.ts';
 
@@ -194,7 +195,9 @@ export class PageCache {
     const known = page.variants[encoding];
     if (known !== undefined) return known;
     const making = compressText(encoding, page.body).then(
-      (body) => {
+      (compressed) => {
+        // (zlib's output is a view on its 64 KB chunk: kept, the bytes alone)
+        const body = ownBytes(compressed);
         const headers = { ...page.headers, 'content-encoding': encoding, 'content-length': String(body.length) };
         const made: Variant = { body, headers };
         page.variants[encoding] = made;
@@ -238,6 +241,8 @@ export class PageCache {
       scope: {},
       mark: 0,
       ...page,
+      // (a small page is a view on Buffer's 64 KB pool: kept, the bytes alone)
+      body: ownBytes(page.body),
       headers304,
       deps,
       freshUntil: now + this.#freshMs,

@@ -7,6 +7,7 @@ import type { Session } from '../shared/schedule/program.ts';
 import { plainText, safeHttpUrl, jsonForScript, escapeHtml } from './html.ts';
 import { isoInZone, type ProgramView } from './program.ts';
 import { loadEvent, type EventLinks } from './load.ts';
+import { keptText } from '../net/bytes.ts';
 import type { RequestContext } from './context.ts';
 
 type Json = Record<string, unknown>;
@@ -99,7 +100,7 @@ export function eventJsonLd(input: EventJsonInput, kind: EventJsonKind): Buffer 
     known.input.company === input.company &&
     known.input.program === input.program;
   if (same) return known.json;
-  const json = Buffer.from(buildEventJsonLd(input, kind));
+  const json = keptText(buildEventJsonLd(input, kind));
   eventJsonMemo.set(key, { input, json });
   return json;
 }

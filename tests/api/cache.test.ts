@@ -81,6 +81,17 @@ describe('the answer cache', () => {
     for (const k of ['a', 'b', 'c']) small.set(k, body, {}, small.mark());
     expect([small.get('a'), small.get('b'), small.get('c')].map((x) => x !== undefined)).toEqual([false, true, true]);
   });
+
+  it("keeps the bytes alone, not the 64 KB buffers a small answer and zlib's output are views on", async () => {
+    const alone = (b: Uint8Array | undefined) => b !== undefined && b.byteLength === b.buffer.byteLength;
+    const cache = new AnswerCache(10, 60_000);
+    const json = Buffer.from(JSON.stringify({ count: '1', data: [{ name: 'x'.repeat(2000) }] }));
+    expect(alone(json)).toBe(false);
+    const answer = cache.set('k', json, {}, cache.mark());
+    await expect.poll(() => answer.br !== undefined && answer.gzip !== undefined).toBe(true);
+    expect([alone(answer.body), alone(answer.br), alone(answer.gzip)]).toEqual([true, true, true]);
+    expect(brotliDecompressSync(answer.br!).equals(json)).toBe(true);
+  });
 });
 
 describe.each(STORES)('cached public answers over HTTP on %s', (kind) => {

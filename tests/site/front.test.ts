@@ -227,8 +227,8 @@ describe('the front against a stand-in renderer', () => {
     const log = console.error;
     console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
     try {
-      // A page without its bytes: the copy throws on it, which ends the thread.
-      front.send({ type: 'put', key: 'broken', page: {} } as never);
+      // A change without its scope: the copy throws on it, which ends the thread.
+      front.send({ type: 'follow', event: { change: null } } as never);
       await expect.poll(() => errors.length, { timeout: 10_000 }).toBe(1);
       // Answers again on the same port once the new thread listens.
       await expect

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { brotliParams } from '../../net/brotli.ts';
+import { ownBytes } from '../../net/bytes.ts';
 import { Freshness, type ChangeScope, type Scope } from '../../shared/freshness.ts';
 
 // Answers of anonymous public reads (event.get, activity.find, …), kept as the bytes they are sent as,
@@ -68,8 +70,9 @@ export class AnswerCache {
    * answers what to send either way (with its ETag).
    */
   set(key: string, body: Uint8Array, scope: Scope, mark: number): CachedAnswer {
-    const answer: CachedAnswer = { body, etag: etagOf(body) };
-    if (!this.#freshness.fresh(scope, mark)) return answer;
+    if (!this.#freshness.fresh(scope, mark)) return { body, etag: etagOf(body) };
+    // (a small body is a view on Buffer's 64 KB pool: kept, the bytes alone)
+    const answer: CachedAnswer = { body: ownBytes(body), etag: etagOf(body) };
     this.#entries.set(key, { answer, scope, mark, expires: Date.now() + this.#ttlMs });
     if (body.byteLength >= COMPRESS_MIN_BYTES) void compressInto(answer);
     return answer;
@@ -87,9 +90,10 @@ export const etagOf = (body: Uint8Array): string =>
 /** Makes the answer's br and gzip variants once, off the request path (zlib runs in the thread pool). */
 async function compressInto(answer: CachedAnswer): Promise<void> {
   const [br, gz] = await Promise.all([
-    brotliAsync(answer.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }),
+    brotliAsync(answer.body, { params: brotliParams(9, answer.body.byteLength) }),
     gzipAsync(answer.body, { level: 9 }),
   ]);
-  answer.br = br;
-  answer.gzip = gz;
+  // (zlib's output is a view on its output chunk: kept, the bytes alone)
+  answer.br = ownBytes(br);
+  answer.gzip = ownBytes(gz);
 }
