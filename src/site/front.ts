@@ -100,7 +100,7 @@ export function startFront(data: FrontData, opening: () => MirrorMessage[], aske
 }
 
 /** Posts a message to the front, each body as its own bytes (src/net/bytes.ts: not the 64 KB buffer it views). */
-function toFront(worker: Worker, message: ToFront): void {
+export function toFront(worker: Worker, message: ToFront): void {
   const transfer: ArrayBuffer[] = [];
   let out = message;
   if ((message.type === 'head' || message.type === 'body') && message.body) {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keptText, ownBytes, sendable } from '../../src/net/bytes.ts';
 import { brotliDecompressSync } from 'node:zlib';
 import { compressFile, compressText } from '../../src/site/compress.ts';
+import { toFront } from '../../src/site/front.ts';
 import { PageCache } from '../../src/site/pagecache.ts';
 
 /** Whether `b` is the whole of its buffer. */
@@ -52,6 +53,36 @@ describe('own bytes', () => {
     }
     await worker.terminate();
     expect(sizes).toEqual([Buffer.poolSize, pooled.byteLength]);
+  });
+});
+
+describe('messages to the front thread', () => {
+  it.each([
+    ['an answer in one message', { type: 'head', id: 1, status: 200, headers: {}, body: 'B', end: true }],
+    ['a part of an answer', { type: 'body', id: 1, body: 'B', end: false }],
+    [
+      'a page for its copy',
+      { type: 'put', key: 'k', page: { body: 'B', variants: { br: { body: 'B', headers: {} } } } },
+    ],
+    [
+      'a variant for its copy',
+      { type: 'variant', key: 'k', etag: '"e"', encoding: 'br', variant: { body: 'B', headers: {} } },
+    ],
+  ])('%s carries each body as its bytes alone', async (_, shape) => {
+    // Every 'B' a small Buffer (a view on the pool); the thread answers the size of each buffer it got.
+    const message = JSON.parse(JSON.stringify(shape), (k, v) => (v === 'B' ? Buffer.from(`bytes of ${k}`) : v));
+    const worker = new Worker(
+      `const { parentPort } = require('node:worker_threads');
+       const sizes = (o) => o instanceof Uint8Array ? [o.buffer.byteLength] : o && typeof o === 'object' ? Object.values(o).flatMap(sizes) : [];
+       parentPort.on('message', (m) => parentPort.postMessage(sizes(m)));`,
+      { eval: true },
+    );
+    const got = new Promise<number[]>((r) => worker.once('message', r));
+    toFront(worker, message as never);
+    const sizes = await got;
+    await worker.terminate();
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(sizes.every((n) => n < 100)).toBe(true);
   });
 });
 
