@@ -4,9 +4,9 @@ import { constants } from 'node:zlib';
 /**
  * Brotli's settings for a body of `size` bytes. Its window (LGWIN, 4 MB by default) is made no larger
  * than the body: the encoder sets up its ring buffer and hash tables for the window it is given, a large
- * part of the cost of a small body. Quality 6 on the demo's pages (a `/tmp`-only probe, CPU per call):
- * a 1.3 KB 404 page 379 → 284 µs, the 16.7 KB hotsite 988 → 786 µs, the 65 KB schedule 1,644 → 1,434 µs;
- * the same bytes out, or a few fewer.
+ * part of the cost of a small body. Quality 6 on the demo's pages (`node --expose-gc
+ * bench/kept-bytes.mjs`, CPU per call): the 1.3 KB 404 page about half (619 → 311, 904 → 463 µs); the
+ * hotsite and the schedule within the runs' noise. The same bytes out, or a few fewer.
  */
 export function brotliParams(quality: number, size: number): Record<number, number> {
   const window = Math.min(
