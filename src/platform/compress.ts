@@ -1,5 +1,6 @@
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { brotliParams } from '../net/brotli.ts';
 import type { Answer } from './kernel/dispatch.ts';
 import { COMPRESS_MIN_BYTES } from './kernel/cache.ts';
 import type { Encoding } from './kernel/encoding.ts';
@@ -19,7 +20,7 @@ export function compressible(a: Answer): boolean {
 }
 
 export function compress(encoding: Encoding, body: string | Uint8Array): Promise<Buffer> {
-  return encoding === 'br'
-    ? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
-    : gzipAsync(body, { level: 5 });
+  // (the window fitted to the answer, as for cached answers and the site's pages: src/net/brotli.ts)
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  return encoding === 'br' ? brotliAsync(body, { params: brotliParams(4, size) }) : gzipAsync(body, { level: 5 });
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { keptText, ownBytes, sendable } from '../../src/net/bytes.ts';
 import { brotliDecompressSync } from 'node:zlib';
 import { compressFile, compressText } from '../../src/site/compress.ts';
+import { compress } from '../../src/platform/compress.ts';
 import { toFront } from '../../src/site/front.ts';
 import { PageCache } from '../../src/site/pagecache.ts';
 
@@ -126,7 +127,12 @@ describe("brotli's window fits the body (src/net/brotli.ts)", () => {
     const body = Buffer.from(
       Array.from({ length: size }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join(''),
     );
-    for (const compressed of [await compressText('br', body), await compressFile('br', body)]) {
+    // The site's pages and files, and the API's answers made for one caller.
+    for (const compressed of [
+      await compressText('br', body),
+      await compressFile('br', body),
+      await compress('br', body),
+    ]) {
       expect(windowBits(compressed)).toBeLessThanOrEqual(most);
       expect(brotliDecompressSync(compressed).equals(body)).toBe(true);
     }
