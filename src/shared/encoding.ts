@@ -52,3 +52,19 @@ export function notModified(ifNoneMatch: string | undefined | null, etag: string
   }
   return false;
 }
+
+/**
+ * What a request takes of a stored answer: 304 when the copy it holds is current, else the encoding to
+ * send the answer in (undefined: as it is). One choice for the site's page cache, in both of its
+ * threads, and the platform's answer cache. The bare `===` first: a browser sends back the one tag it
+ * was given, and the 304's path is the one measured against a bare server.
+ */
+export function takes(
+  etag: string,
+  compressible: boolean,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): 304 | Encoding | undefined {
+  if (ifNoneMatch !== undefined && (ifNoneMatch === etag || notModified(ifNoneMatch, etag))) return 304;
+  return compressible ? preferredEncoding(acceptEncoding) : undefined;
+}

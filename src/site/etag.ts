@@ -12,5 +12,5 @@ export function etagOf(body: string | Uint8Array): string {
   return `"${crc32(bytes).toString(36)}-${bytes.length.toString(36)}"`;
 }
 
-/** The If-None-Match check, shared with the platform's answers. */
-export { notModified } from '../shared/encoding.ts';
+/** The If-None-Match check, and what a request takes of a cached page: shared with the platform's answers. */
+export { notModified, takes } from '../shared/encoding.ts';

@@ -13,8 +13,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Answer, Ask } from './ask.ts';
 import { readBody } from './astro-http.ts';
 import { sendable } from '../net/bytes.ts';
-import { encodingOf } from './compress.ts';
-import { notModified } from './etag.ts';
+import { takes } from './etag.ts';
 import { siteFiles } from './files.ts';
 import { FrontPages, type MirrorMessage } from './mirror.ts';
 import { BODY_LIMIT, sendText, sendTooLarge } from './net.ts';
@@ -60,15 +59,14 @@ function answer(req: IncomingMessage, res: ServerResponse): boolean {
   const key = pageKeyOfRequest(h.host, req.url ?? '/', h.cookie, h['accept-language']);
   const page = key === undefined ? undefined : pages.lookup(key);
   if (!page) return false;
-  const inm = h['if-none-match'];
-  if (inm !== undefined && (inm === page.etag || notModified(inm, page.etag))) {
+  const taken = takes(page.etag, page.compressible, h['if-none-match'], h['accept-encoding']);
+  if (taken === 304) {
     res.writeHead(304, page.headers304);
     res.end();
     return true;
   }
-  const encoding = page.compressible ? encodingOf(h['accept-encoding']) : undefined;
   // A variant not made yet is made by the renderer, which then sends it here.
-  const sent = encoding ? page.variants[encoding] : page;
+  const sent = taken ? page.variants[taken] : page;
   if (!sent) return false;
   res.writeHead(page.status, sent.headers);
   res.end(req.method === 'HEAD' ? undefined : sent.body);

@@ -19,9 +19,8 @@ import type { ChangeFollower } from '../client/index.ts';
 import { Reply, type Ask } from './ask.ts';
 import { METHOD_NOT_ALLOWED, NOT_REQUESTS, readBody, sendResponse, webRequest } from './astro-http.ts';
 import { copyBuild } from './build.ts';
-import { encodingOf } from './compress.ts';
 import type { SiteRuntime } from './context.ts';
-import { notModified } from './etag.ts';
+import { takes } from './etag.ts';
 import { siteFiles } from './files.ts';
 import { startFront, type Front } from './front.ts';
 import { type DomainChange, type HostResolver } from './hosts.ts';
@@ -105,12 +104,11 @@ export async function startSite(options: SiteOptions): Promise<Site> {
   }
 
   async function sendCached(ask: Ask, reply: Reply, page: CachedPage): Promise<void> {
-    const inm = ask.headers['if-none-match'];
-    if (inm !== undefined && (inm === page.etag || notModified(inm, page.etag)))
-      return reply.whole(304, page.headers304);
-    const encoding = page.compressible ? encodingOf(ask.headers['accept-encoding']) : undefined;
+    const h = ask.headers;
+    const taken = takes(page.etag, page.compressible, h['if-none-match'], h['accept-encoding']);
+    if (taken === 304) return reply.whole(304, page.headers304);
     // The first request for an encoding waits for its compression; the variant then goes to the front.
-    const sent = (encoding && (await pageCache!.variant(page, encoding))) || page;
+    const sent = (taken && (await pageCache!.variant(page, taken))) || page;
     reply.whole(page.status, sent.headers, ask.method === 'HEAD' ? undefined : sent.body);
   }
 

@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { AnswerCache } from '../../src/platform/kernel/cache.ts';
-import { notModified, preferredEncoding } from '../../src/platform/kernel/encoding.ts';
+import { notModified, preferredEncoding, takes } from '../../src/platform/kernel/encoding.ts';
 
 describe('content negotiation', () => {
   it.each([
@@ -35,6 +35,21 @@ describe('content negotiation', () => {
     ['"abcd"', false],
   ])('If-None-Match %j names "abc": %s', (header, expected) => {
     expect(notModified(header, '"abc"')).toBe(expected);
+  });
+
+  // What the site's page cache (both threads) and the API's answer cache send for a stored answer.
+  it.each([
+    ['"abc"', 'br', true, 304],
+    ['W/"abc"', 'gzip', true, 304],
+    ['"x", "abc"', undefined, false, 304],
+    ['"old"', 'gzip, br', true, 'br'],
+    ['"old"', 'gzip', true, 'gzip'],
+    [undefined, 'br', true, 'br'],
+    [undefined, 'br', false, undefined], // too small or not text: as it is
+    [undefined, undefined, true, undefined],
+    ['', 'br', true, 'br'],
+  ])('If-None-Match %j, Accept-Encoding %j, compressible %s → %s', (inm, accept, compressible, expected) => {
+    expect(takes('"abc"', compressible, inm, accept)).toBe(expected);
   });
 });
 

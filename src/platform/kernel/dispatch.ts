@@ -22,7 +22,7 @@ import { hashToken } from '../auth/secrets.ts';
 import { encodedBody, envelope } from './wire.ts';
 import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
-import { notModified, preferredEncoding } from './encoding.ts';
+import { takes } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
 import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf, changesOf } from './changes.ts';
@@ -193,11 +193,11 @@ const PUBLIC_CACHE = 'public, max-age=5, stale-while-revalidate=30';
 /** A cached answer as this caller takes it: 304 for the tag it holds, else br, gzip or plain bytes. */
 function cachedAnswer(a: CachedAnswer, call: Call): Answer {
   const headers = { etag: a.etag, 'cache-control': PUBLIC_CACHE, vary: 'Accept-Encoding' };
-  if (notModified(call.ifNoneMatch, a.etag)) return { status: 304, type: JSON_TYPE, body: EMPTY, headers };
-  const encoding = preferredEncoding(call.acceptEncoding);
-  const encoded = encoding === 'br' ? a.br : encoding === 'gzip' ? a.gzip : undefined;
+  const taken = takes(a.etag, true, call.ifNoneMatch, call.acceptEncoding);
+  if (taken === 304) return { status: 304, type: JSON_TYPE, body: EMPTY, headers };
+  const encoded = taken === 'br' ? a.br : taken === 'gzip' ? a.gzip : undefined;
   if (encoded === undefined) return { status: 200, type: JSON_TYPE, body: a.body, headers };
-  return { status: 200, type: JSON_TYPE, body: encoded, headers: { ...headers, 'content-encoding': encoding! } };
+  return { status: 200, type: JSON_TYPE, body: encoded, headers: { ...headers, 'content-encoding': taken! } };
 }
 const EMPTY = new Uint8Array(0);
 
