@@ -52,6 +52,12 @@ export const number = z
 
 export const text = (max = 1000) => z.string().max(max, `must be at most ${max} characters`);
 
+/** A name or title that must say something: at most `max` characters, trimmed, not blank. */
+export const nonBlank = (max: number) =>
+  text(max)
+    .transform((v) => v.trim())
+    .refine((v) => v !== '', 'cannot be blank');
+
 export const url = z
   .string()
   .max(2000, 'must be at most 2000 characters')

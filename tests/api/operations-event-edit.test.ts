@@ -9,7 +9,7 @@ const T0 = Date.UTC(2031, 4, 10, 12, 0, 0) / 1000; // 2031-05-10 12:00 UTC
 
 /** [key, valid value, value read back, invalid value]: every key of spec §2.2, then the extension keys. */
 const EDITS: [string, string, string, string][] = [
-  ['name', 'Renamed Event', 'Renamed Event', '   '],
+  ['name', '  Renamed Event  ', 'Renamed Event', '   '],
   ['nickname', 'edit-me-2', 'edit-me-2', 'Edit Me'],
   ['email', 'Org@Example.com', 'Org@Example.com', 'not-an-email'],
   ['description', '<p>Hello <strong>world</strong></p>', '<p>Hello <strong>world</strong></p>', long(50001)],

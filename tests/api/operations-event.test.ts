@@ -193,6 +193,7 @@ describe.each(STORES)('event operations on %s', (kind) => {
       it.each([
         ['an invalid nickname', 'adminA', { name: 'X', nickname: 'Bad Nick' }, 400],
         ['no name', 'adminA', { nickname: 'no-name' }, 400],
+        ['a blank name', 'adminA', { name: '   ', nickname: 'blank-name' }, 400],
         ['no nickname', 'adminA', { name: 'X' }, 400],
         ['an external user', 'externalA', { name: 'X', nickname: 'ext' }, 403],
         ['an event-scope token of the company', 'eventAdminEventScope', { name: 'X', nickname: 'evs' }, 403],

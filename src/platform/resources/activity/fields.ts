@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_ID, bit, number, text, timestamp } from '../../schemas.ts';
+import { bit, MAX_ID, nonBlank, number, text, timestamp } from '../../schemas.ts';
 import { editKey, type EditKey } from '../../edit.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
 
@@ -13,9 +13,7 @@ export const count = z
   .transform(Number)
   .refine((n) => n <= MAX_ID, `must be an integer from 0 to ${MAX_ID}`);
 
-export const activityName = text(200)
-  .transform((s) => s.trim())
-  .refine((s) => s !== '', 'cannot be blank');
+export const activityName = nonBlank(200);
 
 /** Organizer HTML, cleaned on write. */
 export const activityDescription = text(50000).transform(sanitizeOrganizerHtml);

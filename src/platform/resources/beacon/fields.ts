@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { editKey, type EditKey } from '../../edit.ts';
-import { bit, text, url } from '../../schemas.ts';
-import { nonBlank } from '../hotsite/content.ts';
+import { bit, nonBlank, text, url } from '../../schemas.ts';
 
 // The beacon, the beacon event and the beacon action (docs/api/beacons.md), declared once: the
 // operations' parameters and the edit keys read these.

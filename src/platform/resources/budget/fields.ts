@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { editKey, type EditKey } from '../../edit.ts';
-import { text, timestamp } from '../../schemas.ts';
-import { nonBlank } from '../hotsite/content.ts';
+import { nonBlank, text, timestamp } from '../../schemas.ts';
 
 // The expense (spec §2.6 Budget), declared once: the create parameters and the edit keys read these.
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bit, email, hostname, number, slug, text, timestamp, timezone, url } from '../../schemas.ts';
+import { bit, email, hostname, nonBlank, number, slug, text, timestamp, timezone, url } from '../../schemas.ts';
 import { badRequest } from '../../errors.ts';
 import { editKey, parseEdit, type EditKey } from '../../edit.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
@@ -9,7 +9,7 @@ import { checkPrivateHasCode, followVenue } from './rules.ts';
 // keys event.edit takes, shared with the demo seed so that every way in validates a field the same way.
 
 /** What company.event.bind takes for the new event (B name, nickname; Q isTemplate). */
-export const CREATE_FIELDS = { name: text(200), nickname: slug, isTemplate: bit } as const;
+export const CREATE_FIELDS = { name: nonBlank(200), nickname: slug, isTemplate: bit } as const;
 type CreateField = keyof typeof CREATE_FIELDS;
 
 const link = editKey(url, { clear: '' });
@@ -25,7 +25,7 @@ const part = (min: number, max: number) =>
 
 /** The keys of event.edit: spec §2.2's, then Podium's extension keys (documented in docs/api.md). */
 export const EDIT_KEYS: Record<string, EditKey> = {
-  name: editKey(text(200).refine((v) => v.trim() !== '', 'cannot be blank')),
+  name: editKey(nonBlank(200)),
   nickname: editKey(slug),
   email: editKey(email, { column: 'emailAddress', clear: '' }),
   description: editKey(text(50000).transform(sanitizeOrganizerHtml), { clear: '' }),

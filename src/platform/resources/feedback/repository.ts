@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { bit, text } from '../../schemas.ts';
+import { bit, nonBlank, text } from '../../schemas.ts';
 import { feedbackWire } from '../../../shared/wire/feedback.ts';
 import { sanitizeOrganizerHtml } from '../html.ts';
 import { countOf, defineResource, field } from '../crud/resource.ts';
 import { apiKey, fieldType, options, parseStoredOptions } from '../form/fields.ts';
 import { checkApiKeyFree, checkOptions, nextPosition } from '../form/repository.ts';
 
-export const fieldName = text(200)
-  .transform((v) => v.trim())
-  .refine((v) => v !== '', 'cannot be blank');
+export const fieldName = nonBlank(200);
 export const fieldDescription = text(5000).transform(sanitizeOrganizerHtml);
 export const fieldPosition = z
   .string()

@@ -6,12 +6,6 @@ import { sanitizeOrganizerHtml } from '../html.ts';
 // What the public website's content (speakers, sponsors, tags, hotsite sections) has in common: the
 // field schemas, the rule of its public reads, and text search.
 
-/** A name that must say something: trimmed, not blank. */
-export const nonBlank = (max: number) =>
-  text(max)
-    .transform((v) => v.trim())
-    .refine((v) => v !== '', 'cannot be blank');
-
 /** Organizer HTML: sanitized on write (domain/html.ts). */
 export const organizerHtml = text(50000).transform(sanitizeOrganizerHtml);
 

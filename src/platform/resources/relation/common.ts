@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { nonBlank } from '../../schemas.ts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
@@ -43,8 +43,4 @@ export async function dismissPair<T extends PairTable>(db: Kysely<DB>, table: T,
 }
 
 /** Name of a chain or list: trimmed, not blank, at most 200 characters. */
-export const relationName = z
-  .string()
-  .max(200, 'must be at most 200 characters')
-  .transform((s) => s.trim())
-  .refine((s) => s !== '', 'cannot be blank');
+export const relationName = nonBlank(200);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { email, id, text, url } from '../../schemas.ts';
+import { email, id, nonBlank, text, url } from '../../schemas.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
-import { nonBlank, organizerHtml, position } from '../hotsite/content.ts';
+import { organizerHtml, position } from '../hotsite/content.ts';
 import { defineResource, field } from '../crud/resource.ts';
 import { speakerWire } from '../../../shared/wire/speaker.ts';
 import { eventPersonOf } from '../rows.ts';

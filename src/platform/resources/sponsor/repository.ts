@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { email, text, url } from '../../schemas.ts';
-import { nonBlank, organizerHtml, position, telephone } from '../hotsite/content.ts';
+import { email, nonBlank, text, url } from '../../schemas.ts';
+import { organizerHtml, position, telephone } from '../hotsite/content.ts';
 import { defineResource, field } from '../crud/resource.ts';
 import { sponsorWire } from '../../../shared/wire/sponsor.ts';
 

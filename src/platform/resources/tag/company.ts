@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { isPostgres } from '../../db/connect.ts';
 import { conflict } from '../../errors.ts';
-import { color, nonBlank } from '../hotsite/content.ts';
+import { nonBlank } from '../../schemas.ts';
+import { color } from '../hotsite/content.ts';
 
 // Event tags (docs/api/site.md "Event tags"): tags of kind `event` belong to a company, not to an event
 // (eventID empty); they classify the company's events (eventTag), which company.event.find selects and

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { conflict } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
-import { color, nonBlank } from '../hotsite/content.ts';
+import { nonBlank } from '../../schemas.ts';
+import { color } from '../hotsite/content.ts';
 import { defineResource, field } from '../crud/resource.ts';
 import { tagWire } from '../../../shared/wire/tag.ts';
 

@@ -10,7 +10,7 @@ import {
   type AnyOperation,
   type Context,
 } from '../../../kernel/table.ts';
-import { bit, email, id, text } from '../../../schemas.ts';
+import { bit, email, id, nonBlank, text } from '../../../schemas.ts';
 import { badRequest, conflict, notFound } from '../../../errors.ts';
 import { grantSchema } from '../../../auth/grant.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
@@ -32,10 +32,6 @@ import { approveApplication, importApplications, requirePending } from '../rules
 
 // Applicants (spec §4.9, issue 16; docs/api/applicants.md).
 
-const nonBlank = (max: number) =>
-  text(max)
-    .transform((v) => v.trim())
-    .refine((v) => v !== '', 'cannot be blank');
 const lowerEmail = email.transform((v) => v.toLowerCase());
 
 /** Spec §4.9: the public application (B name, username, email, password), or an admin's CSV import (B path). */

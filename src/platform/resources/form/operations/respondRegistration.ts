@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { b, bOpt, defineOperation, q, qOpt } from '../../../kernel/table.ts';
-import { bit, email, id, ids, text, url } from '../../../schemas.ts';
+import { bit, email, id, ids, nonBlank, text, url } from '../../../schemas.ts';
 import { grantSchema } from '../../../auth/grant.ts';
 import { register } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
@@ -8,9 +8,7 @@ import { confirmationOn } from '../../email/repository.ts';
 import { redeem } from '../../coupon/redeem.ts';
 import { parseGuestList } from '../../guest/fields.ts';
 
-const name = text(100)
-  .transform((v) => v.trim())
-  .refine((v) => v !== '', 'cannot be blank');
+const name = nonBlank(100);
 
 /**
  * Spec §4.4: the public registration form (no token). The event must take registrations (form.get
