@@ -37,7 +37,7 @@ export function parseEdit(
   const column = spec.column ?? key;
   if (value === undefined || value === '') {
     if (spec.clear !== undefined) return { column, value: spec.clear };
-    throw badRequest('value cannot be empty');
+    throw badRequest(`value cannot be empty (key ${key})`);
   }
   const parsed = spec.schema.safeParse(value);
   if (!parsed.success) throw badRequest(`value ${parsed.error.issues[0]?.message ?? 'is invalid'} (key ${key})`);

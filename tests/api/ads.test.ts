@@ -95,7 +95,7 @@ describe.each(STORES)('ads on %s', (kind) => {
     it.each([
       ['weight', '1001', '400 value must be an integer from 0 to 1000 (key weight)'],
       ['weight', '-1', '400 value must be an integer from 0 to 1000 (key weight)'],
-      ['weight', '', '400 value cannot be empty'],
+      ['weight', '', '400 value cannot be empty (key weight)'],
       ['main', '2', '400 value must be 0 or 1 (key main)'],
       ['splash', 'yes', '400 value must be 0 or 1 (key splash)'],
       ['image', 'javascript:alert(1)', '400 value must be an http or https URL (key image)'],

@@ -171,8 +171,8 @@ describe.each(STORES)('budgets on %s', (kind) => {
     it.each([
       ['price', '-3', '400 value cannot be negative (key price)'],
       ['price', 'abc', /^400 value must be a decimal number such as 1234.50/],
-      ['price', '', '400 value cannot be empty'],
-      ['title', '', '400 value cannot be empty'],
+      ['price', '', '400 value cannot be empty (key price)'],
+      ['title', '', '400 value cannot be empty (key title)'],
       ['date', 'x', '400 value must be a Unix timestamp in seconds (key date)'],
       ['type', 'totalFlight', /^400 key type cannot be edited here; keys: title, description, category, supplier, status, price, date$/], // prettier-ignore
       ['budgetID', '5', /^400 key budgetID cannot be edited here/],

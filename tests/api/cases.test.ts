@@ -62,7 +62,7 @@ describe.each(STORES)('case studies on %s', (kind) => {
       // An empty value clears (numbers to 0), but not active.
       expect((await edit(eventID, 'results', '')).data[0].results).toBe('');
       expect((await edit(eventID, 'attendees', '')).data[0].attendees).toBe('0');
-      expect((await edit(eventID, 'active', '')).text).toBe('400 value cannot be empty');
+      expect((await edit(eventID, 'active', '')).text).toBe('400 value cannot be empty (key active)');
     });
 
     it.each([

@@ -199,8 +199,8 @@ describe.each(STORES)('guests on %s', (kind) => {
       expect((await op({ hostID: ana.personID }, { content: '{"name":"Via host"}' })).data[0].name).toBe('Via host');
       expect((await c.ok('event.guest.get', { token: ana.token, query: { eventID, personID } }))[0]).toMatchObject({ name: 'Via host', email: 'both@guest.test' }); // prettier-ignore
       expect((await op({ key: 'hostID' }, { value: '1' })).text).toBe('400 key hostID cannot be edited here; keys: name, email'); // prettier-ignore
-      expect((await op({ key: 'name' }, { value: '' })).text).toBe('400 value cannot be empty');
-      expect((await op({ key: 'name' }, {})).text).toBe('400 value cannot be empty');
+      expect((await op({ key: 'name' }, { value: '' })).text).toBe('400 value cannot be empty (key name)');
+      expect((await op({ key: 'name' }, {})).text).toBe('400 value cannot be empty (key name)');
       expect((await op({}, { content: '[]' })).text).toBe('400 content must be a JSON object of key values');
       expect((await op({}, { content: '{}' })).text).toBe('400 content must name at least one key');
       expect((await op({}, {})).text).toMatch(/^400 one of these is required/);

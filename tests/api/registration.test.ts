@@ -287,7 +287,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         await bad('capacity', -1, /^400 value must be an integer from 0 to 10000000 \(key capacity\)$/);
         await bad('capacity', 99999999, /key capacity/);
         await bad('enrollmentEnd', 'soon', /^400 value must be a Unix timestamp/);
-        await bad('enrollmentOpen', '', /^400 value cannot be empty$/);
+        await bad('enrollmentOpen', '', /^400 value cannot be empty \(key enrollmentOpen\)$/);
         await bad('name', 'x', /^400 key name cannot be edited here; keys: \w/);
         await bad('visible', 1, /^400 key visible cannot be edited here; keys: \w/);
         await c.ok('form.edit', { token: w.adminA, query: { eventID, key: 'enrollmentEnd' }, body: { value: 2000 } });
@@ -386,7 +386,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect(await edit('apiKey', 'companySize')).toMatchObject({ apiKey: 'companySize' });
         expect(await edit('apiKey', '')).toMatchObject({ apiKey: '' });
         await fail('eventID', 5, 400, /^400 key eventID cannot be edited here; keys: \w/);
-        await fail('name', '', 400, /^400 value cannot be empty$/);
+        await fail('name', '', 400, /^400 value cannot be empty \(key name\)$/);
         const stored = await p.db.selectFrom('feedback').selectAll().where('feedbackID', '=', Number(f.feedbackID)).executeTakeFirstOrThrow(); // prettier-ignore
         expect(stored).toMatchObject({ name: 'Company size', type: 'select', options: '["Small","Large"]', required: 1, apiKey: null, position: 9 }); // prettier-ignore
         await c.fail('feedback.edit', { token: w.adminA, query: { feedbackID: '999999', key: 'name' }, body: { value: 'x' } }, 404, /^404 feedback not found$/); // prettier-ignore

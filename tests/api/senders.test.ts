@@ -70,7 +70,7 @@ describe.each(STORES)('event senders on %s', (kind) => {
     it.each([
       ['an unknown key', { key: 'state' }, 'x', /^400 key state cannot be edited here; keys: senderName, senderEmail$/],
       ['an address that is not one', { key: 'senderEmail' }, 'nope', /^400 value must be an e-mail address/],
-      ['an empty address', { key: 'senderEmail' }, '', /^400 value cannot be empty$/],
+      ['an empty address', { key: 'senderEmail' }, '', /^400 value cannot be empty \(key senderEmail\)$/],
       ['a line break in the name (header injection)', { key: 'senderName' }, 'A\r\nBcc: x@y.test', /^400 value cannot contain line breaks/], // prettier-ignore
     ])('event.sender.edit refuses %s', async (_n, query, value, line) => {
       await c().fail('event.sender.edit', { token: admin, method: 'POST', query: { eventID, personID: organizer, ...query }, body: { value } }, 400, line); // prettier-ignore

@@ -290,6 +290,9 @@ export function createDispatcher(deps: Deps) {
     }
   }
 
+  /** An edit's refusal names its key, as parseEdit's do: in a script of many edits, which one failed. */
+  const ofKey = (call: Call) => (call.query.key === undefined ? '' : ` (key ${String(call.query.key).slice(0, 60)})`);
+
   function readParams(plan: Plan, call: Call): Record<string, unknown> {
     const { op, inVariant, edit } = plan;
     const values: Record<string, unknown> = {};
@@ -307,12 +310,13 @@ export function createDispatcher(deps: Deps) {
       // empty `value=` clears (parseEdit), so a lost or forgotten body never empties a field. (An edit
       // whose key is optional has another form without key and value: event.guest.operate B content.)
       if (raw === undefined && edit && name === 'value' && call.query.key !== undefined)
-        throw badRequest('value cannot be empty');
+        throw badRequest(`value cannot be empty${ofKey(call)}`);
       if (Array.isArray(raw)) throw badRequest(`${name} must be given once`);
       // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
       if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
       if (raw === undefined || raw === '') {
-        if (!p.optional && !inVariant.has(name)) throw badRequest(`${name} cannot be empty`);
+        if (!p.optional && !inVariant.has(name))
+          throw badRequest(`${name} cannot be empty${name === 'value' ? ofKey(call) : ''}`);
         continue;
       }
       const parsed = p.schema.safeParse(raw);

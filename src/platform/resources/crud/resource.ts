@@ -28,7 +28,7 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   readonly description: string;
   /** The create call must send it (and an edit cannot clear it). */
   readonly required?: boolean;
-  /** The value an edit sent empty stores; left out, an empty value is refused (`400 value cannot be empty`). */
+  /** The value an edit sent empty stores; left out, an empty value is refused (`400 value cannot be empty (key X)`). */
   readonly clear?: string | number | null;
   /** The value stored when the create call leaves the field out (default: `clear`, else ''). */
   readonly default?: string | number | null;
