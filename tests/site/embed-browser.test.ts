@@ -224,6 +224,25 @@ describe('the embed configurator', () => {
     await c.close();
   });
 
+  it('keeps the code in view beside the form at 1280 px, never over the preview, whose fields take clicks', async () => {
+    const c = await newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit/embed`);
+    await drawn(page, 'podium-registration input[name="email"]');
+    // Half-way down the form, the code is still in view (sticky).
+    await page.evaluate(() => window.scrollTo(0, 400));
+    const codeBox = () => page.locator('.embed-code').boundingBox();
+    expect((await codeBox())!.y).toBeGreaterThanOrEqual(0);
+    // The preview in view: the code has stayed above it, and a click on its first field lands there.
+    const first = page.locator('[data-embed-preview] podium-registration input').first();
+    await first.scrollIntoViewIfNeeded();
+    const [code, live] = [(await codeBox())!, (await page.locator('.embed-live').boundingBox())!];
+    expect(code.y + code.height).toBeLessThanOrEqual(live.y);
+    await first.click();
+    expect(await first.evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true); // prettier-ignore
+    await c.close();
+  });
+
   it('previews a grid program on a 390 px phone as the list, its toggles all in view and List pressed', async () => {
     const c = await newContext({ viewport: { width: 390, height: 844 } });
     const page = await c.newPage();
