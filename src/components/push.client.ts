@@ -58,7 +58,9 @@ function init(root: HTMLElement, box: HTMLElement): void {
     box.dataset.state = state;
     // While busy the switch keeps saying what it was until it is something else.
     if (state !== 'busy') button!.setAttribute('aria-pressed', state === 'on' ? 'true' : 'false');
-    button!.disabled = state === 'busy';
+    // aria-disabled, not disabled: a disabled button loses focus, and the keyboard user pressing it would
+    // be sent back to the top of the page. Clicks while busy are ignored below.
+    button!.setAttribute('aria-disabled', state === 'busy' ? 'true' : 'false');
     button!.hidden = state === 'unsupported';
     const text = state === 'error' ? (box.dataset.failed ?? '{error}').replace('{error}', error) : box.dataset[state];
     status!.textContent = text ?? '';
@@ -146,6 +148,7 @@ function init(root: HTMLElement, box: HTMLElement): void {
   if (isOn() && Notification.permission === 'granted') resync();
 
   button.addEventListener('click', () => {
+    if (box.dataset.state === 'busy') return;
     const on = button.getAttribute('aria-pressed') === 'true';
     (on ? turnOff() : turnOn()).catch((err: unknown) => {
       show('error', err instanceof Error ? err.message : String(err));

@@ -158,9 +158,12 @@ describe('the notifications switch', () => {
       .poll(() => page.locator('.push-status').textContent())
       .toBe('Save a session first (its star): notifications are about your saved sessions.');
     await star(page, 'Opening');
-    await button.click();
+    // By keyboard: the switch keeps the focus through its busy state (a disabled button would lose it).
+    await button.focus();
+    await page.keyboard.press('Enter');
     // Headless Chromium has no push service: its subscribe() refuses ("Registration failed - …").
     await expect.poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('error');
+    expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await page.locator('.push-status').textContent()).toMatch(/^Notifications could not be changed: \S.*$/);
     expect(await button.getAttribute('aria-pressed')).toBe('false');
     // The service worker registered at the site's root all the same.
