@@ -124,6 +124,8 @@ describe('formatting', () => {
     ['2025-12-22T09:00:00Z', '2025-12-22T10:30:00Z', '09:00–10:30'],
     ['2025-12-22T09:00:00Z', '2025-12-22T09:00:00Z', '09:00'],
     ['2025-12-22T22:00:00Z', '2025-12-23T01:00:00Z', 'Mon 22 Dec 22:00 – Tue 23 Dec 01:00'],
+    ['2025-12-22T23:15:00Z', '2025-12-23T00:00:00Z', '23:15–00:00'], // until midnight: that day's
+    ['2025-12-22T23:15:00Z', '2025-12-23T00:00:01Z', 'Mon 22 Dec 23:15 – Tue 23 Dec 00:00'],
   ])('formatRange %s – %s', (a, b, expected) => {
     expect(formatRange(unix(a), unix(b), 'Europe/Lisbon', 'en')).toBe(expected);
   });
@@ -136,6 +138,8 @@ describe('formatting', () => {
     ['2025-12-22T03:00:00Z', '2025-12-22T04:00:00Z', 'America/New_York', 'Sun 21 Dec, 22:00–23:00'],
     ['2025-12-22T10:30:00Z', '2025-12-22T11:30:00Z', 'Pacific/Auckland', 'Mon 22 Dec 23:30 – Tue 23 Dec 00:30'],
     ['2025-12-22T16:15:00Z', '2025-12-22T17:00:00Z', 'Europe/Lisbon', '16:15–17:00'],
+    ['2025-12-22T10:15:00Z', '2025-12-22T11:00:00Z', 'Pacific/Auckland', '23:15–00:00'], // until midnight
+    ['2025-12-22T11:15:00Z', '2025-12-22T12:00:00Z', 'Pacific/Auckland', 'Tue 23 Dec, 00:15–01:00'],
   ])('formatRangeUnder %s – %s in %s', (a, b, zone, expected) => {
     expect(formatRangeUnder(unix(a), unix(b), zone, 'Europe/Lisbon', 'en')).toBe(expected);
   });

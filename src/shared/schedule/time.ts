@@ -192,13 +192,19 @@ export function formatDate(unix: number, timeZone: string, locale: string): stri
 }
 
 /**
- * A session's time span in `timeZone`: "09:00–10:30" on one day; "Mon 21 Dec 22:00 – Tue 22 Dec 01:00"
- * across days. A missing or earlier end gives just the start time.
+ * The day a span ends on: an end at midnight (00:00 of the next day) closes the day before, so a session
+ * until midnight is not read as running into the next day.
+ */
+const endDayKey = (end: number, timeZone: string) => dayKey(end - 1, timeZone);
+
+/**
+ * A session's time span in `timeZone`: "09:00–10:30" on one day, "23:15–00:00" until midnight;
+ * "Mon 21 Dec 22:00 – Tue 22 Dec 01:00" across days. A missing or earlier end gives just the start time.
  */
 export function formatRange(begin: number, end: number, timeZone: string, locale: string): string {
   if (!(end > begin)) return formatTime(begin, timeZone, locale);
   const a = dayKey(begin, timeZone);
-  const b = dayKey(end, timeZone);
+  const b = endDayKey(end, timeZone);
   if (a === b) return `${formatTime(begin, timeZone, locale)}–${formatTime(end, timeZone, locale)}`;
   return (
     `${formatDay(a, timeZone, locale, 'short')} ${formatTime(begin, timeZone, locale)} – ` +
@@ -221,7 +227,7 @@ export function formatRangeUnder(
 ): string {
   const range = formatRange(begin, end, timeZone, locale);
   const day = dayKey(begin, timeZone);
-  if (day === dayKey(begin, headingZone) || (end > begin && dayKey(end, timeZone) !== day)) return range;
+  if (day === dayKey(begin, headingZone) || (end > begin && endDayKey(end, timeZone) !== day)) return range;
   return `${formatDay(day, timeZone, locale, 'short')}, ${range}`;
 }
 
