@@ -247,6 +247,9 @@ describe('during the event', () => {
     await page.goto(`${p.site}${SCHEDULE}`);
     expect(await page.locator('.day-tabs a[aria-current=page]').getAttribute('data-day')).toBe('2037-12-21');
     expect(await page.locator('.now-tab').isHidden()).toBe(true);
+    // The grid shows one day: its count says of how many, as the same day's tab does.
+    const dayOne = (await page.locator('.day-tabs a[data-day="2037-12-21"]').getAttribute('data-ids'))!.split(',');
+    expect(await page.locator('.result-count').textContent()).toBe(`${dayOne.length} of 120 sessions`);
     await page.goto(`${p.site}${SCHEDULE}?view=now`);
     await expect.poll(() => page.locator('.now-empty').isVisible()).toBe(true);
     expect(await page.locator('[data-id]:visible').count()).toBe(0);
