@@ -419,6 +419,9 @@ describe('on a phone (390 × 844)', () => {
     // Above the middle of the screen (issue 12 found it at 652 of 844), with the toolbar in reading order.
     expect(first.y).toBeLessThan(420);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The stars are full-size touch targets (44 px) in the grid read as a list too.
+    const star = await box(page, '[data-id] button.fav');
+    expect([star.width, star.height]).toEqual([44, 44]);
     // Tab goes through the toolbar as it reads: left to right, line by line (CSS order follows the DOM).
     const stops = await page
       .locator('.toolbar :is(a, button, summary)')
