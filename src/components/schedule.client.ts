@@ -258,5 +258,35 @@ function init(root: HTMLElement): void {
   });
 }
 
+/**
+ * The filters' form (a plain GET that works without this script): an empty search is left out of the
+ * URL (`?q=&tag=3` → `?tag=3`), and the page it loads puts the focus on the count of what it found,
+ * rather than on <body> at the top, where the keyboard would start over through the header.
+ */
+function filterForm(root: HTMLElement, store: Storage | undefined): void {
+  const form = root.querySelector<HTMLFormElement>('details.filters form');
+  const count = root.querySelector<HTMLElement>('.result-count');
+  if (!form) return;
+  form.addEventListener('formdata', (e) => {
+    if (e.formData.get('q') === '') e.formData.delete('q');
+  });
+  form.addEventListener('submit', () => store?.setItem(FILTERED, '1'));
+  if (store?.getItem(FILTERED) !== '1') return;
+  store.removeItem(FILTERED);
+  if (!count) return;
+  count.tabIndex = -1;
+  count.focus();
+}
+const FILTERED = 'podium:filtered';
+
 const root = document.getElementById('schedule');
-if (root) init(root);
+if (root) {
+  init(root);
+  let session: Storage | undefined;
+  try {
+    session = window.sessionStorage;
+  } catch {
+    session = undefined; // storage refused (a privacy setting): the form works as it is
+  }
+  filterForm(root, session);
+}

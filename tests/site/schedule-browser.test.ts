@@ -266,6 +266,31 @@ describe('during the event', () => {
   });
 });
 
+describe('the filters', () => {
+  it('leave an empty search out of the URL, and put the focus on the count of what they found', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}?view=list`);
+    await page.getByText('Filters', { exact: true }).click();
+    // By keyboard: a track checked with Space, the form sent with Enter in the empty search field.
+    await page.locator('details.filters input[name="tag"]').first().focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel('Search', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/tag=/);
+    expect(new URL(page.url()).searchParams.has('q')).toBe(false);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.className)).toBe('result-count');
+    expect(await page.locator('.result-count').textContent()).toMatch(/^\d+ of 120 sessions$/);
+    // A page loaded otherwise (a link, a reload) keeps the browser's own focus.
+    await page.reload();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BODY');
+    expect(await axe(page)).toEqual([]);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('favourites and counts', () => {
   it('counts what "My schedule" shows and marks the days that hold favourites', async () => {
     const c = await newContext();
