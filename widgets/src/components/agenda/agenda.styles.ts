@@ -231,7 +231,9 @@ export const styles = css`
     padding: 0.25em;
     vertical-align: top;
     text-align: start;
-    overflow-wrap: anywhere;
+    /* break-word, not anywhere: a word breaks only when it cannot fit a line of its own (a long room
+       name, a URL), never because it did not fit beside something else on its line. */
+    overflow-wrap: break-word;
   }
   th:first-child {
     width: 4.5em;
@@ -280,10 +282,20 @@ export const styles = css`
       height: 44px;
       margin-left: 0.25em;
     }
+    /* The float is taller than the time line: the title starts below it, as in the site's grid, so the
+       title has the card's full width on every line (beside the float its first line was some 100 px in a
+       1120 px agenda, and words broke there: "Worksho / p: Event / Check-in") and never runs under the
+       star. */
+    td .title {
+      clear: right;
+    }
+    /* Over the float exactly: the card's 0.5em padding, in the star's own font (1.5em). At 0.5em of its
+       own font it sat 0.25em lower than the float (and as far in), and a title clear of the float ran
+       under it. */
     td .fav {
       position: absolute;
-      top: 0.5em;
-      right: 0.5em;
+      top: calc(0.5em / 1.5);
+      right: calc(0.5em / 1.5);
     }
   }
   /* Narrow: the filters fold under their button and the toggles wrap beside it, every one in view (a row

@@ -349,6 +349,48 @@ describe('<podium-agenda>', () => {
       await screenshots('agenda-grid-narrow', () => {}, [1280]);
       await expectAccessible(el);
     });
+
+    it('wraps titles between words in narrow cells, clear of the star', async () => {
+      await setViewport({ width: 1280, height: 800 });
+      // Six rooms in cells of about 120 to 175 px ("Worksho / p: Event / Check-in" was seen in a 1120 px agenda).
+      const el = agenda(`view="grid" days="${days[0]}" style="display: block"`);
+      await loaded(el);
+      const broken: string[] = [];
+      for (const width of [800, 900, 1120]) {
+        el.style.width = `${width}px`;
+        await new Promise((r) => requestAnimationFrame(r));
+        const cards = $$(el, 'td .session');
+        const cell = Math.round(cards[0].closest('td')!.getBoundingClientRect().width);
+        for (const card of cards) {
+          const title = card.querySelector('.title')!;
+          const walker = document.createTreeWalker(title, NodeFilter.SHOW_TEXT);
+          let text: Node | null;
+          while ((text = walker.nextNode()) && !text.textContent!.trim());
+          const name = text!.textContent!;
+          // A word is on one line (a hyphenated one may wrap after its hyphen) unless it is wider than the
+          // title's whole line: then breaking it is the last resort (a font's widths vary).
+          const range = document.createRange();
+          for (const m of name.matchAll(/[^\s-]+-?/g)) {
+            range.setStart(text!, m.index);
+            range.setEnd(text!, m.index + m[0].length);
+            const parts = [...range.getClientRects()];
+            const wide = parts.reduce((sum, r) => sum + r.width, 0);
+            if (parts.length > 1 && wide <= title.clientWidth)
+              broken.push(
+                `${cell} px: "${m[0]}" (${Math.round(wide)} px) in "${name}" (lines of ${title.clientWidth} px)`,
+              );
+          }
+          // And no line of the title runs under the star.
+          const star = card.querySelector('.fav')!.getBoundingClientRect();
+          range.selectNodeContents(text!);
+          for (const line of range.getClientRects())
+            assert(line.right <= star.left || line.top >= star.bottom, `${cell} px: "${name}" clear of the star`);
+        }
+        assert(cards.some((c) => c.querySelector('.title')!.textContent!.trim() === 'Workshop: Event Check-in'));
+      }
+      equal(broken, [], 'no word broken that fits a line');
+      await expectAccessible(el);
+    });
   });
 
   describe('on a phone', () => {
