@@ -36,6 +36,8 @@ describe('pages', () => {
     ['/nobody', 404, '<a class="button" href="/">Home</a>'],
     ['/demo/nothing', 404, 'Back to the directory'],
     ['/demo/summit/schedule/99999', 404, 'Back to the event'],
+    ['/demo/summit/nope', 404, 'Back to the event'],
+    ['/demo/partners/nope', 404, 'Back to the directory'],
     ['/demo/summit/speakers/abc', 404, 'Page not found'],
     ['/demo/summit/no/such/page', 404, 'Page not found'],
     ['/', 200, 'Podium'],
@@ -51,6 +53,54 @@ describe('pages', () => {
     expect(res.text).not.toMatch(/<script(?![^>]*(?:src=|type="application\/ld\+json"))[^>]*>/);
     expect(res.text).not.toMatch(/<style|\sstyle="/);
     expect(res.headers.vary).toContain('Host');
+  });
+
+  // An address the event does not have (a page, a session) is the event's own 404: its branding, the
+  // ways back to it, and a title that says the page was not found, in the visitor's language.
+  it.each([
+    ['/demo/summit/nope', {}, 'Page not found · Podium Summit', 'schedule'],
+    ['/demo/summit/schedule/99999', {}, 'Page not found · Podium Summit', 'schedule'],
+    ['/demo/summit/speakers/abc', {}, 'Page not found · Podium Summit', 'speakers'],
+    ['/demo/summit/no/such/page', { cookie: 'podium_lang=pt' }, 'Página não encontrada · Podium Summit', 'schedule'],
+    ['/demo/summit/schedule/99999', { cookie: 'podium_lang=es' }, 'Página no encontrada · Podium Summit', 'schedule'],
+  ])("%s is the event's 404 %j", async (path, headers: Record<string, string>, title, list) => {
+    const res = await get(path, headers);
+    expect(res.status).toBe(404);
+    expect(res.text).toContain(`<title>${title}</title>`);
+    expect(res.text).toContain('<a class="brand" href="/demo/summit"><span>Podium Summit</span></a>');
+    expect(res.text).toMatch(new RegExp(`<a class="button" href="/demo/summit/${list}">[^<]+</a>`));
+    expect(res.text).toMatch(/<a class="button secondary" href="\/demo\/summit">[^<]+<\/a>/);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it.each([
+    ['/nobody', {}, 'Page not found'],
+    ['/demo/nothing', { cookie: 'podium_lang=es' }, 'Página no encontrada'],
+    ['/demo/nothing/at/all', { cookie: 'podium_lang=pt' }, 'Página não encontrada'],
+    ['/demo/nothing/at/all', {}, 'Page not found'],
+  ])('%s is a 404 titled not found %j', async (path, headers: Record<string, string>, title) => {
+    const res = await get(path, headers);
+    expect(res.status).toBe(404);
+    expect(res.text).toContain(`<title>${title}</title>`);
+    expect(res.text).not.toContain('Back to the event');
+  });
+
+  it.each(['/demo/summit/nope', '/demo/summit/schedule/99999', '/demo/summit/speakers/abc'])(
+    'the unknown address %s is kept out of search engines',
+    async (path) => {
+      const res = await get(path);
+      expect(res.text).toContain('<meta name="robots" content="noindex, nofollow">');
+    },
+  );
+
+  // A private event's unknown address, without a grant, tells nothing of the event (its name included).
+  it('a private event without a grant: its unknown path is the company 404', async () => {
+    const res = await get('/demo/partners/nope');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<title>Page not found</title>');
+    expect(res.text).toContain('href="/demo"');
+    expect(res.text).not.toContain('Partner Day');
+    expect(res.text).not.toContain('Back to the event');
   });
 
   it('the directory lists the public events only, upcoming first', async () => {
@@ -354,6 +404,11 @@ describe('private event', () => {
     const ics = await get('/demo/partners/schedule.ics', { cookie: grant });
     expect(ics.status).toBe(200);
     expect(ics.text).toContain('BEGIN:VCALENDAR');
+    // With the grant, an address the event does not have is the event's own 404.
+    const nope = await get('/demo/partners/nope', { cookie: grant });
+    expect(nope.status).toBe(404);
+    expect(nope.text).toContain('<title>Page not found · Partner Day</title>');
+    expect(nope.text).toContain('<a class="button secondary" href="/demo/partners">Back to the event</a>');
     // A forged grant goes back to the gate.
     const forged = await get('/demo/partners/schedule', {
       cookie: grant.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
@@ -458,6 +513,11 @@ describe('custom domains', () => {
     expect((await get('/speakers/1', host)).status).toBe(200);
     expect((await get('/schedule.ics', host)).text).toContain('UID:activity-1@summit.example.test');
     expect((await get('/demo/summit', host)).status).toBe(404); // no nickname prefix there
+    const nope = await get('/nope', host);
+    expect(nope.status).toBe(404);
+    expect(nope.text).toMatch(/<title>Page not found · Podium Summit[^<]*<\/title>/);
+    expect(nope.text).toContain('<a class="button" href="/schedule">Schedule</a>');
+    expect(nope.text).toContain('<a class="button secondary" href="/">Back to the event</a>');
     const sitemap = await get('/sitemap.xml', host);
     expect(sitemap.text).toContain('<loc>https://summit.example.test/schedule/1</loc>');
     expect((await get('/robots.txt', host)).text).toContain('Sitemap: https://summit.example.test/sitemap.xml');
