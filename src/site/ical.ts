@@ -7,6 +7,7 @@ import { toICalendar } from '../shared/schedule/ical.ts';
 import { t } from '../shared/i18n/messages.ts';
 import type { RequestContext } from './context.ts';
 import { fileName, loadProgram, plain } from './exports.ts';
+import { placeLine } from './place.ts';
 
 /** `ids=1,2,3` → those activity IDs (at most 1000), or undefined when absent. */
 export function idsOf(params: URLSearchParams): Set<number> | undefined {
@@ -52,7 +53,7 @@ export async function icsResponse(
     urlOf: (s) => links.canonical(`/schedule/${s.activityID}`),
     uidDomain,
     now: hour,
-    location: [event.placeName, event.address, event.city].filter(Boolean).join(', '),
+    location: placeLine(event.placeName, event.address, event.city),
     speakersLabel: t(locale, 'schedule.speakers'),
   });
   const name = fileName(event, `${activityID !== undefined ? `-${activityID}` : ''}.ics`);

@@ -33,6 +33,7 @@ import {
 import type { LoadedEvent } from './checkin.ts';
 import { postedFromHere } from './origin.ts';
 import { eventDates } from './pages.ts';
+import { placeLine } from './place.ts';
 import { qrSvg } from './qr-svg.ts';
 
 /** The actions answered by their one call and a redirect, without reading who is signed in first. */
@@ -280,7 +281,7 @@ function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, er
     };
   });
   const enrolled = sessions.filter((s) => s.state !== 'none').map((s) => s.id);
-  const venue = [event.placeName, event.address, event.city].filter(Boolean).join(', ');
+  const venue = placeLine(event.placeName, event.address, event.city);
   return {
     name: a.name || a.firstName || a.email,
     email: a.email,

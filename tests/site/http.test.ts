@@ -122,6 +122,9 @@ describe('pages', () => {
     expect(text).toContain('<script type="module" src="/widgets/podium-registration.js"></script>');
     expect(text).not.toContain('/widgets/podium.js');
     expect(text).toContain('https://www.openstreetmap.org/?mlat=38.7101&amp;mlon=-9.1366');
+    // The demo's address names its city already: the venue line says it once.
+    expect(text).toContain('Rua da Prata 80, Lisboa');
+    expect(text).not.toContain('Lisboa, Lisboa');
     expect(text).toContain('<h3>Is there Wi-Fi?</h3>'); // organizer headings under the section's h2
   });
 

@@ -18,6 +18,7 @@ import { demoMedia, logoSvg, portraitSvg } from '../../src/platform/seed/media.t
 import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from '../../src/platform/seed/program.ts';
 import { HostResolver } from '../../src/site/hosts.ts';
 import { idsOf } from '../../src/site/ical.ts';
+import { placeLine } from '../../src/site/place.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import type { Activity } from '../../src/client/index.ts';
 import { activityWire } from '../../src/shared/wire/index.ts';
@@ -47,6 +48,19 @@ describe('net', () => {
       expect(hostOf(bad)).toBeUndefined();
     }
     expect(normalizeHostname('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
+  });
+});
+
+describe('placeLine', () => {
+  it.each([
+    [['Podium Hall', 'Rua da Prata 80, Lisboa', 'Lisboa'], 'Podium Hall, Rua da Prata 80, Lisboa'],
+    [['Rua da Prata 80', 'Lisboa', 'Lisboa'], 'Rua da Prata 80, Lisboa'],
+    [['Rua da Prata 80, LISBOA ', 'lisboa'], 'Rua da Prata 80, LISBOA'],
+    [['', undefined, 'Lisboa', ''], 'Lisboa'],
+    [['Porto Hall', 'Rua do Porto 1', 'Porto'], 'Porto Hall, Rua do Porto 1, Porto'], // a piece, not a word
+    [[], ''],
+  ])('%j → %j', (parts, expected) => {
+    expect(placeLine(...parts)).toBe(expected);
   });
 });
 
