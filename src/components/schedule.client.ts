@@ -177,6 +177,7 @@ function init(root: HTMLElement): void {
       repaint();
     },
     links: () => root.querySelectorAll<HTMLAnchorElement>('.day-tabs a, .segmented a'),
+    span: [Number(root.dataset.begin), Number(root.dataset.end)],
   });
 
   // Now and next, during the event only (from a few hours before its first session to its end).

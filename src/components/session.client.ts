@@ -33,6 +33,8 @@ function init(head: HTMLElement): void {
       time.textContent = `${formatDay(dayKey(b, zone), zone, locale, 'long')}, ${formatRange(b, e, zone, locale)}`;
     }
   };
+  const spanOf = (t: HTMLElement | null) =>
+    t ? ([Number(t.dataset.b), Number(t.dataset.e) || Number(t.dataset.b)] as const) : undefined;
   zoneSwitch({
     root: article,
     eventZone: zone,
@@ -43,6 +45,7 @@ function init(head: HTMLElement): void {
       paint();
     },
     links: () => article.querySelectorAll<HTMLAnchorElement>('a[href*="/schedule"]:not([download])'),
+    span: spanOf(article.querySelector<HTMLElement>('time.session-when[data-b]')),
   });
   // A live update (live.client.ts) put the fresh time in: shown in the visitor's choice of zone.
   document.addEventListener('podium:live', paint);

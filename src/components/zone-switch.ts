@@ -1,10 +1,11 @@
 // "Event time / My time" in the browser, for the schedule and the session pages (one piece for both):
-// shows the switch when the visitor's zone differs from the event's, opens in the mode chosenZoneMode
+// shows the switch when the visitor's clock differs from the event's over the times the page shows (a
+// visitor in UTC at a Lisbon event in winter reads the same times: no switch), opens in the mode chosenZoneMode
 // gives, re-labels the page's times through `paint`, says the zone in the note, keeps `tz=local` in the
 // URL and in the page's own links, and remembers the choice.
 
 import { chosenZoneMode, rememberZoneMode, type ZoneMode } from '../shared/schedule/zone-choice.ts';
-import { localTimeZone, zoneLabel } from '../shared/schedule/time.ts';
+import { localTimeZone, offsetMinutes, zoneLabel } from '../shared/schedule/time.ts';
 
 export interface ZoneSwitchOptions {
   root: HTMLElement;
@@ -15,6 +16,15 @@ export interface ZoneSwitchOptions {
   paint: (zone: string) => void;
   /** Links that carry the choice on (`tz=local` added or removed). */
   links?: () => Iterable<HTMLAnchorElement>;
+  /** The first and last times the page shows (Unix seconds); left out, the zones' names decide. */
+  span?: readonly [number, number];
+}
+
+/** Whether two zones say the same clock time at both ends of a span (an event: days, rarely a DST change). */
+function sameClock(a: string, b: string, span: readonly [number, number] | undefined): boolean {
+  if (a === b) return true;
+  if (!span || !span.every((t) => Number.isFinite(t) && t > 0)) return false;
+  return span.every((t) => offsetMinutes(t, a) === offsetMinutes(t, b));
 }
 
 /** Sets the switch up; answers the zone the page opened in. */
@@ -45,7 +55,7 @@ export function zoneSwitch(o: ZoneSwitchOptions): string {
     return zone;
   }
 
-  if (!tzSwitch || localZone === o.eventZone) return o.eventZone;
+  if (!tzSwitch || sameClock(localZone, o.eventZone, o.span)) return o.eventZone;
   tzSwitch.hidden = false;
   tzSwitch.addEventListener('click', (e) => {
     const b = (e.target as Element).closest<HTMLButtonElement>('button[data-tz-mode]');

@@ -399,6 +399,37 @@ describe('"My time" past the visitor\'s midnight', () => {
   });
 });
 
+describe('"My time" only where it changes something', () => {
+  // The demo is in Lisbon in December (GMT+0): London's clock says the same, Madrid's an hour more.
+  it.each([
+    ['Europe/London', false],
+    ['UTC', false],
+    ['Europe/Madrid', true],
+  ])('a visitor in %s sees the switch: %s (schedule and session page)', async (timezoneId, shown) => {
+    const c = await newContext({ timezoneId });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}?view=list`);
+    await page.locator('[data-id] button.fav').first().waitFor(); // the script has run
+    expect(await page.locator('.tz-switch').isVisible()).toBe(shown);
+    await page.locator('[data-id] a').first().click();
+    await page.locator('#session button.fav').waitFor({ state: 'visible' });
+    expect(await page.locator('.tz-switch').isVisible()).toBe(shown);
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('is not shown without JavaScript, where it could do nothing', async () => {
+    const c = await newContext({ timezoneId: 'Europe/Madrid', javaScriptEnabled: false });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}`);
+    expect(await page.locator('[data-id]').count()).toBeGreaterThan(0);
+    expect(await page.locator('.tz-switch').isVisible()).toBe(false);
+    await page.close();
+    await c.close();
+  });
+});
+
 describe("a session's page", () => {
   it('follows "My time" and has the favourite star the schedule shares', async () => {
     const c = await newContext({ timezoneId: 'America/New_York' });
