@@ -29,6 +29,7 @@ describe('pages', () => {
     ['/demo/summit/schedule/1', 200, 'Keynote: Event Check-in'],
     ['/demo/summit/speakers', 200, 'Ana Almeida'],
     ['/demo/summit/speakers/1', 200, 'Staff Engineer at Lumen Labs'],
+    ['/demo/summit/speakers/1', 200, '<p class="tz-note">Times are in Lisbon (GMT+0)</p>'], // under their sessions
     ['/demo/summit/sponsors', 200, 'Platinum'],
     ['/demo/summit/embed', 200, '&lt;podium-registration api=&quot;http://127.0.0.1:'],
     ['/demo/partners', 403, 'This event is private'],
