@@ -1,8 +1,8 @@
 // "Event time / My time" in the browser, for the schedule and the session pages (one piece for both):
 // shows the switch when the visitor's clock differs from the event's over the times the page shows (a
-// visitor in UTC at a Lisbon event in winter reads the same times: no switch), opens in the mode chosenZoneMode
-// gives, re-labels the page's times through `paint`, says the zone in the note, keeps `tz=local` in the
-// URL and in the page's own links, and remembers the choice.
+// visitor in UTC at a Lisbon event in winter reads the same times: no switch), opens in the mode
+// chosenZoneMode gives, re-labels the page's times through `paint`, says the zone in the note, keeps
+// `tz=local` in the URL and in the page's own links, and remembers the choice.
 
 import { chosenZoneMode, rememberZoneMode, type ZoneMode } from '../shared/schedule/zone-choice.ts';
 import { localTimeZone, offsetMinutes, zoneLabel } from '../shared/schedule/time.ts';
