@@ -44,9 +44,15 @@ export const attendeeCookieCleared = (base: string, secure: boolean) =>
 /** The path the sign-in form returns to: a path of this event only (no other host, no scheme-relative URL). */
 export function nextWithin(raw: string, base: string, fallback: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-  const safe = /^\/(?![/\\])[^\\\s\x00-\x1f\x7f]*$/.test(raw);
+  const safe = /^\/(?![/\\])[^\\\s\x00-\x1f\x7f]*$/.test(raw) && !hasDotSegment(raw);
   const inEvent = base === '' || raw === base || raw.startsWith(`${base}/`) || raw.startsWith(`${base}?`);
   return safe && inEvent ? raw : fallback;
+}
+
+/** Whether a path has a `.` or `..` segment (or `%2e` for either dot): `/demo/summit/../../x` is `/x`. */
+function hasDotSegment(raw: string): boolean {
+  const path = raw.split(/[?#]/, 1)[0];
+  return path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }
 
 /** Who is signed in on this event's site, as the platform says (its token still good). */
@@ -102,7 +108,15 @@ export function signedIn(ctx: RequestContext, eventID: number, base: string): Pr
  */
 export async function revokeAttendee(ctx: RequestContext, eventID: number): Promise<void> {
   const token = attendeeToken(ctx.cookies.get(ATTENDEE_COOKIE), eventID);
-  if (!token) return;
+  if (token) await endToken(ctx, token);
+}
+
+/**
+ * Ends a token at the platform (person.signOut): the attendee's on signing out, the door staff's on the
+ * check-in page, one minted for an account the page then refuses. A token the platform already refuses
+ * changes nothing; any other failure is logged, and the caller deletes its cookie all the same.
+ */
+export async function endToken(ctx: RequestContext, token: string): Promise<void> {
   try {
     await ctx.runtime.client.personSignOut(token, ctx.call);
   } catch (err) {

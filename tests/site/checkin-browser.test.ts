@@ -433,8 +433,14 @@ describe('the check-in page', () => {
     expect(await page.locator('#checkin-error').textContent()).toContain('may not check people in');
     expect((await c.cookies()).some((k) => k.name === 'podium_checkin')).toBe(false);
     await signIn(page, STAFF);
+    // Sign out ends the token at the platform (a door phone is shared), not only the cookie.
+    const token = (await c.cookies()).find((k) => k.name === 'podium_checkin')!.value;
+    const stats = () =>
+      fetch(`${p.api}/checklog/stats?eventID=${eventID}`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await stats()).status).toBe(200);
     await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Sign out' }).click()]);
     expect((await c.cookies()).some((k) => k.name === 'podium_checkin')).toBe(false);
+    expect((await stats()).status).toBe(401);
     expect(await page.getByLabel('Password').count()).toBe(1);
     expect(problems).toEqual([]);
     await c.close();

@@ -19,6 +19,7 @@ import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from '../../src/platform/seed/
 import { HostResolver } from '../../src/site/hosts.ts';
 import { idsOf } from '../../src/site/ical.ts';
 import { placeLine } from '../../src/site/place.ts';
+import { nextWithin } from '../../src/site/attendee.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import type { Activity } from '../../src/client/index.ts';
 import { activityWire } from '../../src/shared/wire/index.ts';
@@ -48,6 +49,23 @@ describe('net', () => {
       expect(hostOf(bad)).toBeUndefined();
     }
     expect(normalizeHostname('xn--bcher-kva.example')).toBe('xn--bcher-kva.example');
+  });
+});
+
+// Where the sign-in form may send the visitor back to: a path of this event, nothing else.
+describe('nextWithin', () => {
+  it.each([
+    ['/demo/summit/schedule/1', '/demo/summit/schedule/1'],
+    ['/demo/summit?x=1', '/demo/summit?x=1'],
+    ['/demo/summit/../../evil', '/demo/summit'],
+    ['/demo/summit/%2e%2e/%2E%2E/evil', '/demo/summit'],
+    ['/demo/summit/./me', '/demo/summit'],
+    ['/demo/summit/schedule?q=../x', '/demo/summit/schedule?q=../x'], // dots in the query are not a path
+    ['//evil.example/demo/summit', '/demo/summit'],
+    ['/demo/other', '/demo/summit'],
+    ['https://evil.example/', '/demo/summit'],
+  ])('%s → %s', (raw, expected) => {
+    expect(nextWithin(raw, '/demo/summit', '/demo/summit')).toBe(expected);
   });
 });
 
