@@ -36,6 +36,9 @@ beforeAll(async () => {
   [{ eventID }] = await api('event.get', { namespace: 'demo', nickname: 'summit' });
   const sessions = await api('activity.find', { eventID, limit: 100 });
   session = sessions.find((s) => s.lockOperations !== '1' && s.general !== '1')!;
+  // A required multiple choice (the demo's form has none): a refused one takes the focus as a select does.
+  const [{ tokenID: organizer }] = await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }); // prettier-ignore
+  await api('feedback.create', { eventID }, { name: 'Topics', type: 'multiselect', options: 'Design\nCode', required: '1' }, organizer); // prettier-ignore
   const [form] = (await api('form.get', { eventID })) as unknown as {
     fields: { feedbackID: string; type: string; required: string; options: { value: string }[] }[];
   }[];
@@ -142,6 +145,18 @@ describe('the journey at 390 px, without JavaScript', () => {
     await submit(page, 'form.me-answers button[type=submit]');
     expect(await page.textContent(`#${id}-error`)).toBe('This answer is required.');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(id);
+  });
+
+  it('a required multiple choice left empty: said next to it, its first box has the focus', async () => {
+    // The select the test before left empty gets its answer back: the multiple choice is the one refused.
+    await page.locator('form.me-answers select[required]').first().selectOption({ index: 1 });
+    const group = page.locator('form.me-answers fieldset.field', { hasText: 'Topics' });
+    for (const box of await group.locator('input[type=checkbox]').all()) await box.uncheck();
+    await submit(page, 'form.me-answers button[type=submit]');
+    expect(await group.locator('.alert').textContent()).toBe('This answer is required.');
+    const first = await group.locator('input[type=checkbox]').first().getAttribute('id');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(first);
+    expect(await page.locator(`#${first}`).getAttribute('aria-invalid')).toBe('true');
   });
 
   it('the printable ticket hides everything but the ticket when printed', async () => {

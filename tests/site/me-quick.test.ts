@@ -150,15 +150,23 @@ describe("the event's waiting list on /me", () => {
       expect([first.approved, second.approved]).toEqual(['0', '0']);
       const wanda = await signIn('wait1@me.test');
       const walter = await signIn('wait2@me.test');
-      expect((await site(ME, { cookie: wanda })).text).toMatch(/<dd>\s*Waiting list: number 1\s*<\/dd>/);
+      const waiting = (await site(ME, { cookie: wanda })).text;
+      expect(waiting).toMatch(/<dd>\s*Waiting list: number 1\s*<\/dd>/);
       expect((await site(ME, { cookie: walter })).text).toMatch(/<dd>\s*Waiting list: number 2\s*<\/dd>/);
+      // No ticket while waiting: the door would refuse its code.
+      expect(waiting).not.toContain('class="qr-box"');
+      expect(waiting).not.toContain('Show this code at the entrance');
+      expect(waiting).not.toContain('Printable ticket');
+      expect(waiting).toContain('Your ticket code comes when your registration is confirmed.');
 
       const lea = await signIn('leaver@me.test');
       const mailsBefore = p.mails().filter((m) => m.includes('wait1@me.test')).length;
       expect((await site(ME, { cookie: lea })).text).toMatch(/<dd>\s*Confirmed\s*<\/dd>/);
       const cancelled = await site(ME, { cookie: lea, form: { action: 'cancel-confirm' } });
       expect(cancelled.status).toBe(303);
-      expect((await site(ME, { cookie: wanda })).text).toMatch(/<dd>\s*Confirmed\s*<\/dd>/);
+      const confirmed = (await site(ME, { cookie: wanda })).text;
+      expect(confirmed).toMatch(/<dd>\s*Confirmed\s*<\/dd>/);
+      expect(confirmed).toContain('class="qr-box"'); // confirmed: the ticket
       expect((await site(ME, { cookie: walter })).text).toMatch(/<dd>\s*Waiting list: number 1\s*<\/dd>/);
       // Wanda is mailed her confirmation now (the platform's job, moments after the cancel); Walter nothing
       // but his sign-in link.
