@@ -320,6 +320,8 @@ function noticeOf(locale: Locale, params: URLSearchParams, view: MeView): string
       return t(locale, 'me.rsvpSaved');
     case 'guest':
       return t(locale, 'me.guestRemoved');
+    case 'linkUsed':
+      return t(locale, 'me.linkUsedSignedIn');
     default:
       return undefined;
   }
@@ -375,6 +377,8 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
         return { state: { kind: 'continue', code, error: tp(locale, 'me.askTooMany', minutes, { minutes }) } };
       }
       if (err.status === 401 || err.status === 400 || err.status === 404) {
+        // Signed in already (an old e-mail's link opened again): their registration, not "get a link".
+        if (attendeeToken(ctx.cookies.get(ATTENDEE_COOKIE), eventID)) return { redirect: `${base}/me?done=linkUsed` };
         res.status = 401;
         return { state: { kind: 'ask', email: '', error: t(locale, 'me.linkUsed') } };
       }

@@ -182,6 +182,14 @@ describe('the link', () => {
     expect(again.status).toBe(401);
     expect(again.text).toContain('This link has expired or was already used');
     expect(cookieOf(again)).toBeUndefined();
+    // The same, signed in (an old e-mail opened again): their registration, said why, not "get a link".
+    const cookie = valueOf(set);
+    const signedIn = await site(ME, { cookie, form: { action: 'continue', code } });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe(`${ME}?done=linkUsed`);
+    const page = await site(`${ME}?done=linkUsed`, { cookie });
+    expect(page.text).toContain('That link was already used, and you are signed in: here is your registration.');
+    expect(page.text).toContain('id="ticket-title"');
   });
 
   it('refuses a Continue posted from another site, and the code still works afterwards', async () => {
