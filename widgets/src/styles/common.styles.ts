@@ -82,11 +82,13 @@ export const common = css`
   .muted {
     color: var(--_m);
   }
+  /* Free text in a panel (an e-mail address, a long name) wraps anywhere rather than widen the page. */
   .panel {
     padding: 1em;
     border: 1px solid var(--_b);
     border-radius: var(--_r);
     background: var(--_s);
+    overflow-wrap: anywhere;
   }
   .sr-only {
     position: absolute;

@@ -1,3 +1,4 @@
+import { setViewport } from '@web/test-runner-commands';
 import './registration.ts';
 import { PodiumRegistration } from './registration.ts';
 import { setGrant } from '../../stores/grant.ts';
@@ -341,6 +342,35 @@ describe('<podium-registration>', () => {
     await el.updateComplete;
     assert(!$(el, '#e-email'), 'message cleared');
     assert(!input.hasAttribute('aria-invalid'), 'valid again');
+  });
+
+  it('wraps a long e-mail inside the panel on a phone: the host page never scrolls sideways', async () => {
+    await setViewport({ width: 390, height: 844 });
+    try {
+      // About 90 characters, the first 55 without a space or a hyphen: wider than a 390 px phone.
+      const mail = `maria.fernanda.albuquerque.${Date.now()}${n++}@departamento-de-eventos.universidade.example.com`;
+      const first = registration('event="1"');
+      await fillSummit(first, mail);
+      submit(first);
+      const panel = await until(() => $(first, '[part="success"]'), 'the success message');
+      assert(panel.textContent!.includes(mail), 'names the e-mail');
+      const fits = (box: Element) => box.scrollWidth <= box.clientWidth;
+      assert(fits(panel), `the panel is ${panel.clientWidth} px wide, its text ${panel.scrollWidth} px`);
+      const page = document.documentElement;
+      assert(fits(page), `the page scrolls sideways: ${page.scrollWidth} px in ${page.clientWidth} px`);
+      // Again: the duplicate's panel, and the link form under it with its answer.
+      const again = registration('event="1"');
+      await fillSummit(again, mail);
+      submit(again);
+      const duplicate = await until(() => $(again, '[part="success"]'), 'the duplicate panel');
+      $<HTMLFormElement>(again, 'form[part="link"]')!.requestSubmit();
+      const status = await until(() => $(again, '#lk-s'), 'the answer');
+      for (const box of [duplicate, status, $(again, 'form[part="link"]')!]) assert(fits(box), box.outerHTML);
+      assert(fits(page), `the page scrolls sideways: ${page.scrollWidth} px in ${page.clientWidth} px`);
+      await expectAccessible(first);
+    } finally {
+      await setViewport({ width: 800, height: 600 });
+    }
   });
 
   it("maps a custom field's 400 (a telephone the platform refuses) to that field", async () => {
