@@ -110,7 +110,11 @@ export class PodiumElement extends LitElement {
 
   override render(): TemplateResult | typeof nothing {
     const loading = loadLocale(this.language);
-    if (!loading) return this._resolveError ? this._status(this._errorText(this._resolveError)) : this.content();
+    // An event that could not be read: "Try again" (a 404 too: the organizer may be publishing it now).
+    if (!loading)
+      return this._resolveError
+        ? this._status(this._errorText(this._resolveError), () => this.#resolve())
+        : this.content();
     loading.then(() => this.requestUpdate());
     return nothing;
   }

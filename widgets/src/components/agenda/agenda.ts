@@ -503,9 +503,10 @@ export class PodiumAgenda extends PodiumElement {
     </div>`;
   }
 
+  /** What is on now and next (`all` is not empty: content() answers before). */
   #nowNext(all: Session[]): TemplateResult | typeof nothing {
     const t = this.#time;
-    if (all.length === 0 || t < all[0].dateBegin - 3600 || t >= Math.max(...all.map((s) => s.dateEnd))) return nothing;
+    if (t < all[0].dateBegin - 3600 || t >= Math.max(...all.map((s) => s.dateEnd))) return nothing;
     const { now, next } = nowNext(all, t);
     const zone = this.#zone;
     const names = (items: Session[]) =>
