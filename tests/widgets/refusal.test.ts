@@ -6,6 +6,10 @@ import { refusal } from '../../widgets/src/components/registration/refusal.ts';
 
 const controls = ['firstName', 'lastName', 'email', 'f12', 'tag', 'consent'];
 const REQUIRED = 'This field is required.';
+/** What the form says in the visitor's language: marked, so a test sees which was picked. */
+const SAID: Record<string, string> = { 'form.fieldRequired': REQUIRED, 'form.fieldInvalid.email': '[email]' };
+/** The form, as far as refusal() reads it: its messages. */
+const form = { language: 'en', t: (key: string) => SAID[key] };
 
 describe('refusal', () => {
   it.each([
@@ -18,11 +22,15 @@ describe('refusal', () => {
     ['tagIDs 9 is not an attendee type of this event', { tag: '9 is not an attendee type of this event' }],
     ['lastName cannot be empty', { lastName: REQUIRED }],
     ['consent must be 1', { consent: REQUIRED }],
+    // An address the browser takes and the platform does not: in the visitor's language (its line is English).
+    ['email must be an e-mail address', { email: '[email]' }],
+    ['feedbackContent field 12 (Work e-mail) must be an e-mail address', { f12: '[email]' }],
+    ['feedbackContent field 12 (Age) must be a number', { f12: 'Must be a number' }],
     // Not about a control the form has: the form's own message, in the platform's words.
     ['feedbackContent field 99 (Gone) is not a field', { '': 'FeedbackContent field 99 (Gone) is not a field' }],
     ['registration is closed', { '': 'Registration is closed' }],
     ['the event is full\nand closed', { '': 'The event is full\nand closed' }],
   ])('%s', (message, errors) => {
-    expect(refusal(message, controls, REQUIRED)).toEqual(errors);
+    expect(refusal(message, controls, form)).toEqual(errors);
   });
 });

@@ -3,17 +3,42 @@
 // invite that does not match); the line starts with what it is about: `email …`, `feedbackContent field
 // 12 (Company) …`. Rare next to a registration that goes through, so this is a chunk of its own, loaded
 // by the form when a refusal comes (a refusal means the platform answered, so the chunk can load too).
+// It says its messages itself (podium:messages-via-host): the build gives it its English ones.
 
 /** The platform's parameter names that are another control's. */
 const CONTROL: Record<string, string> = { invite: 'email', username: 'email', tagIDs: 'tag' };
 
+import type { MessageKey } from '../../internal/locale.ts';
+
+/** The build's English messages of this module (podium:messages-via-host, widgets/build.mjs). */
+declare const podiumOwnMessages$: Record<string, string> | undefined;
+
+/** What of the form this part uses. */
+interface Form {
+  t(key: MessageKey): string;
+  language: string;
+}
+
+/**
+ * The refusals the form says in the visitor's language (the platform's line is English), by what they
+ * end with: an empty required field, and an e-mail address the browser took but the platform did not
+ * (`ana@exemplo`). Other values (a date, a number, a telephone, a URL) the browser's own inputs check
+ * first: their rare refusals stay in the platform's words.
+ */
+const KNOWN: [RegExp, MessageKey][] = [
+  [/cannot be empty$|must be 1$/, 'form.fieldRequired'],
+  [/must be an e-mail address$/, 'form.fieldInvalid.email'],
+];
+
 /**
  * The form's errors for a refusal `message`: `{ <control>: text }` for the control it is about when the
- * form has it (`controls`: their names), else `{ '': text }` for the form. The text is the platform's,
- * without the name of the field it sits next to; an empty required field says `required` (the visitor's
- * language) instead.
+ * form has it (`controls`: their names), else `{ '': text }` for the form. A refusal the form knows is
+ * said in the visitor's language (the messages of `el`, the form); any other is the platform's text,
+ * without the name of the field it sits next to.
  */
-export function refusal(message: string, controls: string[], required: string): Record<string, string> {
+export function refusal(message: string, controls: string[], el: unknown): Record<string, string> {
+  const form = el as Form;
+  const own = typeof podiumOwnMessages$ === 'undefined' || form.language !== 'en' ? undefined : podiumOwnMessages$;
   const [, id, param = '', rest = ''] =
     /^(?:feedbackContent field (\d+)(?: \(.*?\))?|(firstName|lastName|email|tagIDs|consent|invite|username)) (.*)/s.exec(
       message,
@@ -21,9 +46,8 @@ export function refusal(message: string, controls: string[], required: string): 
   let name = id ? `f${id}` : (CONTROL[param] ?? param);
   if (!controls.includes(name)) name = '';
   const text = name ? rest.trim() : message;
-  return {
-    [name]: /cannot be empty|must be 1/.test(message) ? required : text.charAt(0).toUpperCase() + text.slice(1),
-  };
+  const known = KNOWN.find(([pattern]) => pattern.test(message.trim()));
+  return { [name]: known ? (own?.[known[1]] ?? form.t(known[1])) : text.charAt(0).toUpperCase() + text.slice(1) };
 }
 
 // The "add a guest" part comes in this chunk too: both are the form's rare paths, and one chunk named

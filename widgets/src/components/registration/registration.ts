@@ -318,7 +318,7 @@ export class PodiumRegistration extends PodiumElement {
               m.refusal(
                 message,
                 this.#fields().map((f) => f.name),
-                this.t('form.fieldRequired'),
+                this,
               ),
             () => ({ '': message }),
           );
