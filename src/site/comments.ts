@@ -38,6 +38,12 @@ export interface CommentsView {
   /** The sign-in page (returning here) and the sign-out form's action. */
   signIn: string;
   signOut: string;
+  /**
+   * The session's page, bare: where the comment form posts and sign-out returns. Not the address as it
+   * is: after a comment waiting for moderation it holds `?comment=pending#comments`, and a form posted
+   * there said "Thank you" again over the next one's error, and a fragment stops the error's autofocus.
+   */
+  page: string;
 }
 
 /** The answer to a comment posted: back to the page (Post/Redirect/Get), or the page again with an error. */
@@ -92,6 +98,7 @@ export async function sessionComments(
   const base = {
     signIn: `${load.links.base}/signin?next=${encodeURIComponent(pagePath)}`,
     signOut: `${load.links.base}/signin`,
+    page: pagePath,
   };
   let error: MessageKey | undefined;
   let text = '';

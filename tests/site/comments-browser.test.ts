@@ -169,12 +169,16 @@ describe('a signed-in attendee, without JavaScript', () => {
     await js.close();
   });
 
-  it('shows a refusal next to the field, with the text kept', async () => {
-    // (A form post is the same with or without scripts; axe needs them.)
-    const [js, form] = await withScripts(c, sessionPath);
+  it('shows a refusal next to the field, with the text kept and the focus', async () => {
+    // (A form post is the same with or without scripts; axe needs them.) Right after a comment that
+    // waits for moderation: the refusal is said alone, not under that "Thank you" again.
+    const [js, form] = await withScripts(c, `${sessionPath}?comment=pending#comments`);
     await form.fill('#comment-text', '<b></b>');
     await Promise.all([form.waitForNavigation(), form.click('.comment-form button[type=submit]')]);
     expect(await form.textContent('#comment-error')).toBe('Write a comment first.');
+    expect(new URL(form.url()).search).toBe('');
+    expect(await form.locator('#comments [role=status]').count()).toBe(0);
+    await expect.poll(() => form.evaluate(() => document.activeElement?.id)).toBe('comment-text');
     // Why: the hint says beforehand that tags are left out (sanitizeUserText), shown as typed, not as markup.
     expect(await form.textContent('#comment-hint')).toContain('tags such as <b> are left out');
     expect(await form.inputValue('#comment-text')).toBe('<b></b>');
@@ -213,6 +217,7 @@ describe('a signed-in attendee, without JavaScript', () => {
     const all = await api('comment.find', { activityID: sessionPath.split('/').pop()!, selection: 'all' }, undefined, organizer); // prettier-ignore
     expect(all.map((r) => r.text)).not.toContain('forged');
     await Promise.all([page.waitForNavigation(), page.click('.comment-signout button')]);
+    expect(new URL(page.url()).pathname).toBe(sessionPath); // back on the session, not the event's home
     expect((await c.cookies()).filter((k) => k.name === 'podium_attendee')).toEqual([]);
     expect(await page.$('#comments textarea')).toBeNull();
   });
