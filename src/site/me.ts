@@ -127,6 +127,22 @@ function actionError(locale: Locale, err: unknown): string {
   return t(locale, 'me.failed');
 }
 
+/** The platform's refusals of an answer the page says in its language, by how the platform's line ends. */
+const ANSWER_REFUSALS: [RegExp, MessageKey][] = [
+  [/cannot be empty$/, 'me.answerMissing'],
+  [/must be a date as YYYY-MM-DD$/, 'me.answerInvalid.date'],
+  [/must be a number$/, 'me.answerInvalid.number'],
+  [/must be a telephone number$/, 'me.answerInvalid.telephone'],
+  [/must be an e-mail address$/, 'me.answerInvalid.email'],
+  [/must be an http or https URL$/, 'me.answerInvalid.url'],
+];
+
+/** One answer's refusal as the page says it: in its language when known, else the platform's words. */
+function answerRefusal(locale: Locale, said: string): string {
+  const known = ANSWER_REFUSALS.find(([pattern]) => pattern.test(said.trim()));
+  return known ? t(locale, known[1]) : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+}
+
 /** The multiselect answer as its options (a JSON list, or options separated by commas). */
 function chosenOf(type: string, value: string): string[] {
   if (type !== 'multiselect' || value === '') return [];
@@ -562,7 +578,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
         // next to that field, with what was typed kept.
         const m = isPodiumError(err) ? /^feedbackContent field (\d+) \(.*?\) (.*)$/s.exec(err.message) : null;
         if (action === 'answers' && m) {
-          fieldErrors = new Map([[m[1], `${m[2].charAt(0).toUpperCase()}${m[2].slice(1)}.`]]);
+          fieldErrors = new Map([[m[1], answerRefusal(locale, m[2])]]);
           error = undefined;
         }
       }

@@ -326,6 +326,22 @@ describe('signed in', () => {
     expect((await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks).toEqual(me.feedbacks);
   });
 
+  it("says the platform's refusal of an answer in the page's language", async () => {
+    const [form] = (await api('form.get', { eventID })) as unknown as { fields: { feedbackID: string; name: string }[] }[]; // prettier-ignore
+    const size = form.fields.find((f) => f.name === 'Company size')!.feedbackID;
+    const [field] = await api('feedback.create', { eventID }, { name: 'Nights', type: 'number' }, organizer);
+    const answers = { action: 'answers', [`f${size}`]: '51-200', [`f${field.feedbackID}`]: 'three' };
+    for (const [lang, said] of [
+      ['en', 'Enter a number.'],
+      ['pt', 'Informe um número.'],
+    ]) {
+      // (The browser's own check of a number field is past: a form posted as is.)
+      const refused = await site(ME, { cookie: `${ana}; podium_lang=${lang}`, form: answers });
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(`<p class="alert" id="f${field.feedbackID}-error">${said}</p>`);
+    }
+  });
+
   it('refuses every form posted from another site, changing nothing', async () => {
     const before = (await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].rsvp;
     for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }]) {
