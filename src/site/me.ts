@@ -127,14 +127,17 @@ function actionError(locale: Locale, err: unknown): string {
   return t(locale, 'me.failed');
 }
 
-/** The platform's refusals of an answer the page says in its language, by how the platform's line ends. */
+/**
+ * The platform's refusals of an answer the page says in its language, by how the platform's line ends (a
+ * URL field's rare one, which the browser's own check comes before, stays in its words: the catalogue's
+ * size bound, tests/shared/browser-safe.test.ts).
+ */
 const ANSWER_REFUSALS: [RegExp, MessageKey][] = [
   [/cannot be empty$/, 'me.answerMissing'],
   [/must be a date as YYYY-MM-DD$/, 'me.answerInvalid.date'],
   [/must be a number$/, 'me.answerInvalid.number'],
   [/must be a telephone number$/, 'me.answerInvalid.telephone'],
-  [/must be an e-mail address$/, 'me.answerInvalid.email'],
-  [/must be an http or https URL$/, 'me.answerInvalid.url'],
+  [/must be an e-mail address$/, 'form.fieldInvalid.email'], // the registration widget's own words
 ];
 
 /** One answer's refusal as the page says it: in its language when known, else the platform's words. */
