@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REFUSED } from '../shared/refused.ts';
 
 // Parameter schemas shared by operations. Every value arrives as a string (query or form body);
 // messages complete a sentence that starts with the parameter's name: "eventID must be …".
@@ -66,7 +67,7 @@ export const url = z
 export const email = z
   .string()
   .max(320, 'must be at most 320 characters')
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address');
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, REFUSED.email);
 
 /** URL path segment: lower-case letters, digits and inner dashes. */
 export const slug = z

@@ -21,6 +21,7 @@
 import type { AstroGlobal } from 'astro';
 import { isPodiumError, type Activity, type Attendee, type Guest, type RegistrationForm } from '../client/index.ts';
 import { t, tp, type Locale, type MessageKey } from '../shared/i18n/messages.ts';
+import { refusedAs, type Refused } from '../shared/refused.ts';
 import { formatRange } from '../shared/schedule/time.ts';
 import {
   ATTENDEE_COOKIE,
@@ -128,22 +129,24 @@ function actionError(locale: Locale, err: unknown): string {
 }
 
 /**
- * The platform's refusals of an answer the page says in its language, by how the platform's line ends (a
- * URL field's rare one, which the browser's own check comes before, stays in its words: the catalogue's
- * size bound, tests/shared/browser-safe.test.ts).
+ * The platform's refusals of an answer the page says in its language, by what they mean (src/shared/
+ * refused.ts). A URL field's rare one, which the browser's own check comes before, stays in the
+ * platform's words (the catalogue's size bound, tests/shared/browser-safe.test.ts).
  */
-const ANSWER_REFUSALS: [RegExp, MessageKey][] = [
-  [/cannot be empty$/, 'me.answerMissing'],
-  [/must be a date as YYYY-MM-DD$/, 'me.answerInvalid.date'],
-  [/must be a number$/, 'me.answerInvalid.number'],
-  [/must be a telephone number$/, 'me.answerInvalid.telephone'],
-  [/must be an e-mail address$/, 'form.fieldInvalid.email'], // the registration widget's own words
-];
+const ANSWER_REFUSALS: Partial<Record<Refused, MessageKey>> = {
+  empty: 'me.answerMissing',
+  unchecked: 'me.answerMissing',
+  date: 'me.answerInvalid.date',
+  number: 'me.answerInvalid.number',
+  telephone: 'me.answerInvalid.telephone',
+  email: 'form.fieldInvalid.email', // the registration widget's own words
+};
 
 /** One answer's refusal as the page says it: in its language when known, else the platform's words. */
 function answerRefusal(locale: Locale, said: string): string {
-  const known = ANSWER_REFUSALS.find(([pattern]) => pattern.test(said.trim()));
-  return known ? t(locale, known[1]) : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+  const as = refusedAs(said);
+  const key = as && ANSWER_REFUSALS[as];
+  return key ? t(locale, key) : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }
 
 /** The multiselect answer as its options (a JSON list, or options separated by commas). */

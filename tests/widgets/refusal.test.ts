@@ -21,7 +21,9 @@ describe('refusal', () => {
     ['username is taken', { email: 'Is taken' }],
     ['tagIDs 9 is not an attendee type of this event', { tag: '9 is not an attendee type of this event' }],
     ['lastName cannot be empty', { lastName: REQUIRED }],
-    ['consent must be 1', { consent: REQUIRED }],
+    ['consent must be 1: this form asks to accept its consent text', { consent: REQUIRED }],
+    ['feedbackContent field 12 (Rules) must be 1 (checked)', { f12: REQUIRED }],
+    ['feedbackContent field 12 (Rules) cannot be empty', { f12: REQUIRED }],
     // An address the browser takes and the platform does not: in the visitor's language (its line is English).
     ['email must be an e-mail address', { email: '[email]' }],
     ['feedbackContent field 12 (Work e-mail) must be an e-mail address', { f12: '[email]' }],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
+import { REFUSED } from '../../../shared/refused.ts';
 
 // The custom fields of the registration form (spec §4.4 feedbackContent): their definition is data in
 // the `feedback` table (name = label, options = JSON array text), their answers in `feedbackAnswer`.
@@ -170,17 +171,16 @@ export function answerValue(f: FieldDef, raw: unknown): string | undefined {
       if (!f.options.includes(v)) throw badRequest(`${label(f)} must be one of: ${f.options.join(', ').slice(0, 300)}`);
       return v;
     case 'date':
-      if (!validDate(v)) throw badRequest(`${label(f)} must be a date as YYYY-MM-DD`);
+      if (!validDate(v)) throw badRequest(`${label(f)} ${REFUSED.date}`);
       return v;
     case 'number':
-      if (!NUMBER.test(v)) throw badRequest(`${label(f)} must be a number`);
+      if (!NUMBER.test(v)) throw badRequest(`${label(f)} ${REFUSED.number}`);
       return v;
     case 'email':
-      if (v.length > 320 || !EMAIL.test(v)) throw badRequest(`${label(f)} must be an e-mail address`);
+      if (v.length > 320 || !EMAIL.test(v)) throw badRequest(`${label(f)} ${REFUSED.email}`);
       return v.toLowerCase();
     case 'telephone':
-      if (!TELEPHONE.test(v) || (v.match(/\d/g)?.length ?? 0) < 3)
-        throw badRequest(`${label(f)} must be a telephone number`);
+      if (!TELEPHONE.test(v) || (v.match(/\d/g)?.length ?? 0) < 3) throw badRequest(`${label(f)} ${REFUSED.telephone}`);
       return v;
     case 'url':
       if (v.length > 2000 || !/^https?:\/\/\S+$/i.test(v) || !URL.canParse(v))
@@ -234,8 +234,8 @@ export function readFeedbackContent(raw: string, fields: readonly FieldDef[]): M
   for (const f of fields) {
     const value = given.has(f) ? answerValue(f, given.get(f)) : undefined;
     if (f.required) {
-      if (value === undefined) throw badRequest(`${label(f)} cannot be empty`);
-      if (f.type === 'checkbox' && value !== '1') throw badRequest(`${label(f)} must be 1 (checked)`);
+      if (value === undefined) throw badRequest(`${label(f)} ${REFUSED.empty}`);
+      if (f.type === 'checkbox' && value !== '1') throw badRequest(`${label(f)} ${REFUSED.unchecked}`);
     }
     if (value !== undefined) answers.set(f.feedbackID, value);
   }

@@ -12,6 +12,7 @@ import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
 import { attendeeRecord, type RecordOptions, type RecordTag } from '../attendee/record.ts';
 import { compiledOnce } from '../attendee/compiled.ts';
 import { registrationWire } from '../../../shared/wire/attendee.ts';
+import { REFUSED } from '../../../shared/refused.ts';
 import { recordOf, type RecordOf } from '../records.ts';
 import { EVENT_PROFILE_FIELDS } from '../../db/schema.ts';
 import { parseStoredOptions, readFeedbackContent, type FieldDef } from '../form/fields.ts';
@@ -285,8 +286,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
 
   const closed = windowReason(e, ctx.now);
   if (closed) throw new ApiError(403, CLOSED_MESSAGES[closed]);
-  if (e.consent !== '' && p.consent !== 1)
-    throw badRequest('consent must be 1: this form asks to accept its consent text');
+  if (e.consent !== '' && p.consent !== 1) throw badRequest(`consent ${REFUSED.consent}`);
   if (e.inviteRequired === 1) {
     if (p.invite === undefined) throw new ApiError(403, 'invite is required: this event registers invitees only');
     if (p.invite !== p.email) throw new ApiError(403, 'invite must be the invited e-mail address being registered');

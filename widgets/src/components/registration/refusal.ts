@@ -9,6 +9,7 @@
 const CONTROL: Record<string, string> = { invite: 'email', username: 'email', tagIDs: 'tag' };
 
 import type { MessageKey } from '../../internal/locale.ts';
+import { refusedAs, type Refused } from '../../../../src/shared/refused.ts';
 
 /** The build's English messages of this module (podium:messages-via-host, widgets/build.mjs). */
 declare const podiumOwnMessages$: Record<string, string> | undefined;
@@ -21,14 +22,16 @@ interface Form {
 
 /**
  * The refusals the form says in the visitor's language (the platform's line is English), by what they
- * end with: an empty required field, and an e-mail address the browser took but the platform did not
- * (`ana@exemplo`). Other values (a date, a number, a telephone, a URL) the browser's own inputs check
- * first: their rare refusals stay in the platform's words.
+ * mean (src/shared/refused.ts): an empty or unchecked required field, and an e-mail address the browser took but the
+ * platform did not (`ana@exemplo`). Other values (a date, a number, a telephone, a URL) the browser's own
+ * inputs check first: their rare refusals stay in the platform's words.
  */
-const KNOWN: [RegExp, MessageKey][] = [
-  [/cannot be empty$|must be 1$/, 'form.fieldRequired'],
-  [/must be an e-mail address$/, 'form.fieldInvalid.email'],
-];
+const KNOWN: Partial<Record<Refused, MessageKey>> = {
+  empty: 'form.fieldRequired',
+  unchecked: 'form.fieldRequired',
+  consent: 'form.fieldRequired',
+  email: 'form.fieldInvalid.email',
+};
 
 /**
  * The form's errors for a refusal `message`: `{ <control>: text }` for the control it is about when the
@@ -46,8 +49,9 @@ export function refusal(message: string, controls: string[], el: unknown): Recor
   let name = id ? `f${id}` : (CONTROL[param] ?? param);
   if (!controls.includes(name)) name = '';
   const text = name ? rest.trim() : message;
-  const known = KNOWN.find(([pattern]) => pattern.test(message.trim()));
-  return { [name]: known ? (own?.[known[1]] ?? form.t(known[1])) : text.charAt(0).toUpperCase() + text.slice(1) };
+  const as = refusedAs(message);
+  const known = as && KNOWN[as];
+  return { [name]: known ? (own?.[known] ?? form.t(known)) : text.charAt(0).toUpperCase() + text.slice(1) };
 }
 
 // The "add a guest" part comes in this chunk too: both are the form's rare paths, and one chunk named
