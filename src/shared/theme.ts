@@ -14,6 +14,8 @@ export const DEFAULT_BACKGROUND = '#ffffff';
 export const DEFAULT_FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 export const DEFAULT_RADIUS = '8px';
+/** Errors: a red that reads 6:1 on white. */
+export const DEFAULT_DANGER = '#b42318';
 
 /** Every custom property themeVars() returns, in order. */
 export const THEME_VARS = [
@@ -27,6 +29,7 @@ export const THEME_VARS = [
   '--podium-color-border',
   '--podium-color-input-border',
   '--podium-color-focus',
+  '--podium-color-danger',
   '--podium-font-family',
   '--podium-radius',
 ] as const;
@@ -143,6 +146,8 @@ export function fontStack(fontFamily: string | null | undefined): string {
  *   allows, else black or white: ≥ 4.5:1), `--podium-color-muted` (≥ 4.5:1 on bg and on surface);
  * - `--podium-color-surface` (cards, slightly off the background), `--podium-color-border` (decorative
  *   lines), `--podium-color-input-border` (form fields, ≥ 3:1), `--podium-color-focus` (focus ring, ≥ 3:1);
+ * - `--podium-color-danger`: errors and refused fields, a red readable on bg and surface (≥ 4.5:1; on a
+ *   dark background the red lightens);
  * - `--podium-font-family`, `--podium-radius`.
  */
 export function themeVars(input: ThemeInput = {}): Record<ThemeVar, string> {
@@ -166,6 +171,7 @@ export function themeVars(input: ThemeInput = {}): Record<ThemeVar, string> {
     '--podium-color-border': mix(bg, text, 0.18),
     '--podium-color-input-border': ensureContrast(mix(bg, text, 0.45), [bg], 3, text),
     '--podium-color-focus': ensureContrast(primary, [bg], 3, text),
+    '--podium-color-danger': ensureContrast(DEFAULT_DANGER, [bg, surface], 4.5, text),
     '--podium-font-family': fontStack(input.fontFamily),
     '--podium-radius': DEFAULT_RADIUS,
   };

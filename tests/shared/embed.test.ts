@@ -148,10 +148,12 @@ describe('the embed snippet', () => {
     expect(choice.refused).toEqual(valid ? [] : [['extra', value]]);
   });
 
-  it('a dark background derives readable text and surfaces', () => {
+  it('a dark background derives readable text, surfaces and errors', () => {
     const out = snippetOf(choiceFrom(new URLSearchParams('background-color=%23111111'), site), site);
     expect(out).toContain('--podium-color-bg: #111111;');
     expect(out).toMatch(/--podium-color-text: #f\w+;/);
+    // The widgets' own red is 2.9:1 on it.
+    expect(out).toContain('--podium-color-danger: #ca6c66;');
   });
 
   it('an attribute the browser found on the element is written by its kind', () => {

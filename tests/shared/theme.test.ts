@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_DANGER,
   DEFAULT_FONT_STACK,
   DEFAULT_PRIMARY,
   THEME_VARS,
@@ -55,6 +56,7 @@ describe('themeVars', () => {
     expect(vars['--podium-color-primary']).toBe(DEFAULT_PRIMARY);
     expect(vars['--podium-color-bg']).toBe('#ffffff');
     expect(vars['--podium-font-family']).toBe(DEFAULT_FONT_STACK);
+    expect(vars['--podium-color-danger']).toBe(DEFAULT_DANGER);
     expect(themeVars()).toEqual(vars);
   });
 
@@ -109,6 +111,8 @@ describe('themeVars', () => {
       expect(contrastRatio(v['--podium-color-text'], bg), where).toBeGreaterThanOrEqual(Math.min(7, best));
       expect(contrastRatio(v['--podium-color-input-border'], bg), where).toBeGreaterThanOrEqual(3);
       expect(contrastRatio(v['--podium-color-focus'], bg), where).toBeGreaterThanOrEqual(3);
+      for (const back of [bg, surface])
+        expect(contrastRatio(v['--podium-color-danger'], back), where).toBeGreaterThanOrEqual(4.5);
     }
   });
 });
@@ -135,7 +139,7 @@ describe('fonts', () => {
 describe('themeCss', () => {
   it('serializes the variables as one rule', () => {
     const css = themeCss(themeVars({ mainColor: '#ff0', fontFamily: 'Inter' }));
-    expect(css).toMatch(/^:root\{(--podium-[a-z-]+:[^;{}<>]+;){12}\}$/);
+    expect(css).toMatch(/^:root\{(--podium-[a-z-]+:[^;{}<>]+;){13}\}$/);
     expect(css).toContain('--podium-color-primary:#ffff00;');
     expect(css).toContain('--podium-color-on-primary:#000000;');
     expect(themeCss({ '--podium-radius': '4px' }, '.podium-widget')).toBe('.podium-widget{--podium-radius:4px;}');

@@ -15,7 +15,7 @@ export const common = css`
     --_s: var(--podium-color-surface, #f6f6f6);
     --_b: var(--podium-color-border, #d6d6d6);
     --_r: var(--podium-radius, 8px);
-    --_d: #b42318;
+    --_d: var(--podium-color-danger, #b42318);
     font-family: var(--podium-font-family, system-ui, sans-serif);
     color: var(--podium-color-text, #1a1a1a);
     line-height: 1.5;

@@ -42,6 +42,7 @@ import { styles } from './access-gate.styles.ts';
  * @cssproperty --podium-color-border - The panel's border.
  * @cssproperty --podium-color-input-border - Field border.
  * @cssproperty --podium-color-focus - Focus ring.
+ * @cssproperty --podium-color-danger - Errors and refused fields.
  * @cssproperty --podium-font-family - Font.
  * @cssproperty --podium-radius - Corner radius.
  */

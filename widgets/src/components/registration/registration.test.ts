@@ -63,6 +63,17 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it("takes the page's danger colour for required marks and refusals (a dark theme needs a lighter red)", async () => {
+    // themeVars() gives a red readable on the page's background (src/shared/theme.ts): on #111111 the
+    // default #b42318 is 2.9:1, #ca6c66 is 4.5:1 and more.
+    const el = registration('event="1" style="--podium-color-danger: #ca6c66; --podium-color-bg: #111111"');
+    await formOf(el);
+    equal(getComputedStyle($(el, '.required')!).color, 'rgb(202, 108, 102)');
+    const plain = registration('event="1"');
+    await formOf(plain);
+    equal(getComputedStyle($(plain, '.required')!).color, 'rgb(180, 35, 24)', 'the default: #b42318');
+  });
+
   it('"Already registered? Get your link": loaded when opened, focus on the address, one answer for any address', async () => {
     const el = registration('event="1"');
     await formOf(el);

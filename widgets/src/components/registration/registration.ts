@@ -88,6 +88,7 @@ const REASON = { 'not-yet': 'form.notOpen', ended: 'form.ended', full: 'form.ful
  * @cssproperty --podium-color-border - Panel borders.
  * @cssproperty --podium-color-input-border - Field borders.
  * @cssproperty --podium-color-focus - Focus ring.
+ * @cssproperty --podium-color-danger - Errors and refused fields.
  * @cssproperty --podium-font-family - Font.
  * @cssproperty --podium-radius - Corner radius.
  */
