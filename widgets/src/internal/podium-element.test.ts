@@ -3,6 +3,7 @@
 import '../components/registration/registration.ts';
 import '../components/agenda/agenda.ts';
 import '../components/access-gate/access-gate.ts';
+import { sendKeys } from '@web/test-runner-commands';
 import { $, admin, assert, equal, expectAccessible, mount, setUp, until } from '../../test/helpers.ts';
 
 const info = setUp();
@@ -63,13 +64,29 @@ describe('PodiumElement: failed reads and "Try again"', () => {
       document.removeEventListener('podium-error', onError);
     }
     const [registration, agenda, gate] = widgets;
-    for (const el of widgets) (await tryAgain(el)).click();
-    await until(() => $(registration, '#firstName'), 'the form');
-    await until(
-      () => /not been published/.test($(agenda, '[part="status"]')?.textContent ?? ''),
-      "the agenda's program",
-    );
-    await until(() => $<HTMLSlotElement>(gate, 'slot')?.assignedElements().length, "the gate's content");
+    const recovered: [HTMLElement, () => unknown, string][] = [
+      [registration, () => $(registration, '#firstName'), 'the form'],
+      [
+        agenda,
+        () => /not been published/.test($(agenda, '[part="status"]')?.textContent ?? ''),
+        "the agenda's program",
+      ],
+      [gate, () => $<HTMLSlotElement>(gate, 'slot')?.assignedElements().length, "the gate's content"],
+    ];
+    for (const [el, ready, what] of recovered) {
+      // Pressed from the keyboard: the button goes with its panel, and the focus stays in the widget.
+      const button = await tryAgain(el);
+      button.focus();
+      await sendKeys({ press: 'Enter' });
+      await until(ready, what);
+      const at = document.activeElement;
+      assert(at === el, `the focus in <${el.localName}>: on <${at?.localName}>`);
+      if (el !== registration) continue;
+      // The next Tab is the form's first control.
+      await sendKeys({ press: 'Tab' });
+      const next = registration.shadowRoot!.activeElement;
+      assert(next === $(registration, '#firstName'), `Tab: the first field, not ${next?.outerHTML.slice(0, 80)}`);
+    }
     for (const el of widgets) await expectAccessible(el);
   });
 });

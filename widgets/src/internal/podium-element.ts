@@ -99,12 +99,28 @@ export class PodiumElement extends LitElement {
 
   /**
    * The panel every widget shows while loading, when closed or locked, and on errors (part `status`,
-   * announced): `text`, and a "Try again" button that runs `retry` when given.
+   * announced): `text`, and a "Try again" button that runs `retry` when given. The button goes with the
+   * panel: the focus it had goes to the widget itself (focusable from script only), not to the host
+   * page's <body>, so that the next Tab is the widget's first control.
    */
   protected _status(text: string, retry?: () => void): TemplateResult {
     return html`<div class="panel" part="status" role="status">
       <p>${text}</p>
-      ${retry ? html`<button class="button" type="button" @click=${retry}>${this.t('common.retry')}</button>` : nothing}
+      ${
+        retry
+          ? html`<button
+              class="button"
+              type="button"
+              @click=${() => {
+                this.tabIndex = -1;
+                this.focus();
+                retry();
+              }}
+            >
+              ${this.t('common.retry')}
+            </button>`
+          : nothing
+      }
     </div>`;
   }
 
