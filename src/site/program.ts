@@ -6,7 +6,8 @@
 import type { Activity } from '../client/index.ts';
 import { parseProgram, type Session } from '../shared/schedule/program.ts';
 import { dayKey, formatRange, formatTime, offsetMinutes, zonedParts } from '../shared/schedule/time.ts';
-import { gridOf, rooms as roomsOf, days as daysOf } from '../shared/schedule/group.ts';
+import { rooms as roomsOf, days as daysOf } from '../shared/schedule/group.ts';
+import { gridOf } from '../shared/schedule/grid.ts';
 import { escapeHtml } from './html.ts';
 
 export interface ProgramStrings {
@@ -170,7 +171,7 @@ export function gridHtml(
   sessions: Session[],
   o: { timeZone: string; locale: string; caption: string; strings: ProgramStrings; allRooms: string[] },
 ): string {
-  const grid = gridOf(sessions, o.timeZone, { rooms: o.allRooms, step: true, breaks: true });
+  const grid = gridOf(sessions, { rooms: o.allRooms, step: true, breaks: true });
   const head = grid.headers
     .map(
       (h) =>

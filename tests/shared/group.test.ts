@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { byDay, compareRooms, days, gridOf, nowNext, rooms, type Grid } from '../../src/shared/schedule/group.ts';
+import { byDay, compareRooms, days, nowNext, rooms } from '../../src/shared/schedule/group.ts';
+import { gridOf, type Grid } from '../../src/shared/schedule/grid.ts';
 import type { Session } from '../../src/shared/schedule/program.ts';
 import { session, unix } from './fixtures.ts';
 
@@ -16,6 +17,10 @@ function picture(grid: Grid): string[] {
 }
 
 const d = (hm: string) => `2025-12-22T${hm}:00Z`;
+
+/** The grid with its columns as the site and the agenda give them: `rooms` first, then the others sorted. */
+const gridFor = (sessions: Session[], options: { rooms?: string[]; step?: boolean; breaks?: boolean } = {}) =>
+  gridOf(sessions, { ...options, rooms: [...(options.rooms ?? []), ...rooms(sessions)] });
 
 describe('days, rooms, byDay', () => {
   const sessions = [
@@ -121,20 +126,24 @@ describe('gridOf', () => {
       ['09:00-10:00 | 2/1 | 1/1'],
     ],
   ])('%s', (_, sessions, options, expectedRooms, expectedRows) => {
-    const grid = gridOf(sessions, 'UTC', options);
-    expect(grid.rooms).toEqual(expectedRooms);
-    expect(picture(grid)).toEqual(expectedRows);
+    const g = gridFor(sessions, options);
+    expect(g.rooms).toEqual(expectedRooms);
+    expect(picture(g)).toEqual(expectedRows);
+  });
+
+  it('gives a session whose room the columns lack a column after them (callers give every room)', () => {
+    const sessions = [session(1, 'B', d('09:00'), d('10:00')), session(2, 'A', d('09:00'), d('10:00'))];
+    const g = gridOf(sessions, { rooms: ['C'] });
+    expect(g.rooms).toEqual(['C', 'B', 'A']);
+    expect(picture(g)).toEqual(['09:00-10:00 | . | 1/1 | 2/1']);
   });
 
   it('groups lanes under one header per room', () => {
-    const grid = gridOf(
-      [
-        session(1, 'A', d('09:00'), d('10:00')),
-        session(2, 'A', d('09:30'), d('10:30')),
-        session(3, 'B', d('09:00'), d('10:00')),
-      ],
-      'UTC',
-    );
+    const grid = gridFor([
+      session(1, 'A', d('09:00'), d('10:00')),
+      session(2, 'A', d('09:30'), d('10:30')),
+      session(3, 'B', d('09:00'), d('10:00')),
+    ]);
     expect(grid.headers).toEqual([
       { room: 'A', colSpan: 2 },
       { room: 'B', colSpan: 1 },
@@ -154,7 +163,7 @@ describe('gridOf', () => {
           new Date((begin + random(12) * 900) * 1000).toISOString(),
         );
       });
-      const grid = gridOf(sessions, 'UTC');
+      const grid = gridFor(sessions);
       const seen = new Map<number, number>();
       grid.slots.forEach((slot, r) => {
         expect(slot.cells).toHaveLength(grid.rooms.length);
@@ -269,7 +278,7 @@ describe('gridOf with uniform rows and breaks (the site grid)', () => {
       ['09:00-09:05 | 1/1 *', '09:05-09:10 | . B1 *', '09:10-09:15 | 2/2 *', '09:15-09:20 | ^'],
     ],
   ])('%s', (_, sessions, step, expected) => {
-    const grid = gridOf(sessions, 'UTC', { step: true, breaks: true });
+    const grid = gridFor(sessions, { step: true, breaks: true });
     expect(grid.step).toBe(step);
     expect(bands(grid)).toEqual(expected);
   });

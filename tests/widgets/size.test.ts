@@ -55,9 +55,9 @@ describe('the widgets as a page downloads them', () => {
     }
   });
 
-  it("has the agenda in one chunk beside the shared one: its calendar chunk takes the agenda's helpers", () => {
-    // A module that the agenda and its lazily loaded calendar both import becomes a chunk of its own
-    // (a request, and ~0.3 KB gzip of overhead): see src/shared/schedule/ical-core.ts.
+  it("has the agenda in one chunk beside the shared one: its calendar and grid chunks take the agenda's helpers", () => {
+    // A module that the agenda and its lazily loaded calendar or grid both import becomes a chunk of its
+    // own (a request, and ~0.3 KB gzip of overhead): see src/shared/schedule/ical-core.ts and grid.ts.
     expect(rows['podium-agenda.js'].files.map((f) => f.file.replace(/-\w{8}\.js$/, ''))).toEqual([
       'podium-agenda.js',
       expect.stringMatching(/^chunks\/chunk$/),
@@ -75,8 +75,15 @@ describe('the widgets as a page downloads them', () => {
     for (const [loader, row] of Object.entries(rows)) expect(withLit(row.files), loader).toEqual(lit);
   });
 
-  it("loads the other languages, the calendar, the robot check and the form's refusals only when needed", () => {
+  it("loads the other languages, the calendar, the grid, the robot check and the form's refusals only when needed", () => {
     const lazy = rows['podium.js'].lazy.map((f) => f.file.replace(/-\w{8}\.js$/, ''));
-    expect(lazy.sort()).toEqual(['chunks/altcha', 'chunks/es', 'chunks/ical', 'chunks/pt', 'chunks/refusal']);
+    expect(lazy.sort()).toEqual([
+      'chunks/altcha',
+      'chunks/es',
+      'chunks/grid',
+      'chunks/ical',
+      'chunks/pt',
+      'chunks/refusal',
+    ]);
   });
 });

@@ -102,10 +102,15 @@ export const styles = css`
     white-space: nowrap;
   }
   .now {
+    margin-bottom: 1em;
+  }
+  #nn {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(14em, 1fr));
     gap: 1em;
-    margin-bottom: 1em;
+  }
+  .now.open .more {
+    margin-bottom: 0.5em;
   }
   .now h2 {
     font-size: 1em;
@@ -302,8 +307,15 @@ export const styles = css`
      that scrolled sideways hid the last ones past the edge), so that a phone's first screen still shows
      the first session. */
   @container (max-width: 47.99em) {
-    .toolbar:not(.open) .fields {
+    .toolbar:not(.open) .fields,
+    .now:not(.open) #nn {
       display: none;
+    }
+    /* Folded, the now/next panel is its button alone. */
+    .now:not(.open) {
+      padding: 0;
+      border: 0;
+      background: none;
     }
     .wide {
       overflow-x: auto;

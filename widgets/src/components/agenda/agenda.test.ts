@@ -7,6 +7,7 @@ import { favouritesOf } from '../../stores/favourites.ts';
 import { parseProgram, type Session } from '../../../../src/shared/schedule/program.ts';
 import { htmlToText } from '../../../../src/shared/schedule/text.ts';
 import { dayKey } from '../../../../src/shared/schedule/time.ts';
+import { nowNext } from '../../../../src/shared/schedule/group.ts';
 import {
   $,
   $$,
@@ -31,7 +32,12 @@ const onDay = (day: string, sessions = program) => sessions.filter((s) => dayKey
 const agenda = (attributes = '') =>
   mount<PodiumAgenda>(`<podium-agenda api="${info.api}" event="1" ${attributes}></podium-agenda>`);
 const sessions = (el: PodiumAgenda) => $$(el, '.session');
-const loaded = (el: PodiumAgenda) => until(() => $(el, '[part="summary"]'), 'the program');
+/** The program, and the grid when it is the view (its code loads the first time: "Loading…" until then). */
+const loaded = (el: PodiumAgenda) =>
+  until(
+    () => $(el, '[part="summary"]') && !/^Loading/.test($(el, '#panel > [part="status"]')?.textContent?.trim() ?? ''),
+    'the program',
+  );
 const titles = (el: PodiumAgenda) => $$(el, '.session .title').map((t) => t.textContent!.trim());
 
 describe('<podium-agenda>', () => {
@@ -225,6 +231,9 @@ describe('<podium-agenda>', () => {
     assert(panel, 'the now panel');
     assert(panel.textContent!.includes(first.name), panel.textContent!);
     assert(/Next/.test(panel.textContent!), 'and next');
+    // A wide container shows the lists, without the button that folds them on a phone.
+    equal(getComputedStyle(panel.querySelector('.more')!).display, 'none', 'no fold button on a desktop');
+    assert(panel.querySelector<HTMLElement>('#nn')!.offsetParent !== null, 'the lists show');
     assert($(el, '.badge'), 'a live badge on the running session');
     const before = agenda(`now="${first.dateBegin - 86_400 * 30}"`);
     await loaded(before);
@@ -425,6 +434,7 @@ describe('<podium-agenda>', () => {
       // Asked for, the grid is a real grid (rooms as columns) in a box of its own that scrolls sideways.
       grid.click();
       await el.updateComplete;
+      await loaded(el);
       equal(
         [list, grid].map((b) => b.getAttribute('aria-pressed')),
         ['false', 'true'],
@@ -535,6 +545,29 @@ describe('<podium-agenda>', () => {
       const bar = $(today, '.tabs')!.getBoundingClientRect();
       const shown = $(today, '[aria-selected="true"]')!.getBoundingClientRect();
       assert(shown.left >= bar.left && shown.right <= bar.right, `today's tab in view: ${shown.right} > ${bar.right}`);
+    });
+
+    it('folds what is on now and next under a button during the event, so the first session still shows', async () => {
+      await setViewport({ width: 390, height: 844 });
+      const first = program[0];
+      const el = agenda(`now="${first.dateBegin + 60}"`);
+      await loaded(el);
+      const panel = $(el, '[part="now"]')!;
+      const button = panel.querySelector<HTMLButtonElement>('.more')!;
+      const lists = panel.querySelector<HTMLElement>('#nn')!;
+      equal(button.getAttribute('aria-expanded'), 'false');
+      equal(lists.offsetParent, null, 'folded');
+      const { now, next } = nowNext(program, first.dateBegin + 60);
+      equal(button.textContent!.trim(), `Now / Next (${now.length + next.length})`);
+      const top = sessions(el)[0].getBoundingClientRect().top - el.getBoundingClientRect().top;
+      assert(top <= 360, `the first session's top: ${top} px below the widget's`);
+      await screenshots('agenda-now-folded-phone', () => el.scrollIntoView(), [390]);
+      button.click();
+      await el.updateComplete;
+      equal(button.getAttribute('aria-expanded'), 'true');
+      assert(lists.offsetParent !== null, 'unfolded');
+      assert(lists.textContent!.includes(first.name), lists.textContent!);
+      await expectAccessible(el);
     });
 
     it("shows one day's list, not the whole program", async () => {

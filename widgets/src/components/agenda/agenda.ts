@@ -10,7 +10,7 @@ import {
   makeFilter,
   type ScheduleFilter,
 } from '../../../../src/shared/schedule/filter.ts';
-import { byDay, days, gridOf, nowNext, rooms } from '../../../../src/shared/schedule/group.ts';
+import { byDay, days, nowNext, rooms } from '../../../../src/shared/schedule/group.ts';
 import {
   dayKey,
   formatDay,
@@ -52,8 +52,9 @@ const QUERY_KEYS = { days: 'day', rooms: 'room', tags: 'tag', q: 'q', view: 'vie
  * @summary The program of an event, one day at a time: list and grid views, day tabs, the event's or the
  * visitor's time zone, filters by track, room, day and text, favourites with an .ics download, and what
  * is on now. In a narrow container (below 48em, e.g. a phone) the program opens as a list whatever `view`
- * says (the grid when the visitor picks it, in a box that scrolls sideways), and the search, room and
- * track fold under a "Filters" button beside the toggles.
+ * says (the grid when the visitor picks it, in a box that scrolls sideways), the search, room and
+ * track fold under a "Filters" button beside the toggles, and what is on now and next under a button of
+ * its own.
  * @tagname podium-agenda
  *
  * @event podium-favourites-change - The visitor starred or unstarred a session. `detail`: `{ eventID,
@@ -81,6 +82,7 @@ const QUERY_KEYS = { days: 'day', rooms: 'room', tags: 'tag', q: 'q', view: 'vie
  * @cssproperty --podium-color-border - Card and grid lines.
  * @cssproperty --podium-color-input-border - Field borders.
  * @cssproperty --podium-color-focus - Focus ring.
+ * @cssproperty --podium-color-danger - Errors and refused fields.
  * @cssproperty --podium-font-family - Font.
  * @cssproperty --podium-radius - Corner radius.
  * @cssproperty --podium-sticky-top - Where the grid's room names stick when the page scrolls (default 0;
@@ -106,6 +108,7 @@ export class PodiumAgenda extends PodiumElement {
     _clock: { state: true },
     _notice: { state: true },
     _open: { state: true },
+    _nowOpen: { state: true },
   };
 
   /**
@@ -145,6 +148,8 @@ export class PodiumAgenda extends PodiumElement {
   declare private _notice: string;
   /** The filters' disclosure is open (it shows in narrow containers only). */
   declare private _open: boolean;
+  /** The now/next lists are open (they fold in narrow containers only). */
+  declare private _nowOpen: boolean;
 
   #program: StoreController<Read<Session[]>> | undefined;
   /** The event's push.subscribe, while connected. */
@@ -162,6 +167,8 @@ export class PodiumAgenda extends PodiumElement {
   #centred = '';
   /** `site` as a base URL for the session links ('' = no links), worked out once per render. */
   #base = '';
+  /** The grid view's chunk once loaded, or why it could not be (see #grid). */
+  #gridView: typeof import('./grid.ts') | Error | undefined;
   /** The view comes from the attributes or the URL, not the visitor, and the program has not shown yet. */
   #fresh = false;
 
@@ -178,7 +185,7 @@ export class PodiumAgenda extends PodiumElement {
     this.hideControls = false;
     this.site = '';
     this._notice = '';
-    this._open = false;
+    this._open = this._nowOpen = false;
     this._clock = Date.now() / 1000;
   }
 
@@ -453,54 +460,40 @@ export class PodiumAgenda extends PodiumElement {
   }
 
   /**
-   * One table per day, a column per room. Rows are as long as their time (`--len` minutes, see the
-   * styles), a row where nothing happens is a labelled break, and the room names stick to the top while
-   * the page scrolls (the table is not in a scrolling box: it fits its container). Below 48em the grid
-   * the visitor picked keeps 48em and scrolls sideways in a box of its own (the page does not); that
-   * box's inner container gives the cells their wide-container styles.
+   * The grid view, from its chunk (grid.ts), loaded the first time the grid shows: "Loading…" until
+   * then, and "Try again" if it cannot be loaded. Its columns are the rooms of the sessions shown when
+   * filtering by room, else every room of the program, so each day has the same columns.
    */
   #grid(sessions: Session[], all: Session[], favs: Set<number>): TemplateResult {
+    const view = this.#gridView;
+    if (!view || view instanceof Error) {
+      if (!view)
+        import('./grid.ts')
+          .then(
+            (m) => (this.#gridView = m),
+            (e: Error) => (this.#gridView = e),
+          )
+          .finally(() => this.requestUpdate());
+      return view
+        ? this._status(this.t('schedule.loadError'), () => {
+            this.#gridView = undefined;
+            this.requestUpdate();
+          })
+        : this._status(this.t('schedule.loading'));
+    }
     const zone = this.#zone;
-    const columns = this._filter.rooms.length > 0 ? rooms(sessions) : rooms(all);
-    return html`<div class="wide">
-      <div>
-        ${[...byDay(sessions, zone)].map(([day, items]) => {
-          const grid = gridOf(items, zone, { rooms: columns });
-          return html`<table part="grid">
-            <caption>
-              <h2 part="day">${formatDay(day, zone, this.language)}</h2>
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">${this.t('schedule.time')}</th>
-                ${grid.headers.map(
-                  (h) => html`<th scope="col" colspan=${h.colSpan}>${h.room || this.t('schedule.noRoom')}</th>`,
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              ${grid.slots.map(
-                (slot) =>
-                  html`<tr data-len=${(slot.end - slot.start) / 60}>
-                    <th scope="row">${formatTime(slot.start, zone, this.language)}</th>
-                    ${
-                      slot.cells.every((cell) => cell === null)
-                        ? html`<td class="break muted" colspan=${slot.cells.length}>${this.t('schedule.break')}</td>`
-                        : slot.cells.map((cell) =>
-                            cell === 'covered'
-                              ? nothing
-                              : cell === null
-                                ? html`<td></td>`
-                                : html`<td rowspan=${cell.rowSpan}>${this.#session(cell.session, favs)}</td>`,
-                          )
-                    }
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`;
-        })}
-      </div>
-    </div>`;
+    return view.grid(
+      this,
+      {
+        html,
+        nothing,
+        day: (d) => formatDay(d, zone, this.language),
+        time: (at) => formatTime(at, zone, this.language),
+        card: (s) => this.#session(s, favs),
+      },
+      byDay(sessions, zone),
+      this._filter.rooms.length > 0 ? rooms(sessions) : rooms(all),
+    );
   }
 
   /** What is on now and next (`all` is not empty: content() answers before). */
@@ -514,31 +507,41 @@ export class PodiumAgenda extends PodiumElement {
         (s) =>
           html`<li>${this.#title(s)}${s.location ? html` <span class="muted">· ${s.location}</span>` : nothing}</li>`,
       );
-    return html`<section
-      class="panel now"
-      part="now"
-      aria-label="${this.t('schedule.now')} / ${this.t('schedule.next')}"
-    >
-      <div>
-        <h2>${this.t('schedule.now')}</h2>
+    const label = `${this.t('schedule.now')} / ${this.t('schedule.next')}`;
+    // In a narrow container the lists fold under a button, as the filters do: during the event they
+    // pushed the first session of a phone's screen some 900 px down.
+    return html`<section class="panel now ${this._nowOpen ? 'open' : ''}" part="now" aria-label=${label}>
+      <button
+        type="button"
+        class="button secondary more"
+        aria-expanded=${this._nowOpen}
+        aria-controls="nn"
+        @click=${() => (this._nowOpen = !this._nowOpen)}
+      >
+        ${label} (${now.length + next.length})
+      </button>
+      <div id="nn">
+        <div>
+          <h2>${this.t('schedule.now')}</h2>
+          ${
+            now.length > 0
+              ? html`<ul>
+                  ${names(now)}
+                </ul>`
+              : html`<p class="muted">${this.t('schedule.nothingNow')}</p>`
+          }
+        </div>
         ${
-          now.length > 0
-            ? html`<ul>
-                ${names(now)}
-              </ul>`
-            : html`<p class="muted">${this.t('schedule.nothingNow')}</p>`
+          next.length > 0
+            ? html`<div>
+                <h2>${this.t('schedule.next')} · ${formatTime(next[0].dateBegin, zone, this.language)}</h2>
+                <ul>
+                  ${names(next)}
+                </ul>
+              </div>`
+            : nothing
         }
       </div>
-      ${
-        next.length > 0
-          ? html`<div>
-              <h2>${this.t('schedule.next')} · ${formatTime(next[0].dateBegin, zone, this.language)}</h2>
-              <ul>
-                ${names(next)}
-              </ul>
-            </div>`
-          : nothing
-      }
     </section>`;
   }
 
