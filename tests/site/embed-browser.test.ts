@@ -263,6 +263,23 @@ describe('the embed configurator', () => {
     await c.close();
   });
 
+  it("loads the program's grid when it first shows, and offers Try again when its code cannot be fetched", async () => {
+    // The grid's code is a chunk of its own (widgets/src/components/agenda/grid.ts). A failed fetch is a
+    // console error: this context does not count those.
+    const c = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await skipDemoImages(c);
+    let refuse = true;
+    await c.route('**/widgets/chunks/grid-*.js', (route) => (refuse ? route.abort() : route.continue()));
+    const page = await c.newPage();
+    await page.goto(`${p.site}/demo/summit/embed?widget=agenda&agenda:view=grid`);
+    const status = page.locator('[data-embed-preview] > podium-agenda [part="status"]');
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/could not be loaded/);
+    refuse = false;
+    await status.getByRole('button', { name: 'Try again' }).click();
+    await drawn(page, 'podium-agenda [part~="grid"]');
+    await c.close();
+  });
+
   it('keeps a malformed prefill e-mail out of the snippet and says why next to the field, at 390 px', async () => {
     const c = await newContext({ viewport: { width: 390, height: 844 } });
     const page = await c.newPage();
