@@ -22,3 +22,26 @@ export function refusedAs(line: string): Refused | undefined {
   const said = line.trim();
   return (Object.keys(REFUSED) as Refused[]).find((k) => said.endsWith(REFUSED[k]));
 }
+
+/**
+ * The platform's refusals of an attendee's own change to their sessions (403, 409) that /me says in its
+ * language (src/site/me-refusals.ts); the platform writes them from here (src/platform/resources/
+ * enrollment).
+ */
+export const ENROL_REFUSED = {
+  limited: 'this activity is limited to the people of its lists',
+  locked: 'this activity is locked: only event admins can change its attendees',
+} as const;
+
+/** The chain rule's refusal: `whom` is `you are` (the attendee's own call) or `person 12 is`. */
+export const chainRefusal = (whom: string, enrolled: number, chain: { name: string; chainID: number; max: number }) =>
+  `${whom} already enrolled in ${enrolled} of the activities of chain "${chain.name}" (chainID ${chain.chainID}), which allows at most ${chain.max} per person`;
+
+const CHAIN =
+  /^you are already enrolled in (\d+) of the activities of chain "(.*)" \(chainID \d+\), which allows at most (\d+) per person$/s;
+
+/** The parts of the attendee's own chain refusal (see chainRefusal); undefined for any other line. */
+export function chainRefused(line: string): { enrolled: string; name: string; max: string } | undefined {
+  const m = CHAIN.exec(line.trim());
+  return m ? { enrolled: m[1], name: m[2], max: m[3] } : undefined;
+}

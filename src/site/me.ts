@@ -34,6 +34,7 @@ import {
 import type { LoadedEvent } from './checkin.ts';
 import { postedFromHere } from './origin.ts';
 import { eventDates } from './pages.ts';
+import { enrolRefusal } from './me-refusals.ts';
 import { placeLine } from './place.ts';
 import { qrSvg } from './qr-svg.ts';
 
@@ -121,10 +122,14 @@ function done(base: string, what: string, id?: string): { redirect: string } {
 /** The minutes a 429 asks to wait (Retry-After, at least one). */
 const minutesOf = (retryAfter: number | undefined) => Math.ceil(Math.max(1, retryAfter ?? 60) / 60);
 
-/** One refusal of an action, as the page says it: the platform's own line for conflicts (chains, lists). */
+/**
+ * One refusal of an action, as the page says it: in its language when known (a locked session, one
+ * limited to lists, a chain's limit: me-refusals.ts), else the platform's own line.
+ */
 function actionError(locale: Locale, err: unknown): string {
   if (!isPodiumError(err)) throw err;
-  if (err.status === 409 || err.status === 403 || err.status === 400) return err.message;
+  if (err.status === 409 || err.status === 403 || err.status === 400)
+    return enrolRefusal(locale, err.message) ?? err.message;
   return t(locale, 'me.failed');
 }
 

@@ -280,10 +280,37 @@ describe('signed in', () => {
     const item = new RegExp(`<li class="me-session" id="s${target.activityID}">[\\s\\S]*?</li>`).exec(page.text)![0];
     expect(item).toContain('Only the organizers can change who attends this session.');
     expect(item).not.toContain('<form');
-    const tried = await site(ME, { cookie: ana, form: { action: 'enrol', activityID: target.activityID } });
-    expect(tried.status).toBe(403);
-    expect(tried.text).toContain('role="alert"');
-    expect(tried.text).toContain('this activity is locked');
+    // The platform's refusal ('this activity is locked: only event admins…') in the page's language.
+    for (const [lang, said] of [
+      ['en', 'Only the organizers can change who attends this session.'],
+      ['pt', 'Só os organizadores podem mudar quem participa desta sessão.'],
+    ]) {
+      const tried = await site(ME, { cookie: `${ana}; podium_lang=${lang}`, form: { action: 'enrol', activityID: target.activityID } }); // prettier-ignore
+      expect(tried.status).toBe(403);
+      expect(tried.text).toMatch(new RegExp(`role="alert"[^>]*>\\s*${said.replace('.', '\\.')}\\s*<`));
+      expect(tried.text).not.toContain('this activity is locked');
+    }
+  });
+
+  it("says a chain's limit in the page's language, with the chain's name and numbers", async () => {
+    const free = sessions.filter((s) => s.lockOperations !== '1' && s.general !== '1').slice(-2);
+    const [chain] = await api('chain.create', { eventID }, { name: 'Pick one workshop', constraint: '1' }, organizer);
+    for (const s of free) await api('activity.chain.bind', { chainID: chain.chainID, activityID: s.activityID }, {}, organizer); // prettier-ignore
+    try {
+      expect((await site(ME, { cookie: ana, form: { action: 'enrol', activityID: free[0].activityID } })).status).toBe(303); // prettier-ignore
+      for (const [lang, said] of [
+        ['en', 'You already have 1 of the sessions of “Pick one workshop”, which allows 1 per person.'],
+        ['es', 'Ya tiene 1 de las sesiones de “Pick one workshop”, que permite 1 por persona.'],
+      ]) {
+        const tried = await site(ME, { cookie: `${ana}; podium_lang=${lang}`, form: { action: 'enrol', activityID: free[1].activityID } }); // prettier-ignore
+        expect(tried.status).toBe(409);
+        expect(tried.text).toContain(said);
+        expect(tried.text).not.toContain('already enrolled in');
+      }
+    } finally {
+      await site(ME, { cookie: ana, form: { action: 'leave', activityID: free[0].activityID } });
+      await api('chain.remove', { chainID: chain.chainID }, {}, organizer);
+    }
   });
 
   it('saves the RSVP, and shows no answer the attendee did not give', async () => {

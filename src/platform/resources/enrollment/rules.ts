@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../errors.ts';
 import { eventPersonOf } from '../rows.ts';
+import { ENROL_REFUSED } from '../../../shared/refused.ts';
 
 export function isAttendee(db: Kysely<DB>, eventID: number, personID: number): Promise<boolean> {
   return eventPersonOf(db, eventID, personID)
@@ -17,8 +18,7 @@ export async function requireAttendee(db: Kysely<DB>, eventID: number, personID:
 
 /** lockOperations=1: members cannot enroll, dismiss or reprioritize themselves; admins still can. */
 export function requireUnlocked(seats: { lockOperations: number }): void {
-  if (seats.lockOperations === 1)
-    throw new ApiError(403, 'this activity is locked: only event admins can change its attendees');
+  if (seats.lockOperations === 1) throw new ApiError(403, ENROL_REFUSED.locked);
 }
 
 /**

@@ -4,6 +4,7 @@ import { lockRow } from '../../db/lock.ts';
 import { ApiError, conflict, notFound } from '../../errors.ts';
 import { attendeeRow, type AttendeeRow } from './records.ts';
 import { chainsAtLimit, listAdmits } from './rules.ts';
+import { ENROL_REFUSED, chainRefusal } from '../../../shared/refused.ts';
 
 // The seat rules of activity attendance (docs/api/attendance.md): capacity, waiting list (approved 0,
 // `position` = place in the queue), oversize, automatic promotion. Every function here runs inside the
@@ -181,14 +182,12 @@ export async function bindSeat(
   if (refusal?.rule === 'list') {
     if (who.admin)
       throw conflict(`person ${personID} is in none of the lists this activity is limited to: add them to one first`);
-    throw new ApiError(403, 'this activity is limited to the people of its lists');
+    throw new ApiError(403, ENROL_REFUSED.limited);
   }
   if (refusal?.rule === 'chain') {
     const { chain } = refusal;
     const whom = who.self ? 'you are' : `person ${personID} is`;
-    throw conflict(
-      `${whom} already enrolled in ${chain.enrolled} of the activities of chain "${chain.name}" (chainID ${chain.chainID}), which allows at most ${chain.maxPerPerson} per person`,
-    );
+    throw conflict(chainRefusal(whom, chain.enrolled, { ...chain, max: chain.maxPerPerson }));
   }
   if (refusal?.rule === 'full') throw conflict('activity is full');
   const approved = approvalFor(seats, counts);
