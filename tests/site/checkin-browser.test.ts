@@ -16,6 +16,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axe, checkAndShoot, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { editEvent, http, startPodium, type Podium } from './harness.ts';
 
 let p: Podium;
@@ -28,6 +32,10 @@ const STAFF = { username: 'door.staff@podium.test', password: 'door-pass-2037' }
 const ATTENDEE = { username: 'plain.attendee@podium.test', password: 'just-a-visitor-1' };
 const codes: Record<string, string> = {};
 const PAGE = '/demo/summit/checkin';
+/** The platform's store, read to count a person's tokens (no operation lists them). */
+const STORE = join(mkdtempSync(join(tmpdir(), 'podium-checkin-test-')), 'podium.db');
+/** The plain attendee's personID. */
+let attendeeID: string;
 
 /** One platform call as the demo organizer (a company admin); its rows. Past the per-token limit (10 a second), waits and asks again. */
 async function api(
@@ -53,7 +61,7 @@ async function api(
 
 beforeAll(async () => {
   [p, browser] = await Promise.all([
-    startPodium(),
+    startPodium({ DATABASE_URL: `file:${STORE}` }),
     launchChromium(
       '--host-resolver-rules=MAP *.example.test 127.0.0.1',
       '--use-fake-device-for-media-stream',
@@ -74,6 +82,7 @@ beforeAll(async () => {
   ] as const) {
     const [row] = await api(admin, 'event.person.bind', { eventID }, { name: `Person ${level}`, username: who.username, level }); // prettier-ignore
     await api(admin, 'event.person.operate', { eventID, key: 'password', personID: row.personID }, { value: who.password }); // prettier-ignore
+    if (who === ATTENDEE) attendeeID = row.personID;
   }
   for (const name of ['Ana Door', 'Bo Door', 'Cy Camera', 'Di Offline', 'Ed Kept']) {
     const [row] = await api(admin, 'event.person.bind', { eventID }, { name, username: `${name.split(' ')[0].toLowerCase()}@door.podium.test` }); // prettier-ignore
@@ -432,6 +441,11 @@ describe('the check-in page', () => {
     await signIn(page, ATTENDEE);
     expect(await page.locator('#checkin-error').textContent()).toContain('may not check people in');
     expect((await c.cookies()).some((k) => k.name === 'podium_checkin')).toBe(false);
+    // The token the sign-in made for that account is ended at once: kept nowhere, it must not live on.
+    const store = new DatabaseSync(STORE, { readOnly: true });
+    const tokens = store.prepare('SELECT count(*) AS n FROM token WHERE personID = ?').get(Number(attendeeID));
+    store.close();
+    expect(tokens).toEqual({ n: 0 });
     await signIn(page, STAFF);
     // Sign out ends the token at the platform (a door phone is shared), not only the cookie.
     const token = (await c.cookies()).find((k) => k.name === 'podium_checkin')!.value;
