@@ -120,6 +120,12 @@ describe('<podium-agenda>', () => {
   it('lets the visitor filter, search, pick a day with the keyboard and clear it all', async () => {
     const el = agenda();
     await loaded(el);
+    // The tracks by name, as the site lists them (the program's order is another).
+    const tracks = $$<HTMLOptionElement>(el, '#tag option')
+      .slice(1)
+      .map((o) => o.textContent!.trim());
+    const byName = [...new Set(program.flatMap((s) => s.tags.map((t) => t.name)))].sort((a, b) => a.localeCompare(b));
+    equal(tracks, byName);
     type($<HTMLSelectElement>(el, '#room')!, 'Studio');
     await el.updateComplete;
     const studio = program.filter((s) => s.location === 'Studio');

@@ -547,6 +547,7 @@ export class PodiumAgenda extends PodiumElement {
 
   #toolbar(all: Session[], mine: Session[], filtering: boolean): TemplateResult {
     const f = this._filter;
+    // The tracks by name, as the site's schedule lists them.
     const tags = new Map<number, string>();
     for (const s of all) for (const tag of s.tags) tags.set(tag.tagID, tag.name);
     const zonesDiffer = localTimeZone() !== (this._info?.timezone ?? 'UTC');
@@ -598,10 +599,12 @@ export class PodiumAgenda extends PodiumElement {
                 <label for="tag">${this.t('schedule.track')}</label>
                 <select id="tag" @change=${(e: Event) => this.#pick('tags', (e.target as HTMLSelectElement).value)}>
                   <option value="" ?selected=${f.tags.length === 0}>${this.t('schedule.allTracks')}</option>
-                  ${[...tags].map(
-                    ([id, name]) =>
-                      html`<option value=${id} ?selected=${f.tags.length === 1 && f.tags[0] === id}>${name}</option>`,
-                  )}
+                  ${[...tags]
+                    .sort((a, b) => a[1].localeCompare(b[1]))
+                    .map(
+                      ([id, name]) =>
+                        html`<option value=${id} ?selected=${f.tags.length === 1 && f.tags[0] === id}>${name}</option>`,
+                    )}
                 </select>
               </div>`
             : nothing
