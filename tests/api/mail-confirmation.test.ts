@@ -161,6 +161,17 @@ describe.each(STORES)('registration confirmation e-mail on %s', (kind) => {
     expect(m.mail.text).toContain('12 June 2030, 09:00–18:00 (Europe/Lisbon)');
   });
 
+  it("confirms in the language of the form the attendee registered through (language), not the event's", async () => {
+    // The event is in English now (above); the visitor filled in a Spanish form.
+    const [row] = await p.ok('form.respondRegistration', { query: { eventID }, body: { firstName: 'Lucía', lastName: 'Lima', email: 'lucia@mail.test', feedbackContent: '[]', language: 'es' } }); // prettier-ignore
+    expect([row.language, row.personLanguage]).toEqual(['es', 'es']);
+    const [m] = await until(() => (to('lucia@mail.test').length ? to('lucia@mail.test') : undefined));
+    expect(m.mail.subject).toBe('Inscripción confirmada: Festa do Código');
+    expect(m.mail.text).toContain('Hola Lucía:');
+    const fr = await p.call('form.respondRegistration', { query: { eventID }, body: { firstName: 'Fred', lastName: 'Lima', email: 'fred@mail.test', feedbackContent: '[]', language: 'fr' } }); // prettier-ignore
+    expect(fr.text).toBe('400 language must be en, pt or es');
+  });
+
   /** A visible event of the company taking registrations, with these form settings. */
   let seq = 0;
   const formEvent = async (settings: Record<string, number>) => {

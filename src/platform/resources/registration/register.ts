@@ -48,6 +48,8 @@ export interface RegistrationInput {
    * (event.applicant.bind); the event's setting decides for the form.
    */
   readonly apply?: boolean;
+  /** The language the attendee chose (eventPerson.language; default none: the event's). */
+  readonly language?: string;
   /** Where the registration came from (eventPerson.origin; default `form`). */
   readonly origin?: string;
   /**
@@ -420,6 +422,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       // The event password only for a person this call created: an existing person's is theirs.
       passwordHash: isNew ? passwordHash : '',
       origin: p.origin ?? 'form',
+      language: p.language,
       ...eventProfile(p, username),
     },
     ctx.now,

@@ -164,6 +164,18 @@ describe('<podium-registration>', () => {
     await expectAccessible(el);
   });
 
+  it("registers in the form's language: the attendee's confirmation e-mail and pages speak it", async () => {
+    const el = registration('event="1" locale="es"');
+    const mail = await fillSummit(el);
+    submit(el);
+    await until(() => $(el, '[part="success"]'), 'the success message');
+    const found = await admin('event.person.find', { eventID: 1, selection: 'all', email: mail });
+    equal(
+      found.data.map((p) => p.language),
+      ['es'],
+    );
+  });
+
   it('registering again with the same address offers the link to that registration, the address filled in', async () => {
     const first = registration('event="1"');
     const mail = await fillSummit(first);

@@ -281,6 +281,8 @@ export class PodiumRegistration extends PodiumElement {
     if (def.consent) body.consent ||= '0';
     // The guests part (guests.ts) keeps its list as JSON text.
     body.guests = this._values.guests as string;
+    // The form's language is the attendee's: their confirmation e-mail and pages speak it.
+    body.language = this.language;
     try {
       const [row] = await call(api, 'form.respondRegistration', { eventID, grant: grantOf(api, eventID!) }, body);
       writeJson('sessionStorage', this.#draft, undefined);

@@ -63,6 +63,10 @@ export default defineOperation({
       text(40000),
       'Podium extension: guests the new attendee brings, a JSON list of {"name","email"} (at most the event\'s guestsForMember; bound only when this call registers them)',
     ),
+    language: bOpt(
+      z.enum(['en', 'pt', 'es'], 'must be en, pt or es'),
+      "Podium extension: the language the attendee chose, that of the form (their e-mails and pages; default: the event's)",
+    ),
     coupon: bOpt(
       text(40),
       'a coupon code of the event (only where it has a ticket price): its discount is stored on the enrollment',
