@@ -367,6 +367,11 @@ describe('signed in', () => {
       expect(refused.status).toBe(400);
       expect(refused.text).toContain(`<p class="alert" id="f${field.feedbackID}-error">${said}</p>`);
     }
+    // A decimal is a number to the platform: the browser's check takes it too (its default step is 1).
+    const input = new RegExp(`<input[^>]*id="f${field.feedbackID}"[^>]*>`).exec((await site(ME, { cookie: ana })).text)![0]; // prettier-ignore
+    expect(input).toContain('step="any"');
+    const saved = await site(ME, { cookie: ana, form: { ...answers, [`f${field.feedbackID}`]: '2.5' } });
+    expect(saved.status).toBe(303);
   });
 
   it('refuses every form posted from another site, changing nothing', async () => {
