@@ -7,7 +7,13 @@ import { refusal } from '../../widgets/src/components/registration/refusal.ts';
 const controls = ['firstName', 'lastName', 'email', 'f12', 'tag', 'consent'];
 const REQUIRED = 'This field is required.';
 /** What the form says in the visitor's language: marked, so a test sees which was picked. */
-const SAID: Record<string, string> = { 'form.fieldRequired': REQUIRED, 'form.fieldInvalid.email': '[email]' };
+const SAID: Record<string, string> = {
+  'form.fieldRequired': REQUIRED,
+  'form.fieldInvalid.email': '[email]',
+  'me.answerInvalid.date': '[date]',
+  'me.answerInvalid.number': '[number]',
+  'me.answerInvalid.telephone': '[telephone]',
+};
 /** The form, as far as refusal() reads it: its messages. */
 const form = { language: 'en', t: (key: string) => SAID[key] };
 
@@ -27,7 +33,11 @@ describe('refusal', () => {
     // An address the browser takes and the platform does not: in the visitor's language (its line is English).
     ['email must be an e-mail address', { email: '[email]' }],
     ['feedbackContent field 12 (Work e-mail) must be an e-mail address', { f12: '[email]' }],
-    ['feedbackContent field 12 (Age) must be a number', { f12: 'Must be a number' }],
+    // A date, a number, a telephone the browser's own input let through (21990-03-10, a browser without a picker).
+    ['feedbackContent field 12 (Age) must be a number', { f12: '[number]' }],
+    ['feedbackContent field 12 (Born) must be a date as YYYY-MM-DD', { f12: '[date]' }],
+    ['feedbackContent field 12 (Phone) must be a telephone number', { f12: '[telephone]' }],
+    ['feedbackContent field 12 (Site) must be an http or https URL', { f12: 'Must be an http or https URL' }],
     // Not about a control the form has: the form's own message, in the platform's words.
     ['feedbackContent field 99 (Gone) is not a field', { '': 'FeedbackContent field 99 (Gone) is not a field' }],
     ['registration is closed', { '': 'Registration is closed' }],

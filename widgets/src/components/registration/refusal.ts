@@ -22,15 +22,19 @@ interface Form {
 
 /**
  * The refusals the form says in the visitor's language (the platform's line is English), by what they
- * mean (src/shared/refused.ts): an empty or unchecked required field, and an e-mail address the browser took but the
- * platform did not (`ana@exemplo`). Other values (a date, a number, a telephone, a URL) the browser's own
- * inputs check first: their rare refusals stay in the platform's words.
+ * mean (src/shared/refused.ts): an empty or unchecked required field, an e-mail address the browser took
+ * but the platform did not (`ana@exemplo`), and a date, a number or a telephone the browser's own input
+ * let through (a year of five digits, a browser without a date picker). A URL's rare refusal stays in
+ * the platform's words. The words are /me's (src/site/me.ts) where the form has none of its own.
  */
 const KNOWN: Partial<Record<Refused, MessageKey>> = {
   empty: 'form.fieldRequired',
   unchecked: 'form.fieldRequired',
   consent: 'form.fieldRequired',
   email: 'form.fieldInvalid.email',
+  date: 'me.answerInvalid.date',
+  number: 'me.answerInvalid.number',
+  telephone: 'me.answerInvalid.telephone',
 };
 
 /**
