@@ -145,7 +145,8 @@ export function fontStack(fontFamily: string | null | undefined): string {
  * - `--podium-color-bg`: backgroundColor; `--podium-color-text` (≥ 7:1 on it where the background
  *   allows, else black or white: ≥ 4.5:1), `--podium-color-muted` (≥ 4.5:1 on bg and on surface);
  * - `--podium-color-surface` (cards, slightly off the background), `--podium-color-border` (decorative
- *   lines), `--podium-color-input-border` (form fields, ≥ 3:1), `--podium-color-focus` (focus ring, ≥ 3:1);
+ *   lines), `--podium-color-input-border` (form fields, ≥ 3:1), `--podium-color-focus` (focus ring, ≥ 3:1 on bg and on surface: it rings
+ *   controls on cards too);
  * - `--podium-color-danger`: errors and refused fields, a red readable on bg and surface (≥ 4.5:1; on a
  *   dark background the red lightens);
  * - `--podium-font-family`, `--podium-radius`.
@@ -170,7 +171,7 @@ export function themeVars(input: ThemeInput = {}): Record<ThemeVar, string> {
     '--podium-color-surface': surface,
     '--podium-color-border': mix(bg, text, 0.18),
     '--podium-color-input-border': ensureContrast(mix(bg, text, 0.45), [bg], 3, text),
-    '--podium-color-focus': ensureContrast(primary, [bg], 3, text),
+    '--podium-color-focus': ensureContrast(primary, [bg, surface], 3, text),
     '--podium-color-danger': ensureContrast(DEFAULT_DANGER, [bg, surface], 4.5, text),
     '--podium-font-family': fontStack(input.fontFamily),
     '--podium-radius': DEFAULT_RADIUS,

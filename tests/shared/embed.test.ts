@@ -74,7 +74,7 @@ describe('the embed snippet', () => {
     [
       "colours: only the properties that differ from the widgets' own",
       'main-color=%23ffcc00',
-      `${loader('podium-registration.js')}<style>\n  podium-registration {\n    --podium-color-primary: #ffcc00;\n    --podium-color-on-primary: #000000;\n    --podium-color-primary-text: #816a0e;\n    --podium-color-focus: #af8e09;\n  }\n</style>\n<podium-registration ${common}></podium-registration>\n`,
+      `${loader('podium-registration.js')}<style>\n  podium-registration {\n    --podium-color-primary: #ffcc00;\n    --podium-color-on-primary: #000000;\n    --podium-color-primary-text: #816a0e;\n    --podium-color-focus: #a3850a;\n  }\n</style>\n<podium-registration ${common}></podium-registration>\n`,
     ],
     [
       "colours: not a colour, the event's",

@@ -110,9 +110,10 @@ describe('themeVars', () => {
       const best = Math.max(contrastRatio('#000000', bg), contrastRatio('#ffffff', bg));
       expect(contrastRatio(v['--podium-color-text'], bg), where).toBeGreaterThanOrEqual(Math.min(7, best));
       expect(contrastRatio(v['--podium-color-input-border'], bg), where).toBeGreaterThanOrEqual(3);
-      expect(contrastRatio(v['--podium-color-focus'], bg), where).toBeGreaterThanOrEqual(3);
-      for (const back of [bg, surface])
+      for (const back of [bg, surface]) {
+        expect(contrastRatio(v['--podium-color-focus'], back), where).toBeGreaterThanOrEqual(3);
         expect(contrastRatio(v['--podium-color-danger'], back), where).toBeGreaterThanOrEqual(4.5);
+      }
     }
   });
 });
