@@ -93,6 +93,9 @@ export default {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: chromiumLaunchOptions(),
+      // A visitor far from the demo's Lisbon (CI machines run in UTC, whose clock Lisbon's is in winter):
+      // the agenda's "Event time / My time" has something to switch.
+      createBrowserContext: ({ browser }) => browser.newContext({ timezoneId: 'America/Sao_Paulo' }),
     }),
   ],
   testRunnerHtml: (testFramework) => `<!doctype html>

@@ -5,7 +5,7 @@
 // `tz=local` in the URL and in the page's own links, and remembers the choice.
 
 import { chosenZoneMode, rememberZoneMode, type ZoneMode } from '../shared/schedule/zone-choice.ts';
-import { localTimeZone, offsetMinutes, zoneLabel } from '../shared/schedule/time.ts';
+import { localTimeZone, sameClock, zoneLabel } from '../shared/schedule/time.ts';
 
 export interface ZoneSwitchOptions {
   root: HTMLElement;
@@ -18,13 +18,6 @@ export interface ZoneSwitchOptions {
   links?: () => Iterable<HTMLAnchorElement>;
   /** The first and last times the page shows (Unix seconds); left out, the zones' names decide. */
   span?: readonly [number, number];
-}
-
-/** Whether two zones say the same clock time at both ends of a span (an event: days, rarely a DST change). */
-function sameClock(a: string, b: string, span: readonly [number, number] | undefined): boolean {
-  if (a === b) return true;
-  if (!span || !span.every((t) => Number.isFinite(t) && t > 0)) return false;
-  return span.every((t) => offsetMinutes(t, a) === offsetMinutes(t, b));
 }
 
 /** Sets the switch up; answers the zone the page opened in. */

@@ -277,6 +277,10 @@ describe('the embed configurator', () => {
     refuse = false;
     await status.getByRole('button', { name: 'Try again' }).click();
     await drawn(page, 'podium-agenda [part~="grid"]');
+    // The focus is back on the toggle that asked for the grid, not at the agenda's top.
+    const focused = () =>
+      page.evaluate(() => document.querySelector('[data-embed-preview] > podium-agenda')!.shadowRoot!.activeElement?.textContent?.trim()); // prettier-ignore
+    await expect.poll(focused).toMatch(/Grid$/);
     await c.close();
   });
 

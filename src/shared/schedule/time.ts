@@ -112,6 +112,17 @@ export function offsetMinutes(unix: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(unix)) / 60);
 }
 
+/**
+ * Whether two zones say the same clock time at both ends of a span (an event: days, rarely a DST
+ * change): a visitor in UTC at a Lisbon event in winter reads the same times. Without a span, whether
+ * they are the same zone.
+ */
+export function sameClock(a: string, b: string, span: readonly [number, number] | undefined): boolean {
+  if (a === b) return true;
+  if (!span || !span.every((t) => Number.isFinite(t) && t > 0)) return false;
+  return span.every((t) => offsetMinutes(t, a) === offsetMinutes(t, b));
+}
+
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
 }

@@ -102,14 +102,12 @@ export const styles = css`
     white-space: nowrap;
   }
   .now {
-    margin-bottom: 1em;
-  }
-  #nn {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(14em, 1fr));
     gap: 1em;
+    margin-bottom: 1em;
   }
-  .now.open .more {
+  .nn {
     margin-bottom: 0.5em;
   }
   .now h2 {
@@ -308,14 +306,8 @@ export const styles = css`
      the first session. */
   @container (max-width: 47.99em) {
     .toolbar:not(.open) .fields,
-    .now:not(.open) #nn {
-      display: none;
-    }
-    /* Folded, the now/next panel is its button alone. */
     .now:not(.open) {
-      padding: 0;
-      border: 0;
-      background: none;
+      display: none;
     }
     .wide {
       overflow-x: auto;

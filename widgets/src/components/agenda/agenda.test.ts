@@ -180,6 +180,25 @@ describe('<podium-agenda>', () => {
     assert(!summary().includes('Lisbon'), summary());
   });
 
+  it('offers no "My time" where the visitor\'s clock reads the same (another zone, the same offset)', async () => {
+    // The visitor is in São Paulo (web-test-runner.config.mjs); Buenos Aires has had the same clock since 2019.
+    const made = await admin('company.event.bind', { companyID: 1 }, { name: 'Same clock', nickname: `clock${Date.now()}` }); // prettier-ignore
+    const eventID = String(made.data[0].eventID);
+    const at = Date.parse('2037-12-28T12:00:00Z') / 1000;
+    for (const [key, value] of Object.entries({
+      timezone: 'America/Argentina/Buenos_Aires',
+      dateBegin: String(at),
+      visible: '1',
+    }))
+      // prettier-ignore
+      await admin('event.edit', { eventID, key }, { value });
+    await admin('activity.create', { eventID }, { name: 'Talk', location: 'Room A', dateBegin: String(at), dateEnd: String(at + 1800) }); // prettier-ignore
+    const el = mount<PodiumAgenda>(`<podium-agenda api="${info.api}" event="${eventID}"></podium-agenda>`);
+    await loaded(el);
+    equal(titles(el), ['Talk']);
+    assert(!$$(el, 'button').some((b) => b.textContent!.includes('My time')), 'no toggle');
+  });
+
   it('keeps favourites in localStorage, filters by them and downloads them as .ics', async () => {
     const el = agenda();
     await loaded(el);
@@ -238,8 +257,8 @@ describe('<podium-agenda>', () => {
     assert(panel.textContent!.includes(first.name), panel.textContent!);
     assert(/Next/.test(panel.textContent!), 'and next');
     // A wide container shows the lists, without the button that folds them on a phone.
-    equal(getComputedStyle(panel.querySelector('.more')!).display, 'none', 'no fold button on a desktop');
-    assert(panel.querySelector<HTMLElement>('#nn')!.offsetParent !== null, 'the lists show');
+    equal(getComputedStyle($(el, '.nn')!).display, 'none', 'no fold button on a desktop');
+    assert(panel.offsetParent !== null, 'the lists show');
     assert($(el, '.badge'), 'a live badge on the running session');
     const before = agenda(`now="${first.dateBegin - 86_400 * 30}"`);
     await loaded(before);
@@ -551,6 +570,14 @@ describe('<podium-agenda>', () => {
       const bar = $(today, '.tabs')!.getBoundingClientRect();
       const shown = $(today, '[aria-selected="true"]')!.getBoundingClientRect();
       assert(shown.left >= bar.left && shown.right <= bar.right, `today's tab in view: ${shown.right} > ${bar.right}`);
+      // Grown by a filter's count ("Wed 23 Dec (40)"), it comes into view again.
+      type($<HTMLInputElement>(today, '#q')!, 'a');
+      await today.updateComplete;
+      await today.updateComplete;
+      const grown = $(today, '[aria-selected="true"]')!;
+      assert(/\(\d+\)/.test(grown.textContent!), grown.textContent!);
+      const after = grown.getBoundingClientRect();
+      assert(after.right <= $(today, '.tabs')!.getBoundingClientRect().right, `the grown tab in view: ${after.right}`);
     });
 
     it('folds what is on now and next under a button during the event, so the first session still shows', async () => {
@@ -558,9 +585,9 @@ describe('<podium-agenda>', () => {
       const first = program[0];
       const el = agenda(`now="${first.dateBegin + 60}"`);
       await loaded(el);
-      const panel = $(el, '[part="now"]')!;
-      const button = panel.querySelector<HTMLButtonElement>('.more')!;
-      const lists = panel.querySelector<HTMLElement>('#nn')!;
+      const lists = $(el, '[part="now"]')!;
+      const button = $<HTMLButtonElement>(el, '.nn')!;
+      equal(button.getAttribute('aria-controls'), lists.id);
       equal(button.getAttribute('aria-expanded'), 'false');
       equal(lists.offsetParent, null, 'folded');
       const { now, next } = nowNext(program, first.dateBegin + 60);
@@ -568,10 +595,13 @@ describe('<podium-agenda>', () => {
       const top = sessions(el)[0].getBoundingClientRect().top - el.getBoundingClientRect().top;
       assert(top <= 360, `the first session's top: ${top} px below the widget's`);
       await screenshots('agenda-now-folded-phone', () => el.scrollIntoView(), [390]);
+      const at = button.getBoundingClientRect();
       button.click();
       await el.updateComplete;
       equal(button.getAttribute('aria-expanded'), 'true');
       assert(lists.offsetParent !== null, 'unfolded');
+      const moved = button.getBoundingClientRect();
+      equal([moved.left, moved.top], [at.left, at.top], 'the button stays where it was');
       assert(lists.textContent!.includes(first.name), lists.textContent!);
       await expectAccessible(el);
     });

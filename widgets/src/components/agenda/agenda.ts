@@ -19,6 +19,7 @@ import {
   localTimeZone,
   offsetMinutes,
   safeTimeZone,
+  sameClock,
   zonedParts,
   zoneLabel,
 } from '../../../../src/shared/schedule/time.ts';
@@ -163,7 +164,7 @@ export class PodiumAgenda extends PodiumElement {
   #favourites: StoreController<Set<number>> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #reported: unknown;
-  /** The id of the day tab last brought into view (see updated). */
+  /** The id and width of the day tab last brought into view (see updated). */
   #centred = '';
   /** `site` as a base URL for the session links ('' = no links), worked out once per render. */
   #base = '';
@@ -256,9 +257,10 @@ export class PodiumAgenda extends PodiumElement {
       el.style.setProperty(el.dataset.len ? '--len' : '--tag', el.dataset.len ?? el.dataset.color!);
     // The day tabs are a row that scrolls sideways: a day newly shown (today on the fifth day of a
     // week-long event, a day picked with the keyboard) comes to the row's middle.
+    // Again when it grows: a filter's count ("Wed 2 Dec (40)") ran the tab past the row's end.
     const tab = this.renderRoot.querySelector<HTMLElement>('[aria-selected="true"]');
-    if (tab && tab.id !== this.#centred) {
-      this.#centred = tab.id;
+    if (tab && tab.id + tab.offsetWidth !== this.#centred) {
+      this.#centred = tab.id + tab.offsetWidth;
       tab.parentElement!.scrollLeft = tab.offsetLeft - (tab.parentElement!.clientWidth - tab.offsetWidth) / 2;
     }
   }
@@ -478,6 +480,8 @@ export class PodiumAgenda extends PodiumElement {
         ? this._status(this.t('schedule.loadError'), () => {
             this.#gridView = undefined;
             this.requestUpdate();
+            // The focus goes back where the visitor asked for the grid, not to the agenda's top.
+            this.#refocus(() => [this.renderRoot.querySelector('.view [aria-pressed="true"]')]);
           })
         : this._status(this.t('schedule.loading'));
     }
@@ -508,19 +512,19 @@ export class PodiumAgenda extends PodiumElement {
           html`<li>${this.#title(s)}${s.location ? html` <span class="muted">· ${s.location}</span>` : nothing}</li>`,
       );
     const label = `${this.t('schedule.now')} / ${this.t('schedule.next')}`;
-    // In a narrow container the lists fold under a button, as the filters do: during the event they
-    // pushed the first session of a phone's screen some 900 px down.
-    return html`<section class="panel now ${this._nowOpen ? 'open' : ''}" part="now" aria-label=${label}>
-      <button
+    // In a narrow container the panel folds under a button, as the filters do: during the event it pushed
+    // the first session of a phone's screen some 900 px down. The button is outside the panel, so that it
+    // stays where it is when the panel opens.
+    return html`<button
         type="button"
-        class="button secondary more"
+        class="button secondary more nn"
         aria-expanded=${this._nowOpen}
         aria-controls="nn"
         @click=${() => (this._nowOpen = !this._nowOpen)}
       >
         ${label} (${now.length + next.length})
       </button>
-      <div id="nn">
+      <section id="nn" class="panel now ${this._nowOpen ? 'open' : ''}" part="now" aria-label=${label}>
         <div>
           <h2>${this.t('schedule.now')}</h2>
           ${
@@ -541,8 +545,7 @@ export class PodiumAgenda extends PodiumElement {
               </div>`
             : nothing
         }
-      </div>
-    </section>`;
+      </section>`;
   }
 
   #toolbar(all: Session[], mine: Session[], filtering: boolean): TemplateResult {
@@ -550,7 +553,12 @@ export class PodiumAgenda extends PodiumElement {
     // The tracks by name, as the site's schedule lists them.
     const tags = new Map<number, string>();
     for (const s of all) for (const tag of s.tags) tags.set(tag.tagID, tag.name);
-    const zonesDiffer = localTimeZone() !== (this._info?.timezone ?? 'UTC');
+    // The switch only where the visitor's clock reads otherwise over the program (UTC at a Lisbon event in
+    // winter reads the same times), as on the site.
+    const zonesDiffer = !sameClock(localTimeZone(), this._info?.timezone ?? 'UTC', [
+      all[0].dateBegin,
+      all.at(-1)!.dateEnd,
+    ]);
     const active = (f.q ? 1 : 0) + f.rooms.length + f.tags.length;
     // In a narrow container the fields fold under the Filters button (see the styles), so that the first
     // session shows in a phone's first screen; in a wide one the button is hidden and the fields show.
