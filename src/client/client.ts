@@ -31,6 +31,7 @@ import {
   recoverWire,
   sectionWire,
   signInWire,
+  signInLinkWire,
   speakerWire,
   sponsorWire,
   tagWire,
@@ -52,6 +53,7 @@ import {
   type RecoverAnswer,
   type RegistrationForm,
   type SignIn,
+  type SignInLink,
   type Speaker,
   type Sponsor,
   type Tag,
@@ -624,8 +626,8 @@ export class PodiumClient {
   }
 
   /** person.signInLink (POST, public): spends the link's one-time code for an event-scope token (spec §2.1). */
-  personSignInLink(eventID: number, code: string, ctx?: CallContext): Promise<SignIn> {
-    return this.#post('person.signInLink', { code }, signInWire, ctx, { eventID });
+  personSignInLink(eventID: number, code: string, ctx?: CallContext): Promise<SignInLink> {
+    return this.#post('person.signInLink', { code }, signInLinkWire, ctx, { eventID });
   }
 
   /** person.signOut (POST): ends the token at once. Answers no row. */

@@ -43,6 +43,13 @@ export function usableGrant(grant: string | undefined, eventID: number, now = Da
   return info && info.eventID === eventID && info.expires > now ? grant : undefined;
 }
 
+/**
+ * Astro's cookie options for a grant kept for the event whose pages are under `path`: HttpOnly, expiring
+ * with the grant (`expires`, Unix seconds). The access-code page and /me's sign-in link keep one.
+ */
+export const grantCookieOptions = (path: string, expires: number, secure: boolean) =>
+  ({ path, expires: new Date(expires * 1000), httpOnly: true, sameSite: 'lax', secure }) as const;
+
 export interface CookieOptions {
   path: string;
   secure: boolean;

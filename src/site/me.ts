@@ -33,6 +33,7 @@ import {
 } from './attendee.ts';
 import type { LoadedEvent } from './checkin.ts';
 import { postedFromHere } from './origin.ts';
+import { GRANT_COOKIE, grantCookieOptions, grantInfo, usableGrant } from './grant.ts';
 import { eventDates } from './pages.ts';
 import { enrolRefusal } from './me-refusals.ts';
 import { placeLine } from './place.ts';
@@ -60,6 +61,8 @@ export interface SessionItem {
   position: string;
   /** The attendee may not enrol or leave themself (lockOperations, or a general activity's own rule). */
   locked: boolean;
+  /** It is over: nothing to enrol in or leave (the platform would take it; the page does not offer it). */
+  ended: boolean;
 }
 
 export interface FieldItem {
@@ -273,7 +276,13 @@ async function loadMine(astro: AstroGlobal, ev: LoadedEvent, token: string, atte
   return { token, attendee, activities, positions, form, guests };
 }
 
-function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, errors?: Map<string, string>): MeView {
+function viewOf(
+  ev: LoadedEvent,
+  data: Loaded,
+  now: number,
+  answers?: Map<string, string>,
+  errors?: Map<string, string>,
+): MeView {
   const { event, links, locale, timeZone } = ev;
   const a = data.attendee;
   const sessions: SessionItem[] = data.activities
@@ -291,6 +300,7 @@ function viewOf(ev: LoadedEvent, data: Loaded, answers?: Map<string, string>, er
         state: s.approved === '1' ? 'enrolled' : s.approved === '0' ? 'waiting' : 'none',
         position: data.positions.get(s.activityID) ?? '',
         locked: s.lockOperations === '1',
+        ended: end <= now,
       };
     });
   const stored = new Map((a.feedbacks ?? []).map((f) => [f.feedbackID, f.value]));
@@ -394,6 +404,11 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
     try {
       const signed = await client.personSignInLink(eventID, code, ctx.call);
       setCookie(signed.tokenID);
+      // A private event's attendee on a new device: the grant the link came with opens the event's pages
+      // (the schedule, the sessions, the .ics that /me links to), as the access code would.
+      const grant = grantInfo(usableGrant(signed.grant, eventID, ctx.runtime.now() / 1000));
+      if (grant)
+        astro.cookies.set(GRANT_COOKIE, signed.grant, grantCookieOptions(base || '/', grant.expires, ctx.https));
       return { redirect: `${base}/me` };
     } catch (err) {
       if (!isPodiumError(err)) throw err;
@@ -601,7 +616,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   const data = await loadMine(astro, ev, token, who.attendee);
   const fullName = fullID && data.activities.find((a) => a.activityID === fullID)?.name;
   if (fullName) error = t(locale, 'me.full', { name: fullName });
-  const view = viewOf(ev, data, answers, fieldErrors);
+  const view = viewOf(ev, data, ctx.runtime.now() / 1000, answers, fieldErrors);
   // A registration through the form stores rsvp 0 when it was not asked (the spec's default), the same
   // 0 as "No": the page shows "No" only right after the attendee chose it, never as an answer they gave.
   if (view.rsvp === '0' && astro.url.searchParams.get('done') !== 'rsvp') view.rsvp = '';

@@ -77,8 +77,9 @@ describe.each(STORES)('event magic links on %s', (kind) => {
       body: { password: `${PASSWORD} event` },
     });
     const [record] = await p.ok('person.signInLink', { query: { eventID: eventA }, body: { code } });
-    expect(Object.keys(record).sort()).toEqual(Object.keys(signIn[0]).sort());
+    expect(Object.keys(record).sort()).toEqual([...Object.keys(signIn[0]), 'grant'].sort());
     expect(record).toMatchObject({ personID: String(w.attendeeID), scope: 'event', targetID: String(eventA) });
+    expect(record.grant).toBe(''); // a public event
     const [me] = await p.ok('event.person.get', { token: record.tokenID, query: { eventID: eventA, personID: w.attendeeID } }); // prettier-ignore
     expect(me.personID).toBe(String(w.attendeeID));
     // Not twice.
@@ -157,6 +158,21 @@ describe.each(STORES)('event magic links on %s', (kind) => {
   ])('answers %s', async (_, body, eventID, text) => {
     const r = await p.call('person.requestLink', { query: { eventID: eventID || eventA }, body, headers: newClient() });
     expect(r.text).toBe(text);
+  });
+
+  it("answers a private event's grant with the token: the event's public reads take it, as the access code's", async () => {
+    await p.ok('event.edit', { token: w.operator, query: { eventID: eventB, key: 'accessCode' }, body: { value: 4321 } }); // prettier-ignore
+    await p.ok('event.edit', { token: w.operator, query: { eventID: eventB, key: 'public' }, body: { value: 0 } });
+    try {
+      const [person] = await p.ok('event.person.bind', { token: w.operator, query: { eventID: eventB }, body: { username: 'private@podium.test', name: 'Pri Vate' } }); // prettier-ignore
+      const code = (await issueLink(p.db, eventB, Number(person.personID), nowS(), TTL))!;
+      const [record] = await p.ok('person.signInLink', { query: { eventID: eventB }, body: { code } });
+      expect(record.grant).toMatch(new RegExp(`^${eventB}\\.\\d+\\.[\\w-]+$`));
+      expect((await p.call('activity.find', { query: { eventID: eventB } })).status).toBe(403);
+      expect((await p.call('activity.find', { query: { eventID: eventB, grant: record.grant } })).status).toBe(200);
+    } finally {
+      await p.ok('event.edit', { token: w.operator, query: { eventID: eventB, key: 'public' }, body: { value: 1 } });
+    }
   });
 
   it('answers 404 for an event that is not visible', async () => {

@@ -14,6 +14,8 @@ let p: Podium;
 let browser: Browser;
 let eventID: string;
 let session: Record<string, string>;
+/** Two sessions of a chain that allows one per person. */
+let chained: Record<string, string>[];
 const problems: string[] = [];
 
 async function api(op: string, query: Record<string, string | number>, body?: Record<string, string>, token?: string) {
@@ -39,6 +41,10 @@ beforeAll(async () => {
   // A required multiple choice (the demo's form has none): a refused one takes the focus as a select does.
   const [{ tokenID: organizer }] = await api('person.signIn', { username: p.organizer.username }, { password: p.organizer.password }); // prettier-ignore
   await api('feedback.create', { eventID }, { name: 'Topics', type: 'multiselect', options: 'Design\nCode', required: '1' }, organizer); // prettier-ignore
+  // Two other sessions in a chain that allows one: enrolling in the second is refused.
+  chained = sessions.filter((s) => s.lockOperations !== '1' && s.general !== '1' && s !== session).slice(0, 2);
+  const [chain] = await api('chain.create', { eventID }, { name: 'Pick one', constraint: '1' }, organizer);
+  for (const s of chained) await api('activity.chain.bind', { chainID: chain.chainID, activityID: s.activityID }, {}, organizer); // prettier-ignore
   const [form] = (await api('form.get', { eventID })) as unknown as {
     fields: { feedbackID: string; type: string; required: string; options: { value: string }[] }[];
   }[];
@@ -135,6 +141,18 @@ describe('the journey at 390 px, without JavaScript', () => {
     await submit(page, `button[aria-label="Leave ${session.name}"]`);
     expect(await page.textContent('#notice')).toBe(`You left ${session.name}.`);
     expect(await page.textContent(`#s${session.activityID} .me-state`)).toBe('Not enrolled');
+  });
+
+  it("a refused enrolment (a chain's limit) is said in its session, which takes the focus", async () => {
+    const open = () => page.locator('.me-more').evaluate((d) => ((d as HTMLDetailsElement).open = true));
+    await open();
+    await submit(page, `button[aria-label="Enrol in ${chained[0].name}"]`);
+    await open();
+    await submit(page, `button[aria-label="Enrol in ${chained[1].name}"]`);
+    const error = `s${chained[1].activityID}-error`;
+    expect(await page.textContent(`#${error}`)).toContain('You already have 1 of the sessions of “Pick one”');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(error);
+    await submit(page, `button[aria-label="Leave ${chained[0].name}"]`);
   });
 
   it("a required answer left empty (past the browser's own check): said next to it, which has the focus", async () => {

@@ -213,6 +213,30 @@ describe('the link', () => {
   });
 });
 
+describe('a private event', () => {
+  it("opens the event's pages to an attendee signed in by their link, as the access code would", async () => {
+    const PRIVATE = '/demo/partners';
+    const email = 'rui@me.test';
+    await api('event.person.bind', { eventID: otherEventID }, { username: email, name: 'Rui Private' }, organizer);
+    const before = p.mails().length;
+    expect((await site(`${PRIVATE}/me`, { form: { action: 'ask', email } })).status).toBe(200);
+    const code = await codeFor(email, before);
+    // On a new device: no grant cookie, the schedule is behind the access-code page.
+    expect((await site(`${PRIVATE}/schedule`)).status).toBe(403);
+    const done = await site(`${PRIVATE}/me`, { form: { action: 'continue', code } });
+    expect(done.status).toBe(303);
+    const cookies = ([] as string[]).concat(done.headers['set-cookie'] ?? []);
+    const grant = cookies.find((c) => c.startsWith('podium_grant='))!;
+    expect(grant).toMatch(new RegExp(`^podium_grant=${otherEventID}\\.`));
+    expect(grant).toMatch(/; Path=\/demo\/partners;/);
+    expect(grant).toMatch(/; HttpOnly/);
+    const cookie = cookies.map(valueOf).join('; ');
+    // The links /me offers open: the schedule, and its calendar.
+    expect((await site(`${PRIVATE}/schedule`, { cookie })).status).toBe(200);
+    expect((await site(`${PRIVATE}/schedule.ics`, { cookie })).status).toBe(200);
+  });
+});
+
 describe('signed in', () => {
   let ana: string;
   let bruno: string;
@@ -289,6 +313,25 @@ describe('signed in', () => {
       expect(tried.status).toBe(403);
       expect(tried.text).toMatch(new RegExp(`role="alert"[^>]*>\\s*${said.replace('.', '\\.')}\\s*<`));
       expect(tried.text).not.toContain('this activity is locked');
+    }
+  });
+
+  it('offers no enrolment in a session that has ended; one the attendee had says it ended, without Leave', async () => {
+    const day = 86_400;
+    const past = Math.floor(Date.now() / 1000) - 2 * day;
+    const made = async (name: string) =>
+      (await api('activity.create', { eventID }, { name, dateBegin: String(past), dateEnd: String(past + 3600) }, organizer))[0]; // prettier-ignore
+    const [gone, kept] = [await made('Yesterday’s talk'), await made('Yesterday’s workshop')];
+    await api('activity.person.bind', { activityID: kept.activityID }, {}, tokenOf(ana));
+    try {
+      const page = await site(ME, { cookie: ana });
+      expect(page.text).not.toContain('aria-label="Enrol in Yesterday’s talk"');
+      expect(page.text).not.toContain(`id="s${gone.activityID}"`);
+      const item = new RegExp(`<li class="me-session" id="s${kept.activityID}">[\\s\\S]*?</li>`).exec(page.text)![0];
+      expect(item).toContain('<p class="muted">Ended</p>');
+      expect(item).not.toContain('<form');
+    } finally {
+      for (const a of [gone, kept]) await api('activity.remove', { activityID: a.activityID }, undefined, organizer);
     }
   });
 

@@ -50,3 +50,14 @@ export const signInWire = ownPersonWire.extend({
   targetID: s,
 });
 export type SignIn = z.infer<typeof signInWire>;
+
+/**
+ * person.signInLink's answer: the token record, and for a private event a `grant` of it (as
+ * event.checkAccessCode gives one; '' for a public event), so that an attendee who arrives by the link
+ * on a new device can open the event's pages, not only their own.
+ */
+export const signInLinkWire = signInWire.extend({
+  /** The grant of a private event (`<eventID>.<expires>.<signature>`), else ''. */
+  grant: s,
+});
+export type SignInLink = z.infer<typeof signInLinkWire>;

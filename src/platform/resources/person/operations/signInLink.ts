@@ -1,7 +1,9 @@
 import { b, defineOperation, q } from '../../../kernel/table.ts';
 import { id, text } from '../../../schemas.ts';
 import { ApiError } from '../../../errors.ts';
-import { signInWire } from '../../../../shared/wire/person.ts';
+import { signInLinkWire } from '../../../../shared/wire/person.ts';
+import { issueGrant } from '../../../auth/grant.ts';
+import { eventColumns } from '../../event/repository.ts';
 import { issueToken } from '../../attendee/enroll.ts';
 import { personByID } from '../repository.ts';
 import { tokenRecord } from '../identity.ts';
@@ -13,8 +15,9 @@ const WRONG_WINDOW_MS = 15 * 60_000;
 /**
  * Podium extension (issue 18, spec §5.5): exchanges the code of an event magic link for an event-scope
  * token (spec §5.3: limited to the event, an Admin is a User there), answered as person.signIn answers
- * (spec §2.1). The code works once, before it expires (MAGIC_LINK_TTL), for its own event only; every
- * other code gets the same 401.
+ * (spec §2.1), with a `grant` of a private event (the attendee has what its access code proves). The
+ * code works once, before it expires (MAGIC_LINK_TTL), for its own event only; every other code gets the
+ * same 401.
  */
 export default defineOperation({
   name: 'person.signInLink',
@@ -28,7 +31,7 @@ export default defineOperation({
   staleTokenIgnored: true,
   extension: true,
   writes: true,
-  answer: signInWire,
+  answer: signInLinkWire,
   async handler(ctx, p) {
     // Codes are 256 bits: guessing is hopeless, but a client that keeps sending wrong ones is slowed.
     const throttleKey = `signinlink:${ctx.clientIp}`;
@@ -48,6 +51,9 @@ export default defineOperation({
     }
     const tokenID = await issueToken(ctx, personID, 'event', p.eventID);
     const person = await personByID(ctx.db, personID);
-    return [tokenRecord(person, { tokenID, scope: 'event', targetID: p.eventID }, ctx.now)];
+    // An attendee of a private event has what its access code proves: the event's pages are theirs too.
+    const event = await eventColumns(ctx.db, p.eventID, ['public']);
+    const grant = event && event.public !== 1 ? await issueGrant(ctx.db, p.eventID, ctx.now) : '';
+    return [{ ...tokenRecord(person, { tokenID, scope: 'event', targetID: p.eventID }, ctx.now), grant }];
   },
 });
