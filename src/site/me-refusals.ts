@@ -14,7 +14,7 @@ const LIMITED: Record<Locale, string> = {
 const CHAIN: Record<Locale, string> = {
   en: 'You already have {enrolled} of the sessions of “{name}”, which allows {max} per person.',
   pt: 'Já tem {enrolled} das sessões de “{name}”, que permite {max} por pessoa.',
-  es: 'Ya tiene {enrolled} de las sesiones de “{name}”, que permite {max} por persona.',
+  es: 'Ya tienes {enrolled} de las sesiones de “{name}”, que permite {max} por persona.',
 };
 
 /** The refusal `line` in the page's language when it is one of these, else undefined. */

@@ -343,7 +343,7 @@ describe('signed in', () => {
       expect((await site(ME, { cookie: ana, form: { action: 'enrol', activityID: free[0].activityID } })).status).toBe(303); // prettier-ignore
       for (const [lang, said] of [
         ['en', 'You already have 1 of the sessions of “Pick one workshop”, which allows 1 per person.'],
-        ['es', 'Ya tiene 1 de las sesiones de “Pick one workshop”, que permite 1 por persona.'],
+        ['es', 'Ya tienes 1 de las sesiones de “Pick one workshop”, que permite 1 por persona.'],
       ]) {
         const tried = await site(ME, { cookie: `${ana}; podium_lang=${lang}`, form: { action: 'enrol', activityID: free[1].activityID } }); // prettier-ignore
         expect(tried.status).toBe(409);

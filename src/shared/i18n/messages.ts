@@ -1214,14 +1214,14 @@ const es: Messages = {
   'password.failed': 'No se pudo definir la contraseña ahora. Inténtalo de nuevo en unos momentos.',
   'password.askTitle': 'Recibe un enlace para definir tu contraseña',
   'password.askIntro':
-    'Escribe la dirección de correo de tu cuenta y le enviaremos un enlace para elegir una nueva contraseña.',
+    'Escribe la dirección de correo de tu cuenta y te enviaremos un enlace para elegir una nueva contraseña.',
   'password.email': 'Dirección de correo electrónico',
   'password.askSubmit': 'Enviarme un enlace',
   'password.emailMissing': 'Escribe tu dirección de correo electrónico.',
   'password.emailInvalid':
     'Esto no es una dirección de correo (como nombre@ejemplo.com): revísala y vuelve a intentarlo.',
   'password.sentTitle': 'Revisa tu correo',
-  'password.sent': 'Si alguna cuenta usa esta dirección, le enviamos un enlace. Funciona una vez, dentro de una hora.',
+  'password.sent': 'Si alguna cuenta usa esta dirección, te enviamos un enlace. Funciona una vez, dentro de una hora.',
   'password.newLinkBelow': 'Para recibir otro, pide un enlace abajo y abre el correo más reciente.',
   'password.askTooMany': 'Se pidieron demasiados enlaces. Espera {minutes} minutos y vuelve a intentarlo.',
   'password.askTooMany.one': 'Se pidieron demasiados enlaces. Espera 1 minuto y vuelve a intentarlo.',
@@ -1256,12 +1256,12 @@ const es: Messages = {
   'me.title': 'Mi inscripción',
   'me.askTitle': 'Recibe tu enlace',
   'me.askIntro':
-    'Escribe el correo con el que te inscribiste. Le enviaremos un enlace que abre tu inscripción en este sitio. El enlace funciona una vez, durante poco tiempo.',
+    'Escribe el correo con el que te inscribiste. Te enviaremos un enlace que abre tu inscripción en este sitio. El enlace funciona una vez, durante poco tiempo.',
   'me.email': 'Correo electrónico',
   'me.askSubmit': 'Enviarme un enlace',
   'me.sentTitle': 'Revisa tu correo',
   'me.sent':
-    'Si esta dirección está inscrita en el evento, le enviamos un enlace. Abre el correo más reciente y sigue su enlace.',
+    'Si esta dirección está inscrita en el evento, te enviamos un enlace. Abre el correo más reciente y sigue su enlace.',
   'me.emailMissing': 'Escribe tu correo electrónico.',
   'me.emailInvalid': 'Esto no es un correo electrónico (como nombre@ejemplo.com): revísalo e inténtalo de nuevo.',
   'me.askTooMany': 'Se pidieron demasiados enlaces. Espera {minutes} minutos e inténtalo de nuevo.',
