@@ -263,8 +263,12 @@ export function loaderOf(plan: ElementPlan): string {
 export function snippetOf(choice: EmbedChoice, site: EmbedSite): string {
   const plan = elementsOf(choice, site);
   const colors = colorsOf(choice);
-  const style = colors.length
-    ? `<style>\n  ${plan.tag} {\n${colors.map(([n, v]) => `    ${n}: ${v};\n`).join('')}  }\n</style>\n`
+  // Another background paints the widget's own box, as the preview does: its colours are readable on
+  // that background, not on whatever page the snippet goes into (a dark theme's labels on a white page).
+  const bg = colors.find(([name]) => name === '--podium-color-bg')?.[1];
+  const rules = bg ? [...colors, ['background-color', bg], ['padding', '1rem']] : colors;
+  const style = rules.length
+    ? `<style>\n  ${plan.tag} {\n${rules.map(([n, v]) => `    ${n}: ${v};\n`).join('')}  }\n</style>\n`
     : '';
   return `<script type="module" src="${escapeAttribute(site.siteUrl)}/widgets/${loaderOf(plan)}"></script>\n${style}${elementHtml(plan, '')}\n`;
 }

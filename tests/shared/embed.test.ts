@@ -154,6 +154,9 @@ describe('the embed snippet', () => {
     expect(out).toMatch(/--podium-color-text: #f\w+;/);
     // The widgets' own red is 2.9:1 on it.
     expect(out).toContain('--podium-color-danger: #ca6c66;');
+    // The widget's box is painted with it, as in the preview: the colours are readable on it, not on a
+    // white page the snippet may go into.
+    expect(out).toMatch(/ {4}background-color: #111111;\n {4}padding: 1rem;\n {2}\}\n<\/style>/);
   });
 
   it('an attribute the browser found on the element is written by its kind', () => {
