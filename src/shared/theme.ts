@@ -14,7 +14,7 @@ export const DEFAULT_BACKGROUND = '#ffffff';
 export const DEFAULT_FONT_STACK =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
 export const DEFAULT_RADIUS = '8px';
-/** Errors: a red that reads 6:1 on white. */
+/** Errors: a red that reads 6.6:1 on white (6.1:1 on the default surface). */
 export const DEFAULT_DANGER = '#b42318';
 
 /** Every custom property themeVars() returns, in order. */
@@ -145,8 +145,8 @@ export function fontStack(fontFamily: string | null | undefined): string {
  * - `--podium-color-bg`: backgroundColor; `--podium-color-text` (≥ 7:1 on it where the background
  *   allows, else black or white: ≥ 4.5:1), `--podium-color-muted` (≥ 4.5:1 on bg and on surface);
  * - `--podium-color-surface` (cards, slightly off the background), `--podium-color-border` (decorative
- *   lines), `--podium-color-input-border` (form fields, ≥ 3:1), `--podium-color-focus` (focus ring, ≥ 3:1 on bg and on surface: it rings
- *   controls on cards too);
+ *   lines), `--podium-color-input-border` (form fields, ≥ 3:1), `--podium-color-focus` (focus ring,
+ *   ≥ 3:1 on bg and on surface: it rings controls on cards too);
  * - `--podium-color-danger`: errors and refused fields, a red readable on bg and surface (≥ 4.5:1; on a
  *   dark background the red lightens);
  * - `--podium-font-family`, `--podium-radius`.
