@@ -60,7 +60,7 @@ describe.each(STORES)('applicants on %s', (kind) => {
     const attendee = async (eventID: string, personID: string) =>
       p.db
         .selectFrom('eventPerson')
-        .select(['approved', 'origin', 'email', 'firstName'])
+        .select(['approved', 'origin', 'email', 'firstName', 'language'])
         .where('eventID', '=', Number(eventID))
         .where('personID', '=', Number(personID))
         .executeTakeFirst();
@@ -151,14 +151,15 @@ describe.each(STORES)('applicants on %s', (kind) => {
       await c.ok('activity.edit', { token: w.adminA, query: { activityID: act.activityID, key: 'general' }, body: { value: 1 } }); // prettier-ignore
       const email = `approved-${style}@apply.test`;
       const feedbackContent = JSON.stringify([{ feedbackID: field.feedbackID, value: 'vegan' }]);
-      const r = await register(eventID, email, { feedbackContent, password: 'long enough pw' });
+      // Through a Portuguese form: the attendee it becomes speaks Portuguese (form.respondRegistration's language).
+      const r = await register(eventID, email, { feedbackContent, password: 'long enough pw', language: 'pt' });
       const personID = r.data[0].personID as string;
       const mailsBefore = p.mails().filter((m) => m.includes(email)).length;
       const ok = await approve(eventID, personID);
       expect(ok.status, ok.text).toBe(200);
       expect(ok.data[0]).toMatchObject({ personID, approved: '1' });
       expect(Number(ok.data[0].approvedDate)).toBeGreaterThan(0);
-      expect(await attendee(eventID, personID)).toMatchObject({ approved: 1, origin: 'form', email, firstName: 'Ana' });
+      expect(await attendee(eventID, personID)).toMatchObject({ approved: 1, origin: 'form', email, firstName: 'Ana', language: 'pt' }); // prettier-ignore
       const [full] = await c.ok('event.person.get', { token: w.adminA, query: { eventID, personID } });
       expect(JSON.stringify(full)).toContain('vegan');
       const seats = await c.ok('activity.person.find', { token: w.adminA, query: { activityID: act.activityID, selection: 'all' } }); // prettier-ignore

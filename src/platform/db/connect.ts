@@ -33,6 +33,7 @@ import * as eventSmsText from './migrations/0029_event_sms_text.ts';
 import * as confirmFeed from './migrations/0030_confirm_feed.ts';
 import * as sanityFeed from './migrations/0031_sanity_feed.ts';
 import * as changeCompany from './migrations/0032_change_company.ts';
+import * as applicantLanguage from './migrations/0033_applicant_language.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -66,6 +67,7 @@ const migrations: Record<string, Migration> = {
   '0030_confirm_feed': confirmFeed,
   '0031_sanity_feed': sanityFeed,
   '0032_change_company': changeCompany,
+  '0033_applicant_language': applicantLanguage,
 };
 
 /**

@@ -702,6 +702,8 @@ export type EventApplicantTable = {
   rsvp: D<number>;
   private: D<number>;
   origin: D<string>;
+  /** The language the applicant chose (migration 0033; '' = none: the event's). */
+  language: D<string>;
   /** 0: waiting for a decision; 1: approved. */
   approved: D<number>;
   dateCreated: number;

@@ -61,6 +61,7 @@ export async function approveApplication(
         private: app.private,
         passwordHash: app.passwordHash,
         origin: app.origin,
+        language: app.language,
         username: app.username,
         email: app.email,
         firstName: app.firstName,

@@ -391,6 +391,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       rsvp: p.rsvp ?? 0,
       private: p.private ?? 0,
       origin: p.origin ?? 'form',
+      language: p.language ?? '',
       dateCreated: ctx.now,
     });
     return applicationAnswer(p, username, e.language, person.personID, 0);

@@ -127,6 +127,7 @@ const applicantBind = defineOperation({
         rsvp: 0,
         private: 0,
         origin: 'event.applicant.bind',
+        language: '',
         approved: 0,
         dateCreated: ctx.now,
         approvedDate: 0,
