@@ -29,6 +29,7 @@ export function refusedAs(line: string): Refused | undefined {
  * enrollment).
  */
 export const ENROL_REFUSED = {
+  full: 'activity is full',
   limited: 'this activity is limited to the people of its lists',
   locked: 'this activity is locked: only event admins can change its attendees',
 } as const;

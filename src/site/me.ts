@@ -21,7 +21,7 @@
 import type { AstroGlobal } from 'astro';
 import { isPodiumError, type Activity, type Attendee, type Guest, type RegistrationForm } from '../client/index.ts';
 import { t, tp, type Locale, type MessageKey } from '../shared/i18n/messages.ts';
-import { refusedAs, type Refused } from '../shared/refused.ts';
+import { ENROL_REFUSED, refusedAs, type Refused } from '../shared/refused.ts';
 import { formatRange } from '../shared/schedule/time.ts';
 import {
   ATTENDEE_COOKIE,
@@ -300,7 +300,8 @@ function viewOf(
         state: s.approved === '1' ? 'enrolled' : s.approved === '0' ? 'waiting' : 'none',
         position: data.positions.get(s.activityID) ?? '',
         locked: s.lockOperations === '1',
-        ended: end <= now,
+        // A session without an end time is not taken to be over once it starts.
+        ended: Number(s.dateEnd) > 0 && end <= now,
       };
     });
   const stored = new Map((a.feedbacks ?? []).map((f) => [f.feedbackID, f.value]));
@@ -385,6 +386,14 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
       token ? attendeeCookieValue(eventID, token) : '',
       attendeeCookieOptions(base, ctx.https, ctx.runtime.now(), token !== ''),
     );
+  /**
+   * Signed out or cancelled: the token's cookie goes, and a private event's grant with it (the sign-in
+   * link may have set it; a phone may be shared, and the grant cannot be revoked at the platform).
+   */
+  const signOutHere = () => {
+    setCookie('');
+    astro.cookies.delete(GRANT_COOKIE, { path: base || '/' });
+  };
 
   const post = astro.request.method === 'POST';
   const form = post ? await astro.request.formData().catch(() => undefined) : undefined;
@@ -462,7 +471,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   }
   if (action === 'signout') {
     await revokeAttendee(ctx, eventID);
-    setCookie('');
+    signOutHere();
     return { redirect: `${base}/me?done=signedout` };
   }
 
@@ -541,7 +550,8 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   if (refused) {
     fail(refused.err, refused.at);
     const full = action === 'enrol' && isPodiumError(refused.err) && refused.err.status === 409;
-    if (full && /full/.test((refused.err as Error).message)) fullID = refused.at.slice(1);
+    // (Exactly the line: a chain named "Full-day workshops" is the chain's refusal, not this.)
+    if (full && (refused.err as Error).message === ENROL_REFUSED.full) fullID = refused.at.slice(1);
   } else if (post) {
     try {
       switch (action) {
@@ -563,7 +573,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           // The platform keeps the calling token (a second cancel answers the same): it is ended here, and
           // the cookie goes.
           await revokeAttendee(ctx, eventID);
-          setCookie('');
+          signOutHere();
           // The page after it says so only to this browser: `?done=cancelled` alone is a link anyone could
           // send to tell an attendee that their registration is gone.
           astro.cookies.set(CANCELLED_COOKIE, '1', cancelledCookieOptions(base, ctx.https));

@@ -18,7 +18,11 @@ function picture(grid: Grid): string[] {
 
 const d = (hm: string) => `2025-12-22T${hm}:00Z`;
 
-/** The grid with its columns as the site and the agenda give them: `rooms` first, then the others sorted. */
+/**
+ * The grid with its columns as the site and the agenda give them: `rooms` first, then the others sorted
+ * by rooms(). The cases below test rows, lanes and breaks with those columns; what gridOf does with a
+ * room it was not given is the case "gives a session whose room the columns lack…".
+ */
 const gridFor = (sessions: Session[], options: { rooms?: string[]; step?: boolean; breaks?: boolean } = {}) =>
   gridOf(sessions, { ...options, rooms: [...(options.rooms ?? []), ...rooms(sessions)] });
 

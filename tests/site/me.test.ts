@@ -234,6 +234,11 @@ describe('a private event', () => {
     // The links /me offers open: the schedule, and its calendar.
     expect((await site(`${PRIVATE}/schedule`, { cookie })).status).toBe(200);
     expect((await site(`${PRIVATE}/schedule.ics`, { cookie })).status).toBe(200);
+    // Signing out closes the event's pages on this device again (a phone may be shared).
+    const out = await site(`${PRIVATE}/me`, { cookie, form: { action: 'signout' } });
+    expect(out.status).toBe(303);
+    const cleared = ([] as string[]).concat(out.headers['set-cookie'] ?? []).find((c) => c.startsWith('podium_grant='));
+    expect(cleared).toMatch(/^podium_grant=[^;]*; .*Path=\/demo\/partners.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/);
   });
 });
 

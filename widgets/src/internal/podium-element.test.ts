@@ -64,6 +64,8 @@ describe('PodiumElement: failed reads and "Try again"', () => {
       document.removeEventListener('podium-error', onError);
     }
     const [registration, agenda, gate] = widgets;
+    // A tabindex the page gave an element stays (the others become focusable from script only).
+    gate.setAttribute('tabindex', '0');
     const recovered: [HTMLElement, () => unknown, string][] = [
       [registration, () => $(registration, '#firstName'), 'the form'],
       [
@@ -81,6 +83,7 @@ describe('PodiumElement: failed reads and "Try again"', () => {
       await until(ready, what);
       const at = document.activeElement;
       assert(at === el, `the focus in <${el.localName}>: on <${at?.localName}>`);
+      equal(el.getAttribute('tabindex'), el === gate ? '0' : '-1');
       if (el !== registration) continue;
       // The next Tab is the form's first control.
       await sendKeys({ press: 'Tab' });

@@ -112,7 +112,8 @@ export class PodiumElement extends LitElement {
               class="button"
               type="button"
               @click=${() => {
-                this.tabIndex = -1;
+                // (A tabindex the page gave the element stays.)
+                if (!this.hasAttribute('tabindex')) this.tabIndex = -1;
                 this.focus();
                 retry();
               }}

@@ -189,7 +189,7 @@ export async function bindSeat(
     const whom = who.self ? 'you are' : `person ${personID} is`;
     throw conflict(chainRefusal(whom, chain.enrolled, { ...chain, max: chain.maxPerPerson }));
   }
-  if (refusal?.rule === 'full') throw conflict('activity is full');
+  if (refusal?.rule === 'full') throw conflict(ENROL_REFUSED.full);
   const approved = approvalFor(seats, counts);
   await db
     .insertInto('activityPerson')

@@ -377,7 +377,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
   // capacity check yet (event.applicant.approve makes both), answered with approved -1 (spec §3: not
   // registered). The same person applying again is answered their pending application (duplicate 1).
   const applied = await applicationOf(db, p.eventID, person.personID);
-  if (applied?.approved === 0) return applicationAnswer(p, username, e.language, person.personID, 1);
+  if (applied?.approved === 0) return applicationAnswer(p, username, p.language || e.language, person.personID, 1);
   if (e.approvalRequired === 1 || p.apply === true) {
     // An application approved once, whose attendee was removed since, gives way to the new one.
     if (applied) await deleteApplication(db, p.eventID, person.personID);
@@ -394,7 +394,7 @@ export async function register(ctx: Work, p: RegistrationInput, passwordHash = '
       language: p.language ?? '',
       dateCreated: ctx.now,
     });
-    return applicationAnswer(p, username, e.language, person.personID, 0);
+    return applicationAnswer(p, username, p.language || e.language, person.personID, 0);
   }
 
   let approved = 1;

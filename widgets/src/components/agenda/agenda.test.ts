@@ -604,6 +604,11 @@ describe('<podium-agenda>', () => {
       equal([moved.left, moved.top], [at.left, at.top], 'the button stays where it was');
       assert(lists.textContent!.includes(first.name), lists.textContent!);
       await expectAccessible(el);
+      // Without controls it never folds: no button, the lists shown.
+      const bare = agenda(`now="${first.dateBegin + 60}" hide-controls`);
+      await loaded(bare);
+      equal($(bare, '.nn'), null, 'no button');
+      assert($(bare, '[part="now"]')!.offsetParent !== null, 'the lists show');
     });
 
     it("shows one day's list, not the whole program", async () => {

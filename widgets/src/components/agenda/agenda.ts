@@ -469,6 +469,8 @@ export class PodiumAgenda extends PodiumElement {
   #grid(sessions: Session[], all: Session[], favs: Set<number>): TemplateResult {
     const view = this.#gridView;
     if (!view || view instanceof Error) {
+      // (A browser that keeps a failed module fetch, as older ones did before whatwg/html#10327, fails
+      // "Try again" too, until the page is reloaded.)
       if (!view)
         import('./grid.ts')
           .then(
@@ -515,16 +517,22 @@ export class PodiumAgenda extends PodiumElement {
     // In a narrow container the panel folds under a button, as the filters do: during the event it pushed
     // the first session of a phone's screen some 900 px down. The button is outside the panel, so that it
     // stays where it is when the panel opens.
-    return html`<button
-        type="button"
-        class="button secondary more nn"
-        aria-expanded=${this._nowOpen}
-        aria-controls="nn"
-        @click=${() => (this._nowOpen = !this._nowOpen)}
-      >
-        ${label} (${now.length + next.length})
-      </button>
-      <section id="nn" class="panel now ${this._nowOpen ? 'open' : ''}" part="now" aria-label=${label}>
+    // Without controls (hide-controls) it never folds.
+    const open = this._nowOpen || this.hideControls;
+    return html`${
+        this.hideControls
+          ? nothing
+          : html`<button
+              type="button"
+              class="button secondary more nn"
+              aria-expanded=${open}
+              aria-controls="nn"
+              @click=${() => (this._nowOpen = !open)}
+            >
+              ${label} (${now.length + next.length})
+            </button>`
+      }
+      <section id="nn" class="panel now ${open ? 'open' : ''}" part="now" aria-label=${label}>
         <div>
           <h2>${this.t('schedule.now')}</h2>
           ${
@@ -557,7 +565,7 @@ export class PodiumAgenda extends PodiumElement {
     // winter reads the same times), as on the site.
     const zonesDiffer = !sameClock(localTimeZone(), this._info?.timezone ?? 'UTC', [
       all[0].dateBegin,
-      all.at(-1)!.dateEnd,
+      Math.max(...all.map((s) => s.dateEnd)),
     ]);
     const active = (f.q ? 1 : 0) + f.rooms.length + f.tags.length;
     // In a narrow container the fields fold under the Filters button (see the styles), so that the first
