@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { chromiumLaunchOptions } from '../tests/helpers/chromium.mjs';
+import { accessibleNodes, chromiumLaunchOptions } from '../tests/helpers/chromium.mjs';
 import { registrationFixture, startDemoPlatform } from '../tests/widgets/demo-platform.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,6 +54,7 @@ function podiumPlatform() {
     },
     async executeCommand({ command, payload, session }) {
       if (command === 'podium-screenshot') return screenshot(session, payload.name);
+      if (command === 'podium-ax') return accessibleNodes(session.browser.getPage(session.id), payload.roles);
       if (command === 'podium-info')
         return {
           api: platform.url,

@@ -177,6 +177,8 @@ function control(widget: WidgetId, spec: AttributeSpec, messages: DOMStringMap, 
     error.className = 'embed-error';
     error.id = `${input.id}-error`;
     error.dataset.errorOf = input.name;
+    // Said when it shows: it shows when the field is left, where nothing else would read it out.
+    error.setAttribute('role', 'alert');
     error.textContent = messages[`${spec.kind}Invalid`] ?? '';
     error.hidden = true;
     field.append(error);

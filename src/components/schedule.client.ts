@@ -260,25 +260,40 @@ function init(root: HTMLElement): void {
 }
 
 /**
- * The filters' form (a plain GET that works without this script): an empty search is left out of the
- * URL (`?q=&tag=3` → `?tag=3`), and the page it loads puts the focus on the count of what it found,
- * rather than on <body> at the top, where the keyboard would start over through the header.
+ * The schedule's controls are plain links and a GET form that work without this script. The page they
+ * load puts the focus where the visitor was — on the count of what the filters found, or on the link
+ * now current in the day tabs or view switch that was used (as tabs keep it) — rather than on <body> at
+ * the top, where the keyboard would start over through the header. An empty search is left out of the
+ * URL (`?q=&tag=3` → `?tag=3`).
  */
-function filterForm(root: HTMLElement, store: Storage | undefined): void {
+function keepFocus(root: HTMLElement, store: Storage | undefined): void {
   const form = root.querySelector<HTMLFormElement>('details.filters form');
-  const count = root.querySelector<HTMLElement>('.result-count');
-  if (!form) return;
-  form.addEventListener('formdata', (e) => {
+  form?.addEventListener('formdata', (e) => {
     if (e.formData.get('q') === '') e.formData.delete('q');
   });
-  form.addEventListener('submit', () => store?.setItem(FILTERED, '1'));
-  if (store?.getItem(FILTERED) !== '1') return;
-  store.removeItem(FILTERED);
-  if (!count) return;
-  count.tabIndex = -1;
-  count.focus();
+  form?.addEventListener('submit', () => store?.setItem(REFOCUS, COUNT));
+  for (const nav of root.querySelectorAll<HTMLElement>(NAVS))
+    nav.addEventListener('click', (e) => {
+      // (A click that opens another tab or window leaves this page's focus as it is.)
+      if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      if ((e.target as Element).closest('a')) store?.setItem(REFOCUS, nav.getAttribute('aria-label') ?? '');
+    });
+  const at = store?.getItem(REFOCUS);
+  if (!at) return;
+  store!.removeItem(REFOCUS);
+  const target =
+    at === COUNT
+      ? root.querySelector<HTMLElement>('.result-count')
+      : [...root.querySelectorAll<HTMLElement>(NAVS)]
+          .find((nav) => nav.getAttribute('aria-label') === at)
+          ?.querySelector<HTMLElement>('a[aria-current="page"]');
+  if (!target) return;
+  if (target.tagName !== 'A') target.tabIndex = -1;
+  target.focus();
 }
-const FILTERED = 'podium:filtered';
+const REFOCUS = 'podium:refocus';
+const COUNT = '.result-count';
+const NAVS = 'nav.day-tabs, nav.segmented';
 
 const root = document.getElementById('schedule');
 if (root) {
@@ -289,5 +304,5 @@ if (root) {
   } catch {
     session = undefined; // storage refused (a privacy setting): the form works as it is
   }
-  filterForm(root, session);
+  keepFocus(root, session);
 }

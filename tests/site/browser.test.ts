@@ -241,6 +241,9 @@ describe('private event', () => {
     const page = await c.newPage();
     await page.goto(`${p.site}/demo/partners/schedule`);
     expect(await page.locator('h1').textContent()).toBe('This event is private');
+    // What a code is, said in the browser's own refusal of one that cannot be (and read as the field's
+    // description).
+    expect(await page.getByLabel('Access code').getAttribute('title')).toBe('The access code is a number from 1 to 9999.'); // prettier-ignore
     await page.getByLabel('Access code').fill(p.accessCode === '1' ? '2' : '1');
     await page.getByRole('button', { name: 'Unlock' }).click();
     expect(await page.getByRole('alert').textContent()).toContain('Wrong code');

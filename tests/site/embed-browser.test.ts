@@ -40,6 +40,8 @@ async function refusedOnLeaving(page: Page, field: Locator, typed: string, attri
   await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
   const error = page.locator(`#${await field.getAttribute('aria-describedby')}`);
   expect(await error.isVisible()).toBe(true);
+  // Said when it shows (the field was left: nothing else would read it out).
+  expect(await error.getAttribute('role')).toBe('alert');
   expect(await field.inputValue()).toBe(typed);
   expect(await code(page)).not.toContain(`${attribute}=`);
   return error;

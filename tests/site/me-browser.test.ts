@@ -5,6 +5,7 @@
 // stylesheet. Screenshots in test-results/screenshots/me-*.png.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibleNodes } from '../helpers/chromium.mjs';
 import { checkAndShoot, launchChromium, skipDemoImages, watchProblems } from './chromium.ts';
 import { sleep, startPodium, type Podium } from './harness.ts';
 
@@ -126,6 +127,10 @@ describe('the journey at 390 px, without JavaScript', () => {
     // The choice is a group named by its section's heading, which nothing repeats to a screen reader.
     expect(await page.getByRole('group', { name: 'Will you attend?' }).count()).toBe(1);
     expect(await page.locator('#rsvp legend').count()).toBe(0);
+    // Nothing is said to be invalid before it was sent (Chromium says so of a required choice left empty).
+    const said = await accessibleNodes(page, ['radio', 'combobox', 'checkbox', 'textbox']);
+    expect(said.map((n) => n.name)).toContain('Yes, I will attend');
+    expect(said.filter((n) => n.invalid)).toEqual([]);
     await check(c, ME, 'me-ticket');
   });
 

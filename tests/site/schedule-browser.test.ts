@@ -291,6 +291,35 @@ describe('the filters', () => {
   });
 });
 
+describe('the day tabs and view switches', () => {
+  it('put the focus on the link now current, in the nav that was used', async () => {
+    const c = await newContext();
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}`);
+    const current = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        return a?.matches('a[aria-current="page"]') ? `${a.closest('nav')?.className}: ${a.textContent?.trim()}` : a?.tagName; // prettier-ignore
+      });
+    const day = page.locator('nav.day-tabs a').nth(2);
+    const name = (await day.textContent())!.trim();
+    await day.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/day=/);
+    await expect.poll(current).toBe(`day-tabs: ${name}`);
+    await page.locator('nav.segmented a', { hasText: 'List' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/view=list/);
+    await expect.poll(current).toBe('segmented: List');
+    // A page loaded otherwise keeps the browser's own focus.
+    await page.reload();
+    expect(await current()).toBe('BODY');
+    await page.close();
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('favourites and counts', () => {
   it('counts what "My schedule" shows and marks the days that hold favourites', async () => {
     const c = await newContext();

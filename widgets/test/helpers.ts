@@ -131,6 +131,10 @@ export async function screenshots(name: string, show: () => Promise<void> | void
   }
 }
 
+/** The page's nodes of `roles` (textbox, combobox…) as Chromium exposes them: name, and said invalid. */
+export const accessibleNodes = (roles: string[]) =>
+  executeServerCommand('podium-ax', { roles }) as Promise<{ role: string; name: string; invalid: boolean }[]>;
+
 /** Types into a control as a visitor does (value, then input and change events). */
 export function type(control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): void {
   control.value = value;

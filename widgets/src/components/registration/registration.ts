@@ -332,11 +332,13 @@ export class PodiumRegistration extends PodiumElement {
     const v = this.#value(f);
     const error = this._errors[name];
     const describedBy = [help && `h-${name}`, error && `e-${name}`].filter(Boolean).join(' ') || nothing;
-    const invalid = error ? 'true' : nothing;
+    // 'false' until refused: Chromium says a required choice left empty is invalid before anything is sent.
+    const invalid = error ? 'true' : 'false';
     const label = html`${f.label}${
       required
         ? html`<span class="required" aria-hidden="true"> *</span>`
-        : html` <span class="muted">(${this.t('form.optional')})</span>`
+        : // (The space inside the span: Chromium leaves one between inline nodes out of the field's name.)
+          html`<span class="muted"> (${this.t('form.optional')})</span>`
     }`;
     const after = html`${help ? html`<div class="help muted" id="h-${name}" part="help">${organizerHTML(help)}</div>` : nothing}${
       error ? html`<p class="error" id="e-${name}" part="error">${error}</p>` : nothing
