@@ -57,7 +57,11 @@ describe('<podium-registration>', () => {
     const nodes = await accessibleNodes(['textbox', 'combobox', 'checkbox', 'radio']);
     const names = nodes.map((n) => n.name);
     assert(names.includes('Dietary needs (optional)'), names.join('|'));
-    equal(nodes.filter((n) => n.invalid).map((n) => n.name), [], 'nothing invalid yet');
+    equal(
+      nodes.filter((n) => n.invalid).map((n) => n.name),
+      [],
+      'nothing invalid yet',
+    );
     equal(
       $$<HTMLOptionElement>(el, '[name="f1"] option').map((o) => o.value),
       ['', '1-10', '11-50', '51-200', 'More than 200'],
