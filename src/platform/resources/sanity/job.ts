@@ -57,12 +57,13 @@ type Checked = { email: string; reason: string };
 const checkAll = (checker: SanityChecker, emails: readonly string[]): Promise<Checked[]> =>
   Promise.all(emails.map(async (e) => ({ email: e.trim().toLowerCase(), reason: await checker.check(e) })));
 
-/** Stores an event's checks in `trx`, and records them as one change of the event (none when empty). */
+/** Stores an event's checks in `trx`, and records them as one quiet change of the event (none when empty). */
 async function storeAll(trx: Kysely<DB>, operation: string, eventID: number, results: readonly Checked[]) {
   if (results.length === 0) return;
   const now = Math.floor(Date.now() / 1000);
   for (const r of results) await storeSanity(trx, eventID, r.email, r.reason, now);
-  await recordChange(trx, { operation, kind: 'event.sanity', eventID, objectID: eventID, ids: { eventID } });
+  // Quiet: bookkeeping that follows a write (no webhook type names it; event.sanity.find reads the checks).
+  await recordChange(trx, { operation, kind: 'event.sanity', eventID, objectID: eventID, ids: { eventID }, quiet: true }); // prettier-ignore
 }
 
 export function sanityHandler(db: Kysely<DB>, queue: Pick<JobQueue, 'add'>, dns: Dns): JobHandler {

@@ -77,7 +77,8 @@ export const isDelivered = (operation: string): boolean =>
  * Changes recorded apart from an operation of their name, that a company's webhooks hear: a report
  * asked for (format=excel-daemon on a list, kernel/dispatch.ts), ready or failed
  * (src/platform/reports/build.ts); a bulk daemon started, finished or failed (src/platform/daemons/run.ts);
- * a CRM sync of an event finished or failed (resources/crmfeed/job.ts).
+ * a CRM sync of an event finished or failed (resources/crmfeed/job.ts); a sender's domain checked
+ * (resources/sender/job.ts). A job's change that is no one's news is recorded quiet (the address checks).
  */
 export const JOB_CHANGES = [
   'download.create',
@@ -88,6 +89,7 @@ export const JOB_CHANGES = [
   'daemon.fail',
   'crmfeed.sync.done',
   'crmfeed.sync.fail',
+  'sender.check',
 ] as const;
 
 /**

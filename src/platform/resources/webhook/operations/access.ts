@@ -58,6 +58,6 @@ export async function checkTypes(types: string): Promise<void> {
   const unknown = unknownTypes(types, known);
   if (unknown.length)
     throw badRequest(
-      `types names no operation that writes: ${unknown.slice(0, 5).join(', ')} (api.describe lists them)`,
+      `types names no change a webhook hears: ${unknown.slice(0, 5).join(', ')} (docs/webhooks.md lists them)`,
     );
 }
