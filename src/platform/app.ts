@@ -58,10 +58,35 @@ export interface PlatformApp {
   close(): Promise<void>;
 }
 
-// An attendee's check-in code (checklog.checkIn Q code) opens the door like a ticket: a secret too.
-const SECRET_PARAMS = /([?&](?:tokenID|onboardingToken|password|accessCode|code)=)[^&#]*/gi;
-/** Request URLs with every secret replaced, for log lines. */
-export const maskUrl = (url: string) => url.replace(SECRET_PARAMS, '$1***');
+/**
+ * Query parameters whose value opens something, lower-case: a token, a password, an event's access code
+ * or its grant, a check-in code (it opens the door like a ticket), BOUNCE_SECRET (event.email.bounce),
+ * an unsubscribe link's signature.
+ */
+const SECRET_PARAMS = new Set(['tokenid', 'onboardingtoken', 'password', 'accesscode', 'grant', 'code', 'secret', 'sig']);
+
+/**
+ * Request URLs with every secret value replaced, for log lines. Names are compared as the query parser
+ * reads them — percent-decoded, any case — so `token%49D=…` is masked as `tokenID=…` is.
+ */
+export function maskUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end < 0 ? undefined : end);
+  const masked = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const raw = eq < 0 ? pair : pair.slice(0, eq);
+    let name = raw;
+    try {
+      name = decodeURIComponent(raw.replaceAll('+', ' '));
+    } catch {
+      // not valid percent-encoding: compared as it is (the call is refused anyway)
+    }
+    return SECRET_PARAMS.has(name.toLowerCase()) ? `${raw}=***` : pair;
+  });
+  return `${url.slice(0, start + 1)}${masked.join('&')}${end < 0 ? '' : url.slice(end)}`;
+}
 
 /**
  * The operation a RESTful path names (`/event/get` → `event.get`), percent-decoded; a path that is not

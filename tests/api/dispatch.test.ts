@@ -6,6 +6,7 @@ import {
   REDIS_URL,
   STORES,
   startTestPlatform,
+  TEST_BOUNCE_SECRET,
   type TestPlatform,
 } from '../helpers/platform.ts';
 
@@ -193,7 +194,11 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     await p.call('api.describe', { token: operator });
     await p.call('api.describe', { bearer: operator });
     await p.call('checklog.checkIn', { query: { code: 'TICKET-SECRET-1234' } });
+    // A name the query parser decodes is masked as it reads it; BOUNCE_SECRET too.
+    await fetch(`${p.url}/?action=api.describe&token%49D=${operator}`);
+    await fetch(`${p.url}/event/email/bounce?secret=${TEST_BOUNCE_SECRET}`, { method: 'POST' });
     const logs = p.logs.join('');
+    expect(logs).not.toContain(TEST_BOUNCE_SECRET);
     expect(logs).toContain('tokenID=***');
     expect(logs).not.toContain('TICKET-SECRET-1234');
     expect(logs).not.toContain(operator);
