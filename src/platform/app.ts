@@ -63,7 +63,16 @@ export interface PlatformApp {
  * or its grant, a check-in code (it opens the door like a ticket), BOUNCE_SECRET (event.email.bounce),
  * an unsubscribe link's signature.
  */
-const SECRET_PARAMS = new Set(['tokenid', 'onboardingtoken', 'password', 'accesscode', 'grant', 'code', 'secret', 'sig']);
+const SECRET_PARAMS = new Set([
+  'tokenid',
+  'onboardingtoken',
+  'password',
+  'accesscode',
+  'grant',
+  'code',
+  'secret',
+  'sig',
+]);
 
 /**
  * Request URLs with every secret value replaced, for log lines. Names are compared as the query parser
