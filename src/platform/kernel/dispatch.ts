@@ -240,6 +240,8 @@ export function createDispatcher(deps: Deps) {
     }
   }
 
+  /** When the log last said the rate-limit store is unavailable (ms). */
+  let limitWarnedAt = 0;
   /**
    * Counts a call against `key`; a 429 past `perSecond`. An in-process counter answers at once
    * (nothing to wait for: no promise per call); Redis answers a promise.
@@ -258,8 +260,12 @@ export function createDispatcher(deps: Deps) {
     return pending.then(
       (hit) => checkLimit(hit, perSecond, who),
       (err: unknown) => {
-        // Rate-limit store down: serve rather than fail every call; the log says so.
-        log.warn({ err }, 'rate limit store unavailable');
+        // Rate-limit store down: serve rather than fail every call; the log says so, in one plain
+        // line at most every 10 s (not a stack per call).
+        const now = Date.now();
+        if (now - limitWarnedAt < 10_000) return;
+        limitWarnedAt = now;
+        log.warn({ reason: err instanceof Error ? err.message : String(err) }, 'rate limit store unavailable: calls are not limited'); // prettier-ignore
       },
     );
   }

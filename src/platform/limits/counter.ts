@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
+import { ApiError } from '../errors.ts';
 
 /** count: the count after this hit within the current window; resetMs: ms until the window ends (>= 1). */
 export interface Hit {
@@ -130,16 +131,38 @@ function toPair(reply: unknown): [number, number] {
   throw new Error(`Unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
 }
 
+/**
+ * How long a count waits for Redis: a hit while a connection is being made waits (ioredis' offline
+ * queue) and answers as soon as Redis is back, but never longer than this — with Redis gone, ioredis'
+ * own retry limit made every call wait 20 s to over a minute. Between attempts, a count fails at once.
+ */
+export const REDIS_COUNT_TIMEOUT_MS = 1_000;
+
+/** A count Redis could not make: one plain line (`503`), each caller deciding to fail open or closed. */
+export class CounterUnavailable extends ApiError {
+  constructor() {
+    super(503, 'the rate-limit store is unavailable, try again shortly', { 'Retry-After': '5' });
+  }
+}
+
 /** Counts in Redis so every server process behind the same Redis shares one count per key. */
 export function redisCounter(url: string, prefix = 'podium:rl:'): Counter {
-  // Defaults kept on purpose (offline queue on, connect at once): a hit during a short reconnect
-  // waits instead of failing, and gives up with a rejection after ioredis' retry limit.
   // ioredis is loaded only where a Redis is configured (docs/api/reports.md "Memory").
-  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
-  const redis = new RedisClient(url, { lazyConnect: false }) as ScriptedRedis;
+  const { Redis: RedisClient, ReplyError } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, {
+    lazyConnect: false,
+    commandTimeout: REDIS_COUNT_TIMEOUT_MS,
+  }) as ScriptedRedis;
   // Without a listener ioredis prints every connection error itself; the failures still reach the
-  // caller as rejected hit/peek promises, and the caller decides whether to fail open or closed.
+  // caller as rejected hit/peek promises (CounterUnavailable), and the caller decides whether to fail
+  // open or closed.
   redis.on('error', () => {});
+  // (An error Redis answered — a key not holding a count — is no outage: it stays what it is.)
+  const unavailable = (err?: unknown) => {
+    throw err instanceof ReplyError ? err : new CounterUnavailable();
+  };
+  // Between reconnection attempts (Redis gone, not a connection being made) a count fails at once.
+  const down = () => redis.status === 'reconnecting' || redis.status === 'end';
   redis.defineCommand('podiumHit', { lua: HIT_LUA, numberOfKeys: 1 });
   redis.defineCommand('podiumPeek', { lua: PEEK_LUA, numberOfKeys: 1, readOnly: true });
   let closing: Promise<void> | undefined;
@@ -147,13 +170,15 @@ export function redisCounter(url: string, prefix = 'podium:rl:'): Counter {
   return {
     async hit(key, windowMs) {
       const ms = Math.max(1, Math.ceil(windowMs));
-      const [count, pttl] = toPair(await redis.podiumHit(prefix + key, ms));
+      if (down()) unavailable();
+      const [count, pttl] = toPair(await redis.podiumHit(prefix + key, ms).catch(unavailable));
       // PTTL can read 0 in the last millisecond of a window; the contract promises >= 1.
       return { count, resetMs: Math.max(1, pttl) };
     },
 
     async peek(key) {
-      const [count, pttl] = toPair(await redis.podiumPeek(prefix + key));
+      if (down()) unavailable();
+      const [count, pttl] = toPair(await redis.podiumPeek(prefix + key).catch(unavailable));
       if (count === 0) return { count: 0, resetMs: 0 };
       // PTTL is -1 only for a key written without expiry by something else; it has no reset (the
       // next hit repairs it). Otherwise clamp the last millisecond to 1 like hit does.
