@@ -10,6 +10,7 @@ import { hashPassword } from '../platform/auth/secrets.ts';
 import { recordChange } from '../platform/resources/change/log.ts';
 import { ensureBuilt } from '../site/build.ts';
 import { startSite, type Site } from '../site/server.ts';
+import { PodiumError } from '../client/errors.ts';
 import { startFailure } from './errors.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -62,13 +63,13 @@ async function serveSite(config: Config, platformUrl: string, siteKey: string | 
 }
 
 /**
- * A site reading another process's platform (PODIUM_API_URL) asks it whether it takes the site's key:
+ * A site reading another process's platform (PODIUM_API_URL) pings it, and asks whether it takes the site's key:
  * a key that differs is not refused by the calls themselves, the platform only counts every visitor as
  * the site (one allowance for all), so without this nobody would know. One line, and start goes on.
  * Asked again whenever the platform answers after being unreachable: it may have been down at start
  * (the first check then could not be made), or come back redeployed with another key.
  */
-function checkSiteKey(site: Site, command: string): void {
+function checkPlatform(site: Site, command: string, hasKey: boolean): void {
   const check = async () => {
     try {
       const verdict = await site.runtime.client.siteKeyVerdict();
@@ -77,9 +78,16 @@ function checkSiteKey(site: Site, command: string): void {
           `podium ${command}: the platform at PODIUM_API_URL refused this SITE_API_KEY: set the platform's own, or it counts every visitor of the site as one client`,
         );
     } catch (err) {
-      console.warn(
-        `podium ${command}: SITE_API_KEY not checked (checked again when the platform answers): ${err instanceof Error ? err.message : String(err)}`,
-      );
+      const said = err instanceof Error ? err.message : String(err);
+      // An address that answers, but not as the platform (a path too many): every page would say
+      // "not set up", and the domains' certificates would be refused.
+      if (err instanceof PodiumError && err.status >= 400 && err.status < 500 && err.status !== 429)
+        console.warn(
+          `podium ${command}: the platform at PODIUM_API_URL does not answer api.ping (${err.status} ${said}): check the address`,
+        );
+      else if (hasKey)
+        console.warn(`podium ${command}: SITE_API_KEY not checked (checked again when the platform answers): ${said}`);
+      else console.warn(`podium ${command}: the platform at PODIUM_API_URL was not reached (asked again when it answers): ${said}`); // prettier-ignore
     }
   };
   site.runtime.onPlatformBack(() => void check());
@@ -153,7 +161,7 @@ async function main(argv: string[]): Promise<number> {
             // One process: an edit of an event's domain reaches the site's host lookups at once.
             if (!config.PODIUM_API_URL) platform.onDomainChange((change) => site?.domainChanged(change));
             console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
-            if (config.PODIUM_API_URL && siteKey) checkSiteKey(site, 'start');
+            if (config.PODIUM_API_URL) checkPlatform(site, 'start', siteKey !== undefined);
           }
         } catch (err) {
           // The API keeps serving; the site's failure is reported, not hidden.
@@ -183,7 +191,7 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       console.log(`Podium site listening on ${site.url} (platform: ${site.runtime.client.baseUrl})`);
-      if (config.SITE_API_KEY) checkSiteKey(site, 'site');
+      checkPlatform(site, 'site', config.SITE_API_KEY !== undefined);
       return -1;
     }
     case 'migrate':

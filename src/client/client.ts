@@ -241,13 +241,15 @@ export class PodiumClient {
    * Whether the platform takes this client's site key (`refused`: its SITE_API_KEY differs, and it counts
    * every visitor of the site as the site): the verdict Podium sends back with api.ping (docs/deploy.md).
    * Undefined when the client has no key or the platform says nothing (a server of the spec other than
-   * Podium); a platform that cannot be reached throws, as any call does.
+   * Podium); a platform that cannot be reached throws, as any call does, and so does an address that
+   * answers api.ping with anything but 200 (a path too many: `404 operation api.api.ping does not exist`).
    */
   async siteKeyVerdict(): Promise<SiteKeyVerdict | undefined> {
-    if (!this.#siteKey) return undefined;
     // The call every request makes (it sends the key), past the kept answers.
-    const { siteKey: verdict } = await this.#request(this.pathOf('api.ping', {}), 'GET');
-    return verdict === 'accepted' || verdict === 'refused' ? verdict : undefined;
+    const raw = await this.#request(this.pathOf('api.ping', {}), 'GET');
+    if (raw.status !== 200) throw errorOf('api.ping', raw);
+    if (!this.#siteKey) return undefined;
+    return raw.siteKey === 'accepted' || raw.siteKey === 'refused' ? raw.siteKey : undefined;
   }
 
   /** The path of an operation in the RESTful style (`event.get` → /event/get) with its query. */

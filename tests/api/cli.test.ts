@@ -116,6 +116,21 @@ describe('podium site', () => {
     }
   }, 60_000);
 
+  it('warns in one line when PODIUM_API_URL answers, but not as the platform (a path too many)', async () => {
+    await ensureBuilt(ROOT);
+    const api = await startTestPlatform('sqlite', {});
+    const site = siteProcess(`${api.url}/api`);
+    try {
+      await site.until(() => site.printed.err.includes('api.ping'), 'no warning');
+      expect(site.printed.err.trim()).toBe(
+        'podium site: the platform at PODIUM_API_URL does not answer api.ping (404 operation api.api.ping does not exist): check the address',
+      );
+    } finally {
+      await site.stop();
+      await api.close();
+    }
+  }, 60_000);
+
   it('checks the key again when a platform that was down at start answers', async () => {
     await ensureBuilt(ROOT);
     // A port nobody listens on yet: the platform comes up there later.
