@@ -259,20 +259,31 @@ describe.each(STORES)('operations on %s', (kind) => {
         expect(Object.keys(doc.paths).sort()).toEqual(
           operations.map((op) => `/${op.name.replaceAll('.', '/')}`).sort(),
         );
+        const ids: string[] = [];
         for (const op of operations) {
           const path = doc.paths[`/${op.name.replaceAll('.', '/')}`];
           expect(Object.keys(path).sort()).toEqual(op.methods.map((m: string) => m.toLowerCase()).sort());
-          const o = Object.values(path)[0];
-          expect(o.operationId).toBe(op.name);
+          // The main method (POST for a write, GET for a read) is named as the operation.
+          const main = op.methods.includes(op.writes ? 'POST' : 'GET') ? (op.writes ? 'POST' : 'GET') : op.methods[0];
+          expect(path[main.toLowerCase()].operationId).toBe(op.name);
           const params = op.params as Record<string, Param>;
-          const inQuery = Object.keys(params).filter((n) => params[n].place === 'query');
-          for (const n of inQuery)
-            expect(
-              o.parameters.map((x) => x.name),
-              `${op.name} ${n}`,
-            ).toContain(n);
-          expect(o.requestBody !== undefined, op.name).toBe(Object.values(params).some((x) => x.place === 'body'));
+          const hasBody = Object.values(params).some((x) => x.place === 'body');
+          for (const [method, o] of Object.entries(path)) {
+            ids.push(o.operationId);
+            // A token may be given to every operation (a public one takes it when given).
+            expect(o.parameters.map((x) => x.name)).toContain('tokenID');
+            for (const n of Object.keys(params).filter((k) => params[k].place === 'query'))
+              expect(
+                o.parameters.map((x) => x.name),
+                `${op.name} ${n}`,
+              ).toContain(n);
+            // A GET carries no body where the operation takes POST.
+            const bodied = hasBody && !(method === 'get' && op.methods.includes('POST'));
+            expect(o.requestBody !== undefined, `${method} ${op.name}`).toBe(bodied);
+          }
         }
+        // operationIds are unique (OpenAPI requires it; generated clients name methods by them).
+        expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
       });
 
       it("OpenAPI's 200 answers are the operations' wire rows, and the platform's rows have their fields", async () => {

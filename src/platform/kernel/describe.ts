@@ -48,6 +48,18 @@ export function isRequired(op: AnyOperation, name: string, p: Param): boolean {
   return !p.optional && !op.variants?.some((v: readonly string[]) => v.includes(name));
 }
 
+/** The token every operation takes (Q tokenID or a bearer header): required, or taken when given. */
+export function tokenParam(op: AnyOperation): { required: boolean; description: string } {
+  if (op.auth.kind !== 'public') return { required: true, description: 'access token (or Authorization: Bearer)' };
+  // Whether a stale token is ignored here or answered 401 (Operation.staleTokenIgnored).
+  return {
+    required: false,
+    description: op.staleTokenIgnored
+      ? 'access token, when the caller has one; one that is not valid is ignored'
+      : 'access token, when the caller has one; one that is not valid → 401',
+  };
+}
+
 /** api.describe's rows: the table itself, in the envelope's string-only shape. */
 export function describeOperations(operations: readonly AnyOperation[]) {
   return operations.map((op) => {
@@ -58,26 +70,8 @@ export function describeOperations(operations: readonly AnyOperation[]) {
       required: isRequired(op, name, p) ? 1 : 0,
       description: p.description,
     }));
-    if (op.auth.kind !== 'public') {
-      parameters.unshift({
-        name: 'tokenID',
-        place: 'query',
-        type: 'string',
-        required: 1,
-        description: 'access token (or Authorization: Bearer)',
-      });
-    } else {
-      parameters.unshift({
-        name: 'tokenID',
-        place: 'query',
-        type: 'string',
-        required: 0,
-        // Whether a stale token is ignored here or answered 401 (Operation.staleTokenIgnored).
-        description: op.staleTokenIgnored
-          ? 'access token, when the caller has one; one that is not valid is ignored'
-          : 'access token, when the caller has one; one that is not valid → 401',
-      });
-    }
+    const token = tokenParam(op);
+    parameters.unshift({ name: 'tokenID', place: 'query', type: 'string', required: token.required ? 1 : 0, description: token.description }); // prettier-ignore
     return {
       name: op.name,
       summary: op.summary,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyOperation, Param } from './table.ts';
-import { authText, GLOBAL_PARAMS, isRequired, paramJsonSchema } from './describe.ts';
+import { authText, GLOBAL_PARAMS, isRequired, paramJsonSchema, tokenParam } from './describe.ts';
 
 const errorResponse = (description: string) => ({
   description,
@@ -36,10 +36,9 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
   const paths: Record<string, unknown> = {};
   for (const op of operations) {
     const entries = Object.entries(op.params as Record<string, Param>);
+    // (Required or not, the token may come as a bearer header instead: never a required parameter.)
     const parameters = [
-      ...(op.auth.kind === 'public'
-        ? []
-        : [{ name: 'tokenID', in: 'query', required: false, schema: { type: 'string' } }]),
+      { name: 'tokenID', in: 'query', required: false, description: tokenParam(op).description, schema: { type: 'string' } }, // prettier-ignore
       ...GLOBAL_PARAMS.map((g) => ({
         name: g.name,
         in: 'query',
@@ -84,6 +83,14 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
         '401': errorResponse('missing or unknown token'),
         '403': errorResponse('scope or level too low'),
         '404': errorResponse('object not found'),
+        '405': errorResponse('a method the operation does not take (Allow names those it takes)'),
+        ...(op.writes ? { '409': errorResponse('the state does not allow it (taken, already done, pending)') } : {}),
+        ...(op.methods.includes('POST')
+          ? {
+              '413': errorResponse('the body is too large'),
+              '415': errorResponse('a body that is not application/x-www-form-urlencoded'),
+            }
+          : {}),
         '429': errorResponse('rate limited'),
       },
     };
@@ -103,8 +110,20 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
         },
       };
     }
-    if (op.auth.kind !== 'public') operation.security = [{ bearer: [] }, { tokenID: [] }];
-    paths[`/${op.name.replaceAll('.', '/')}`] = Object.fromEntries(op.methods.map((m) => [m.toLowerCase(), operation]));
+    // A public operation takes a token when given ({}: none at all is fine too).
+    operation.security = op.auth.kind === 'public' ? [{}, { bearer: [] }, { tokenID: [] }] : [{ bearer: [] }, { tokenID: [] }]; // prettier-ignore
+    // One object per method, each with an operationId of its own (OpenAPI wants them unique): the
+    // operation's name for its main method (POST for a write, GET for a read), `<name>.<method>` for
+    // the other. A GET carries no body: its body parameters are the POST's.
+    const main = op.methods.includes(op.writes ? 'POST' : 'GET') ? (op.writes ? 'POST' : 'GET') : op.methods[0];
+    paths[`/${op.name.replaceAll('.', '/')}`] = Object.fromEntries(
+      op.methods.map((m) => {
+        const { requestBody, ...rest } = operation;
+        const own = m === 'GET' && op.methods.includes('POST') ? rest : { ...rest, requestBody };
+        if (own.requestBody === undefined) delete own.requestBody;
+        return [m.toLowerCase(), { ...own, operationId: m === main ? op.name : `${op.name}.${m.toLowerCase()}` }];
+      }),
+    );
   }
   return {
     openapi: '3.1.0',
