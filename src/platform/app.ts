@@ -310,6 +310,8 @@ export async function buildApp(deps: AppDeps): Promise<PlatformApp> {
     const name = path !== '/' ? (routes.get(path) ?? operationName(path)) : undefined;
     if (tooManyParams(rawQuery, config.PARAM_LIMIT)) throw tooManyInQuery;
     const query = (rawQuery === '' ? NO_PARAMS : parseQuery(rawQuery)) as Record<string, unknown>;
+    // (Given twice, `action` names no one operation: said as every other parameter says it.)
+    if (name === undefined && Array.isArray(query.action)) throw new ApiError(400, 'action must be given once');
     const call = {
       name: name ?? (typeof query.action === 'string' ? query.action : undefined),
       rawQuery,

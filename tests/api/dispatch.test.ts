@@ -79,6 +79,7 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     ],
     ['GET', '/event/get?eventID=abc', undefined, undefined, 400, /^400 eventID must be a positive integer$/],
     ['GET', '/event/get?eventID=1&eventID=2', undefined, undefined, 400, /^400 eventID must be given once$/],
+    ['GET', '/?action=event.get&eventID=1&action=company.get', undefined, undefined, 400, /^400 action must be given once$/], // prettier-ignore
     ['GET', '/event/get?eventID=1&format=pdf', undefined, undefined, 400, /^400 format must be/],
     [
       'GET',
