@@ -8,6 +8,7 @@
  */
 import { createDeflateRaw, crc32 } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, zipSync, type AsyncFlateStreamHandler, type ZipInputFile } from 'fflate';
+import { toWireValue } from './kernel/wire.ts';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -73,8 +74,9 @@ function cellText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return value;
   if (value instanceof Date) return value.toISOString();
-  // Nested lists/objects: compact JSON keeps them readable and lossless in a single cell.
-  if (typeof value === 'object') return JSON.stringify(value);
+  // Nested lists/objects: compact JSON keeps them readable and lossless in a single cell — as the JSON
+  // answer has them (wire rows: every value a string, secrets left out).
+  if (typeof value === 'object') return JSON.stringify(toWireValue(value));
   return String(value);
 }
 
