@@ -20,15 +20,12 @@ export default defineOperation({
   async handler(ctx, p) {
     const delivery = await deliveryByID(ctx.db, p.deliveryID);
     if (!delivery) throw notFound('delivery');
-    let webhook;
     try {
-      webhook = await requireWebhook(ctx, delivery.webhookID);
+      await requireWebhook(ctx, delivery.webhookID);
     } catch (err) {
       throw (err as { status?: number }).status === 404 ? notFound('delivery') : err;
     }
     if (delivery.state === 'pending') throw conflict('the delivery is pending already');
-    // Sent to a webhook that is off, it would only fail at once: said now, with what to do.
-    if (webhook.active !== 1) throw conflict('the webhook is off: turn it on first (webhook.edit key=active value=1)');
     const nowMs = ctx.now * 1000;
     await requeueDelivery(ctx.db, delivery.deliveryID, nowMs);
     // The key names this run (its start): an earlier run's finished job does not hold it.
