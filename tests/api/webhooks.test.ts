@@ -228,6 +228,14 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(list.map((a) => a.status)).toEqual(['500', '503', '200']);
     expect(list[0].response).toBe('answer 500');
     expect(Number(list[0].latencyMs)).toBeGreaterThanOrEqual(0);
+    // Times are Unix seconds, as everywhere in the API (the spec's Date Time), though kept in ms.
+    const span = [Math.floor(started / 1000), Math.ceil(Date.now() / 1000)];
+    for (const t of [d.createdAt, ...list.map((a) => a.at)]) {
+      expect(t).toMatch(/^\d{10}$/);
+      expect(Number(t)).toBeGreaterThanOrEqual(span[0]);
+      expect(Number(t)).toBeLessThanOrEqual(span[1]);
+    }
+    expect(d.nextAt).toBe('');
     expect(rx.duplicates()).toBe(0);
   });
 

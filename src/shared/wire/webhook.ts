@@ -27,7 +27,7 @@ export const webhookSecretWire = webhookWire.extend({ secret: z.string() });
 
 /** One attempt of a delivery. */
 export const webhookAttemptWire = z.object({
-  /** Unix ms. */
+  /** Unix seconds. */
   at: z.string(),
   /** HTTP status; '0' when there was no answer (refused address, timeout, connection error). */
   status: z.string(),
@@ -48,8 +48,9 @@ export const webhookDeliveryWire = z.object({
   /** pending, delivered or failed. */
   state: z.string(),
   attempts: z.string(),
-  /** Unix ms the next attempt is due; '' once settled. */
+  /** Unix seconds the next attempt is due; '' once settled. */
   nextAt: s,
+  /** Unix seconds. */
   createdAt: z.string(),
   attemptList: z.array(webhookAttemptWire),
 });

@@ -43,7 +43,8 @@ export const WEBHOOK_EDIT_KEYS: Readonly<Record<string, EditKey>> = {
   active: editKey(webhookActive),
 };
 
-const seconds = (ms: number | null) => (ms ? String(Math.floor(ms / 1000)) : '');
+/** A time the platform keeps in ms, as the API sends every time: Unix seconds ('' for none). */
+export const seconds = (ms: number | null) => (ms ? String(Math.floor(ms / 1000)) : '');
 
 /** The row as its admins read it (the wire row of src/shared/wire/webhook.ts): never the secret. */
 export function webhookRecord(r: WebhookRow, nowMs: number): Webhook {

@@ -3,7 +3,7 @@ import { defineOperation, pageOf, pageParams, q, qOpt } from '../../../../kernel
 import { id } from '../../../../schemas.ts';
 import { webhookDeliveryWire } from '../../../../../shared/wire/webhook.ts';
 import { deliveriesOf, type DeliveryRow, type AttemptRow } from '../../repository.ts';
-import { messageIDOf } from '../../fields.ts';
+import { messageIDOf, seconds } from '../../fields.ts';
 import { requireWebhook } from '../access.ts';
 
 const selection = z.enum(['all', 'failed', 'pending', 'held'], 'must be all, failed, pending or held');
@@ -16,10 +16,11 @@ const record = (d: DeliveryRow & { attemptList: AttemptRow[] }) => ({
   type: d.type,
   state: d.state,
   attempts: String(d.attempts),
-  nextAt: d.nextAt === null ? '' : String(d.nextAt),
-  createdAt: String(d.createdAt),
+  // Kept in ms, sent as Unix seconds like every time of the API (the spec's Date Time).
+  nextAt: seconds(d.nextAt),
+  createdAt: seconds(d.createdAt),
   attemptList: d.attemptList.map((a) => ({
-    at: String(a.at),
+    at: seconds(a.at),
     status: String(a.status),
     latencyMs: String(a.latencyMs),
     response: a.response,
