@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 
 // Check-in (issue 16, docs/api/checkin.md): scans at the doors, idempotent by (code, date, door,
 // direction) and by nonce, live counts, the log — on both stores, in both call styles.
@@ -112,6 +112,33 @@ describe.each(STORES)('check-in on %s', (kind) => {
     expect(keynote.map((r) => r.name)).toEqual(['ana Scan']);
   });
 
+  it("a cancelled registration's code is refused as cancelled (an admin's dismiss and the attendee's own), naming no one", async () => {
+    const cancelled: string[] = [];
+    for (const [name, self] of [
+      ['eve', false],
+      ['fay', true],
+    ] as const) {
+      const personID = await p.person(`${name}@podium.test`, PASSWORD);
+      const code = `${name}QrCode`.padEnd(24, '0');
+      await p.enrol(Number(eventID), personID, { approved: 1, qrCode: code, name: `${name} Gone` });
+      const token = self ? await p.signIn(`${name}@podium.test`, PASSWORD, Number(eventID)) : w.adminA;
+      const query = self ? { eventID } : { eventID, personID };
+      expect((await p.call('event.person.dismiss', { token, query })).status).toBe(200);
+      cancelled.push(code);
+    }
+    for (const code of cancelled) {
+      const row = (await scan('checkIn', { code, date: T0 + 500 })).data[0];
+      expect(row).toMatchObject({ result: 'refused', reason: 'cancelled', personID: '', name: '', checklogID: '' });
+    }
+    // A code of another event's cancelled registration is unknown here; a near miss is unknown.
+    const near = (await scan('checkIn', { code: `${cancelled[0].slice(0, -1)}1`, date: T0 + 501 })).data[0];
+    expect(near.reason).toBe('unknown code');
+    // Only the code's hash is kept, never who held it.
+    const kept = await p.db.selectFrom('cancelledCode').selectAll().where('eventID', '=', Number(eventID)).execute();
+    expect(kept.map((r) => r.codeHash).every((h) => /^[0-9a-f]{64}$/.test(h))).toBe(true);
+    expect(kept.map((r) => Object.keys(r).sort())).toEqual([['cancelledAt', 'codeHash', 'eventID'], ['cancelledAt', 'codeHash', 'eventID']]); // prettier-ignore
+  });
+
   it('find lists the log newest first, filters it, and exports it as a spreadsheet', async () => {
     const all = await p.call('checklog.find', { token: w.staff, query: { eventID, paginated: 1, limit: 100 } });
     expect(Number(all.total)).toBe(all.count);
@@ -199,6 +226,17 @@ describe('check-in devices', () => {
     expect(refused.text).toBe('429 too many unknown codes from this device, wait a minute');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await scan(w.adminA, 4)).status).toBe(200);
+  });
+
+  it("a cancelled registration's code scanned again and again is no guess: it never counts toward the 429", async () => {
+    const personID = await p.person('gil@podium.test', PASSWORD);
+    const code = 'GilQrCode'.padEnd(24, '0');
+    await p.enrol(Number(w.eventA.eventID), personID, { approved: 1, qrCode: code });
+    await p.ok('event.person.dismiss', { token: w.adminA, query: { eventID: w.eventA.eventID, personID } });
+    for (let n = 0; n < 5; n++) {
+      const r = await p.call('checklog.checkIn', { token: w.eventAdminSystem, query: { eventID: w.eventA.eventID, code, date: T0 + n } }); // prettier-ignore
+      expect(r.data[0]?.reason, r.text).toBe('cancelled');
+    }
   });
 
   it.each([

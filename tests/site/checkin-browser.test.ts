@@ -84,9 +84,11 @@ beforeAll(async () => {
     await api(admin, 'event.person.operate', { eventID, key: 'password', personID: row.personID }, { value: who.password }); // prettier-ignore
     if (who === ATTENDEE) attendeeID = row.personID;
   }
-  for (const name of ['Ana Door', 'Bo Door', 'Cy Camera', 'Di Offline', 'Ed Kept']) {
+  for (const name of ['Ana Door', 'Bo Door', 'Cy Camera', 'Di Offline', 'Ed Kept', 'Fe Gone']) {
     const [row] = await api(admin, 'event.person.bind', { eventID }, { name, username: `${name.split(' ')[0].toLowerCase()}@door.podium.test` }); // prettier-ignore
     codes[name.split(' ')[0]] = row.qrCode;
+    // Fe cancels: her ticket is real but no longer admits.
+    if (name === 'Fe Gone') await api(admin, 'event.person.dismiss', { eventID, personID: row.personID });
   }
   expect(Object.values(codes).every((c) => c.length > 10)).toBe(true);
   const [first] = await api(admin, 'activity.find', { eventID, limit: '1' });
@@ -200,6 +202,10 @@ describe('the check-in page', () => {
     const red = await result(page).evaluate((e) => getComputedStyle(e).backgroundColor);
     expect([red === amber, red === green]).toEqual([false, false]);
     await checkAndShoot(page, 'checkin-red', 390, problems);
+    // A cancelled registration's ticket says so: not a misread or a forgery.
+    await typeCode(page, codes.Fe);
+    await poll(() => result(page).textContent()).toContain('Refused: Registration cancelled');
+    expect(await result(page).getAttribute('data-state')).toBe('refused');
     // Enter on an empty field: no scan, and the last result does not stay as if it were this one's.
     await typeCode(page, '');
     await poll(() => result(page).getAttribute('data-state')).toBe('ready');

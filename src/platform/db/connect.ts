@@ -34,6 +34,7 @@ import * as confirmFeed from './migrations/0030_confirm_feed.ts';
 import * as sanityFeed from './migrations/0031_sanity_feed.ts';
 import * as changeCompany from './migrations/0032_change_company.ts';
 import * as applicantLanguage from './migrations/0033_applicant_language.ts';
+import * as cancelledCodes from './migrations/0034_cancelled_codes.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '0031_sanity_feed': sanityFeed,
   '0032_change_company': changeCompany,
   '0033_applicant_language': applicantLanguage,
+  '0034_cancelled_codes': cancelledCodes,
 };
 
 /**

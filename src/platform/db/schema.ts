@@ -488,6 +488,15 @@ export interface ChecklogTable {
   createdAt: number;
 }
 
+/** The code of a cancelled registration (migration 0034): a door says so rather than "unknown code". */
+export interface CancelledCodeTable {
+  eventID: number;
+  /** Hex SHA-256 of the qrCode. */
+  codeHash: string;
+  /** Unix seconds. */
+  cancelledAt: number;
+}
+
 /** An event's discount code (migration 0013, docs/api/coupons.md). */
 export interface CouponTable {
   couponID: D<number>;
@@ -557,6 +566,7 @@ export interface DB {
   eventEmail: EventEmailTable;
   eventBlacklist: EventBlacklistTable;
   checklog: ChecklogTable;
+  cancelledCode: CancelledCodeTable;
   checkState: CheckStateTable;
   coupon: CouponTable;
   chat: ChatTable;

@@ -4,15 +4,16 @@ import { id, s } from './values.ts';
 /**
  * One scan as checklog.checkIn / checkOut answer it (docs/api/checkin.md): who it is and what the door
  * does. `result`: `first` (first entry through this door), `reentry`, `out` (left), `refused` (see
- * `reason`: `unknown code`, `not approved`, `already inside`, `not inside`).
+ * `reason`: `unknown code`, `cancelled` (the code of a registration since cancelled), `not approved`,
+ * `already inside`, `not inside`).
  */
 export const checkScanWire = z.object({
-  /** '' for an unknown code (nothing is logged of it). */
+  /** '' for an unknown or cancelled code (nothing is logged of it). */
   checklogID: s,
   eventID: id,
   /** '0': the event's entrance. */
   activityID: z.string(),
-  /** '' for an unknown code. */
+  /** '' for an unknown or cancelled code. */
   personID: s,
   name: s,
   firstName: s,

@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { eventTagsOfKind } from '../tag/repository.ts';
 import { eventPersonOf } from '../rows.ts';
 import { deleteGuestsOf } from '../guest/repository.ts';
+import { keepCancelledCode } from '../checklog/repository.ts';
 
 // An attendee's place in an event beyond the profile: label prints, and leaving the event.
 
@@ -36,6 +37,8 @@ export async function removeRegistration(
   db: Kysely<DB>,
   eventID: number,
   personID: number,
+  /** Unix seconds. */
+  now: number,
   /** The hash of a token that stays (the attendee's own, cancelling: event.person.dismiss without personID). */
   keepToken = '',
 ): Promise<void> {
@@ -49,6 +52,9 @@ export async function removeRegistration(
     .where('tokenHash', '!=', keepToken)
     .execute();
   await deleteGuestsOf(db, eventID, personID);
+  // A door that scans the code later says the registration was cancelled, not that the code is unknown.
+  const row = await eventPersonOf(db, eventID, personID).select('qrCode').executeTakeFirst();
+  if (row) await keepCancelledCode(db, eventID, row.qrCode, now);
   await db.deleteFrom('eventPerson').where('eventID', '=', eventID).where('personID', '=', personID).execute();
 }
 

@@ -50,6 +50,32 @@ export async function holderOf(db: Kysely<DB>, eventID: number, code: string): P
   return found;
 }
 
+const hexDigest = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/**
+ * Keeps the code of a registration being cancelled (migration 0034): only its hash, never who held it.
+ * Called before the attendee's row goes, in the same transaction.
+ */
+export async function keepCancelledCode(db: Kysely<DB>, eventID: number, code: string, now: number): Promise<void> {
+  if (code === '') return;
+  await db
+    .insertInto('cancelledCode')
+    .values({ eventID, codeHash: hexDigest(code), cancelledAt: now })
+    .onConflict((oc) => oc.columns(['eventID', 'codeHash']).doUpdateSet({ cancelledAt: now }))
+    .execute();
+}
+
+/** Whether `code` was the code of a registration of `eventID` that was cancelled. */
+export async function wasCancelled(db: Kysely<DB>, eventID: number, code: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('cancelledCode')
+    .select('eventID')
+    .where('eventID', '=', eventID)
+    .where('codeHash', '=', hexDigest(code))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 const num = (r: ChecklogRow): ChecklogRow => ({ ...r, checklogID: Number(r.checklogID), date: Number(r.date), createdAt: Number(r.createdAt) }); // prettier-ignore
 
 /** A scan already logged with this nonce in the event. */

@@ -14,6 +14,7 @@ import {
   type ChecklogRow,
   type Direction,
   type Holder,
+  wasCancelled,
 } from './repository.ts';
 
 // One scan at a door (checklog.checkIn / checkOut): who the code names, and what the door does —
@@ -44,6 +45,8 @@ export interface ScanDeps {
 export async function scan(db: Kysely<DB>, s: Scan, deps: ScanDeps): Promise<CheckScan> {
   const holder = await holderOf(db, s.eventID, s.code);
   if (!holder) {
+    // A real ticket whose registration was cancelled: said so, and not counted as a guess.
+    if (await wasCancelled(db, s.eventID, s.code)) return answer(s, undefined, { result: 'refused', reason: 'cancelled' }, false); // prettier-ignore
     await deps.unknownCode();
     return answer(s, undefined, { result: 'refused', reason: 'unknown code' }, false);
   }

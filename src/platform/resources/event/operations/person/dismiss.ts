@@ -61,7 +61,7 @@ export default defineOperation({
       if (promote) await lockForPromotion(ctx.db, eventID, personID);
       await dismissFromEvent(ctx.db, eventID, personID);
       await removeFromEventLists(ctx.db, eventID, personID);
-      await removeRegistration(ctx.db, eventID, personID, self ? caller.tokenHash : '');
+      await removeRegistration(ctx.db, eventID, personID, ctx.now, self ? caller.tokenHash : '');
       if (promote)
         for (const promoted of await promoteWaiting(ctx.db, eventID, ctx.now)) {
           // The registration's confirmation e-mail, a job in this transaction, as an approval sends it.
