@@ -21,7 +21,8 @@
 import type { AstroGlobal } from 'astro';
 import { isPodiumError, type Activity, type Attendee, type Guest, type RegistrationForm } from '../client/index.ts';
 import { t, tp, type Locale, type MessageKey } from '../shared/i18n/messages.ts';
-import { ENROL_REFUSED, refusedAs, type Refused } from '../shared/refused.ts';
+import { ENROL_REFUSED, REFUSED, refusedAs, type Refused } from '../shared/refused.ts';
+import { formatRefusal } from '../shared/answer-check.ts';
 import { formatRange } from '../shared/schedule/time.ts';
 import {
   ATTENDEE_COOKIE,
@@ -582,10 +583,14 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
           const regForm = await formOf(astro, ev, token);
           answers = form ? postedAnswers(form, regForm.fields) : new Map();
           fieldErrors = new Map();
+          // Every answer the platform would refuse for being empty or by its type's format, said at once
+          // next to its field (the platform says its first refusal only).
           for (const f of regForm.fields) {
-            const v = answers.get(f.feedbackID) ?? '';
+            const v = (answers.get(f.feedbackID) ?? '').trim();
             const empty = v === '' || v === '[]' || (f.type === 'checkbox' && v === '0');
             if (f.required === '1' && empty) fieldErrors.set(f.feedbackID, t(locale, 'me.answerMissing'));
+            const wrong = empty ? undefined : formatRefusal(f.type, v);
+            if (wrong) fieldErrors.set(f.feedbackID, answerRefusal(locale, REFUSED[wrong]));
           }
           if (fieldErrors.size > 0) {
             res.status = 400;

@@ -122,7 +122,7 @@ describe.each(STORES)('check-in on %s', (kind) => {
       const code = `${name}QrCode`.padEnd(24, '0');
       await p.enrol(Number(eventID), personID, { approved: 1, qrCode: code, name: `${name} Gone` });
       const token = self ? await p.signIn(`${name}@podium.test`, PASSWORD, Number(eventID)) : w.adminA;
-      const query = self ? { eventID } : { eventID, personID };
+      const query: Record<string, string | number> = self ? { eventID } : { eventID, personID };
       expect((await p.call('event.person.dismiss', { token, query })).status).toBe(200);
       cancelled.push(code);
     }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
 import { REFUSED } from '../../../shared/refused.ts';
+import { formatRefusal } from '../../../shared/answer-check.ts';
 
 // The custom fields of the registration form (spec §4.4 feedbackContent): their definition is data in
 // the `feedback` table (name = label, options = JSON array text), their answers in `feedbackAnswer`.
@@ -111,19 +112,6 @@ export function fieldRecord(f: StoredField) {
 
 const label = (f: FieldDef) => `feedbackContent field ${f.feedbackID} (${f.name.slice(0, 80)})`;
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const NUMBER = /^-?\d{1,15}(\.\d{1,10})?$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const TELEPHONE = /^\+?[0-9 ().-]{3,40}$/;
-
-function validDate(v: string): boolean {
-  const m = DATE.exec(v);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
 /** A multiselect answer: a list, a JSON array text, one option, or options separated by commas. */
 function selectedList(f: FieldDef, raw: unknown): string[] {
   if (Array.isArray(raw)) return raw.map((v) => (typeof v === 'string' ? v.trim() : String(v)));
@@ -171,17 +159,13 @@ export function answerValue(f: FieldDef, raw: unknown): string | undefined {
       if (!f.options.includes(v)) throw badRequest(`${label(f)} must be one of: ${f.options.join(', ').slice(0, 300)}`);
       return v;
     case 'date':
-      if (!validDate(v)) throw badRequest(`${label(f)} ${REFUSED.date}`);
-      return v;
     case 'number':
-      if (!NUMBER.test(v)) throw badRequest(`${label(f)} ${REFUSED.number}`);
-      return v;
     case 'email':
-      if (v.length > 320 || !EMAIL.test(v)) throw badRequest(`${label(f)} ${REFUSED.email}`);
-      return v.toLowerCase();
-    case 'telephone':
-      if (!TELEPHONE.test(v) || (v.match(/\d/g)?.length ?? 0) < 3) throw badRequest(`${label(f)} ${REFUSED.telephone}`);
-      return v;
+    case 'telephone': {
+      const wrong = formatRefusal(f.type, v);
+      if (wrong) throw badRequest(`${label(f)} ${REFUSED[wrong]}`);
+      return f.type === 'email' ? v.toLowerCase() : v;
+    }
     case 'url':
       if (v.length > 2000 || !/^https?:\/\/\S+$/i.test(v) || !URL.canParse(v))
         throw badRequest(`${label(f)} must be an http or https URL`);
