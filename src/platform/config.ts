@@ -395,6 +395,10 @@ export type Config = Readonly<z.infer<typeof schema>>;
 /** The names of every setting (the README's table lists them all: tests/lint/readme-settings.test.ts). */
 export const SETTINGS: readonly string[] = Object.keys(schema.shape);
 
+/** The platform's own site (SITE_URL, else HOST:SITE_PORT): where e-mails, SMS and previews lead. */
+export const siteUrlOf = (c: Pick<Config, 'SITE_URL' | 'HOST' | 'SITE_PORT'>): string =>
+  c.SITE_URL ?? `http://${c.HOST}:${c.SITE_PORT}`;
+
 export class ConfigError extends Error {}
 
 /** Reads and validates the configuration; the only place that reads process.env. */

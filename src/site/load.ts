@@ -7,7 +7,7 @@ import { isNotFound, isPodiumError, type Company, type PodiumEvent } from '../cl
 import { pickLocale, type Locale } from '../shared/i18n/messages.ts';
 import { safeTimeZone } from '../shared/schedule/time.ts';
 import type { RequestContext } from './context.ts';
-import { GRANT_COOKIE, usableGrant } from './grant.ts';
+import { GRANT_COOKIE, grantInfo, usableGrant } from './grant.ts';
 
 /** Addresses of an event's pages as the visitor's host serves them. */
 export interface EventLinks {
@@ -84,6 +84,8 @@ export type EventLoad =
       /** The grant the platform reads of a private event need (undefined for a public event). */
       grant: string | undefined;
       isPrivate: boolean;
+      /** A hidden event shown through its admins' preview link (event.preview): private, and says so. */
+      preview?: boolean;
     };
 
 export function localeFor(ctx: RequestContext, language?: string): Locale {
@@ -105,11 +107,17 @@ export async function loadEvent(ctx: RequestContext, namespace: string, nickname
   if (!company) return { kind: 'notFound', locale: localeFor(ctx) };
   // What the page shows changes with this company's changes only (the page cache's scope).
   ctx.call.companyID = Number(company.companyID);
-  if (e.status === 'rejected') return { kind: 'notFound', company, locale: localeFor(ctx, company.language) };
-  const event: PodiumEvent = e.value;
+  // A hidden event is missing to everyone but its admins' preview (event.preview's grant in the cookie).
+  const preview = e.status === 'rejected';
+  const event = e.status === 'fulfilled' ? e.value : await previewOf(ctx, namespace, nickname, cookieGrant);
+  if (!event) return { kind: 'notFound', company, locale: localeFor(ctx, company.language) };
   if (event.companyID !== company.companyID) return { kind: 'notFound', company, locale: localeFor(ctx) };
   const locale = localeFor(ctx, event.language);
   const links = eventLinks(ctx, company.namespace, event);
+  if (preview) {
+    const timeZone = safeTimeZone(event.timezone);
+    return { kind: 'ok', company, event, links, locale, timeZone, grant: cookieGrant, isPrivate: true, preview: true };
+  }
   const isPrivate = event.public !== '1';
   if (!isPrivate) {
     ctx.cacheable = true;
@@ -138,4 +146,19 @@ export async function loadEvent(ctx: RequestContext, namespace: string, nickname
     grant,
     isPrivate,
   };
+}
+
+/** The hidden event as the cookie's preview grant shows it; undefined without one, or when it opens nothing. */
+async function previewOf(
+  ctx: RequestContext,
+  namespace: string,
+  nickname: string,
+  grant: string | undefined,
+): Promise<PodiumEvent | undefined> {
+  const info = grantInfo(grant);
+  if (!info || info.expires <= ctx.runtime.now() / 1000) return undefined;
+  return ctx.runtime.client.eventGet({ namespace, nickname }, grant, ctx.call).catch((err: unknown) => {
+    if (isNotFound(err) || (isPodiumError(err) && err.status === 400)) return undefined;
+    throw err;
+  });
 }

@@ -371,6 +371,59 @@ describe('redirects stay on the site', () => {
   );
 });
 
+describe('preview of a hidden event (event.preview)', () => {
+  it("opens a new, hidden event's pages to whoever follows the link, marked as a preview, never stored", async () => {
+    const auth = { authorization: `Bearer ${await organizerToken(p)}` };
+    const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
+    const bound = await fetch(`${p.api}/company/event/bind?companyID=${company.data[0].companyID}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ name: 'Draft Day', nickname: 'draft-day' }),
+    });
+    const eventID = Number((await bound.json()).data[0].eventID);
+    expect((await get('/demo/draft-day')).status).toBe(404);
+    const asked = await (await fetch(`${p.api}/event/preview?eventID=${eventID}`, { headers: auth })).json();
+    const link = new URL(asked.data[0].url);
+    // (On SITE_URL; this test's SITE_PORT is 0, so only the path is the site's.)
+    expect(link.pathname).toBe('/demo/draft-day/preview');
+
+    const opened = await get(`${link.pathname}${link.search}`);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.location).toBe('/demo/draft-day');
+    expect(opened.headers['referrer-policy']).toBe('no-referrer');
+    const cookie = String(opened.headers['set-cookie']);
+    expect(cookie).toMatch(new RegExp(`^podium_grant=${eventID}\\.\\d+\\.[\\w-]+; Path=/demo/draft-day; Expires=[^;]+ GMT; HttpOnly; SameSite=Lax$`)); // prettier-ignore
+    const grant = cookie.split(';')[0];
+    for (const path of ['/demo/draft-day', '/demo/draft-day/schedule']) {
+      const page = await get(path, { cookie: grant });
+      expect(page.status, path).toBe(200);
+      expect(page.text).toContain(
+        '<p class="notice preview-note" role="note">Preview: this event is hidden until it is published.',
+      );
+      expect(page.text).toContain('<meta name="robots" content="noindex');
+      expect(page.headers['cache-control']).toBe('private, no-store');
+    }
+    const pt = await get('/demo/draft-day', { cookie: `${grant}; podium_lang=pt` });
+    expect(pt.text).toContain('Pré-visualização: este evento está oculto até ser publicado.');
+    // Without it, or with another event's, or a forged one: not there.
+    expect((await get('/demo/draft-day')).status).toBe(404);
+    expect((await get('/demo/draft-day', { cookie: grant.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) })).status).toBe(
+      404,
+    );
+    expect((await get('/demo/summit', { cookie: grant })).text).not.toContain('preview-note');
+    // A link cut short, or one whose time is over.
+    for (const bad of ['', 'grant=nope', `grant=${eventID}.1000.${'x'.repeat(43)}`]) {
+      const refused = await get(`/demo/draft-day/preview?${bad}`);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toBe('This preview link is not valid or has expired: ask event.preview for a new one.');
+    }
+    // Published, it is the public's page again: no note.
+    await editEvent(p, eventID, 'visible', '1');
+    const published = await get('/demo/draft-day', { cookie: grant });
+    expect([published.status, published.text.includes('preview-note')]).toEqual([200, false]);
+  });
+});
+
 describe('private event', () => {
   const access = (code: string, visitor: string, next = '/demo/partners/schedule') =>
     http(`${p.site}/demo/partners/access`, {

@@ -51,12 +51,46 @@ export async function issueGrant(db: Kysely<DB>, eventID: number, now: number): 
   return `${payload}.${sign(await secretOf(db), payload)}`;
 }
 
-export async function verifyGrant(db: Kysely<DB>, grant: string, eventID: number, now: number): Promise<boolean> {
+/**
+ * A preview grant (event.preview) shows an event's site as the public will see it, to whoever opens the
+ * link, before it is visible (or behind its access code): its admins' look before publishing. The same
+ * shape as a grant, signed over other words, so the site keeps and sends it as it does any grant; it
+ * lasts an hour.
+ */
+export const PREVIEW_TTL_SECONDS = 3600;
+
+const PREVIEW = 'preview.';
+
+/** A registration sent from a preview of a hidden event. */
+export const PREVIEW_REFUSED = 'this event is not visible yet: it takes registrations once it is (visible=1)';
+
+export async function issuePreview(db: Kysely<DB>, eventID: number, now: number): Promise<string> {
+  const payload = `${eventID}.${now + PREVIEW_TTL_SECONDS}`;
+  return `${payload}.${sign(await secretOf(db), PREVIEW + payload)}`;
+}
+
+/** What a grant opens of `eventID`: `access` (the access code was given), `preview`, or nothing. */
+export async function grantKind(
+  db: Kysely<DB>,
+  grant: string,
+  eventID: number,
+  now: number,
+): Promise<'access' | 'preview' | undefined> {
   const [id, expires, mac] = grant.split('.');
-  if (Number(id) !== eventID || !(Number(expires) > now) || !mac) return false;
-  const expected = Buffer.from(sign(await secretOf(db), `${id}.${expires}`));
+  if (Number(id) !== eventID || !(Number(expires) > now) || !mac) return undefined;
+  const secret = await secretOf(db);
   const given = Buffer.from(mac);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const matches = (signed: string) => {
+    const expected = Buffer.from(sign(secret, signed));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  if (matches(`${id}.${expires}`)) return 'access';
+  return matches(`${PREVIEW}${id}.${expires}`) ? 'preview' : undefined;
+}
+
+/** Whether the grant opens a private event's content (an access grant, or an admin's preview). */
+export async function verifyGrant(db: Kysely<DB>, grant: string, eventID: number, now: number): Promise<boolean> {
+  return (await grantKind(db, grant, eventID, now)) !== undefined;
 }
 
 /** When a grant runs out (Unix seconds), as it says; verifyGrant tells whether it is genuine. */
@@ -67,16 +101,20 @@ export const grantSchema = z.string().max(200, 'must be at most 200 characters')
 
 /**
  * The event a public operation reads: it must be visible and not a template (else 404, as if it did
- * not exist). A private (public=0) event also needs a valid grant or a token of someone related to
- * it, else 403: its gate is public already (event.get), the content behind it is not.
+ * not exist) — or, hidden, opened by a preview grant. A private (public=0) event also needs a valid
+ * grant or a token of someone related to it, else 403: its gate is public already (event.get), the
+ * content behind it is not.
  */
 export async function readableEvent(ctx: Context, eventID: number, grant: string | undefined) {
   const row = await eventGateByID(ctx.db, eventID);
   if (!row) throw notFound('event');
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return { event: row, access };
-  if (row.visible !== 1 || row.isTemplate === 1) throw notFound('event');
-  if (row.public !== 1 && !(grant !== undefined && (await verifyGrant(ctx.db, grant, eventID, ctx.now))))
+  if (row.isTemplate === 1) throw notFound('event');
+  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
+  // A hidden event opens only to its admins' preview.
+  if (row.visible !== 1 && kind !== 'preview') throw notFound('event');
+  if (row.public !== 1 && kind === undefined)
     throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
   return { event: row, access };
 }

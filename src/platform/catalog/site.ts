@@ -8,6 +8,7 @@ import companyTagRemove from '../resources/company/operations/tag/remove.ts';
 import { eventTagPairOperations } from '../resources/event/operations/tag/rules.ts';
 import eventTagFind from '../resources/event/operations/tag/find.ts';
 import { hotsiteOperations } from '../resources/hotsite/operations/index.ts';
+import eventPreview from '../resources/event/operations/preview.ts';
 
 /**
  * The public website's content: speakers, sponsors, tags (the event's own, and the company's event tags
@@ -23,4 +24,5 @@ export const siteOperations: readonly AnyOperation[] = [
   ...eventTagPairOperations,
   eventTagFind,
   ...hotsiteOperations,
+  eventPreview,
 ];

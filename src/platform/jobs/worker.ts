@@ -1,5 +1,5 @@
 import pino from 'pino';
-import type { Config } from '../config.ts';
+import { siteUrlOf, type Config } from '../config.ts';
 import { migrate, openStore, type Store } from '../db/connect.ts';
 import { pruneHandler, PRUNE_JOB, schedulePrune } from './prune.ts';
 import { createJobQueue, type JobHandler, type JobLogger, type JobQueue, type JobSettings } from './queue.ts';
@@ -59,7 +59,7 @@ export function platformHandlers(
   outbox: Outbox,
   sms: SmsProvider = smsProviderOf(config, (path) => logger.info({ path }, 'sms written')),
 ): Record<string, JobHandler> {
-  const siteUrl = config.SITE_URL ?? `http://${config.HOST}:${config.SITE_PORT}`;
+  const siteUrl = siteUrlOf(config);
   const dns = dnsOf(config);
   const bulk = {
     batch: config.MAIL_BATCH,

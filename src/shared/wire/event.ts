@@ -145,3 +145,14 @@ export const eventWire = z.object({
   peopleCount: s,
 });
 export type PodiumEvent = z.infer<typeof eventWire>;
+
+/** event.preview: a link that shows the event's site before it is published (docs/api/site.md). */
+export const eventPreviewWire = z.object({
+  eventID: id,
+  /** A grant as event.checkAccessCode's is shaped: public reads take it as `grant`, hidden or private. */
+  grant: z.string(),
+  /** Unix seconds when it stops working (an hour after it was made). */
+  expires: z.string(),
+  /** The event's site on the platform's own address (SITE_URL), opened for whoever follows it. */
+  url: z.string(),
+});

@@ -65,6 +65,16 @@ export function eventGateByID(db: Kysely<DB>, eventID: number) {
     .executeTakeFirst();
 }
 
+/** The event's address on the platform's site: its company's namespace and its nickname. */
+export function eventAddressOf(db: Kysely<DB>, eventID: number) {
+  return db
+    .selectFrom('event')
+    .innerJoin('company', 'company.companyID', 'event.companyID')
+    .select(['event.eventID', 'event.nickname', 'company.namespace', 'event.visible', 'event.isTemplate'])
+    .where('event.eventID', '=', eventID)
+    .executeTakeFirst();
+}
+
 export function eventByID(db: Kysely<DB>, eventID: number) {
   return eventRecordQuery(db).where('event.eventID', '=', eventID).executeTakeFirst();
 }

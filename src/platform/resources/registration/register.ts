@@ -6,7 +6,7 @@ import { ApiError, badRequest, conflict, notFound } from '../../errors.ts';
 import { lockRow } from '../../db/lock.ts';
 import { isPostgres } from '../../db/connect.ts';
 import { eventAccess } from '../../auth/access.ts';
-import { verifyGrant } from '../../auth/grant.ts';
+import { grantKind, PREVIEW_REFUSED } from '../../auth/grant.ts';
 import { findPersonByUsername } from '../person/repository.ts';
 import { enrollInEvent, issueToken } from '../attendee/enroll.ts';
 import { attendeeRecord, type RecordOptions, type RecordTag } from '../attendee/record.ts';
@@ -123,8 +123,14 @@ async function checkReadable(
 ) {
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return;
-  if (e.visible !== 1 || e.isTemplate === 1) throw notFound('event');
-  if (e.public !== 1 && !(grant !== undefined && (await verifyGrant(ctx.db, grant, eventID, ctx.now))))
+  if (e.isTemplate === 1) throw notFound('event');
+  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
+  if (e.visible !== 1) {
+    // Its admins' preview shows the form; nobody registers before the event is published.
+    if (kind === 'preview') throw new ApiError(403, PREVIEW_REFUSED);
+    throw notFound('event');
+  }
+  if (e.public !== 1 && kind === undefined)
     throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
 }
 

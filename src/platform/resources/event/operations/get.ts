@@ -2,7 +2,7 @@ import { defineOperation, qOpt, LEVEL } from '../../../kernel/table.ts';
 import { hostname, id, slug, text } from '../../../schemas.ts';
 import { ApiError, notFound } from '../../../errors.ts';
 import { eventAccess } from '../../../auth/access.ts';
-import { grantSchema, verifyGrant } from '../../../auth/grant.ts';
+import { grantKind, grantSchema } from '../../../auth/grant.ts';
 import { eventByCname, eventByID, eventByNickname, personInEventView } from '../repository.ts';
 import { eventRecord, gateRecord, type Viewer } from '../service.ts';
 
@@ -23,7 +23,10 @@ export default defineOperation({
     nickname: qOpt(slug, 'Podium extension: event nickname, with namespace'),
     cname: qOpt(hostname, 'Podium extension: the custom domain of the event'),
     personID: qOpt(id, 'show the registration of this person (event admins only)'),
-    grant: qOpt(grantSchema, 'Podium extension: the grant of event.checkAccessCode, to read a private event'),
+    grant: qOpt(
+      grantSchema,
+      'Podium extension: the grant of event.checkAccessCode, to read a private event, or of event.preview',
+    ),
   },
   variants: [['eventID'], ['namespace', 'nickname'], ['cname']],
   auth: { kind: 'public' },
@@ -40,13 +43,14 @@ export default defineOperation({
     if (!row) throw notFound('event');
     const access = (await eventAccess(ctx.db, ctx.caller, row.eventID))!;
     const admin = (access.level & LEVEL.ADMIN) !== 0;
-    if (!access.related && (row.visible !== 1 || row.isTemplate === 1)) throw notFound('event');
+    const kind = p.grant === undefined ? undefined : await grantKind(ctx.db, p.grant, row.eventID, ctx.now);
+    // A hidden event exists only for the people related to it, and for its admins' preview (event.preview).
+    if (!access.related && (row.isTemplate === 1 || (row.visible !== 1 && kind !== 'preview'))) throw notFound('event');
     if (p.personID !== undefined && !admin) {
       if (!access.related) throw notFound('event');
       throw new ApiError(403, 'only event admins may read another person');
     }
-    const unlocked = p.grant !== undefined && (await verifyGrant(ctx.db, p.grant, row.eventID, ctx.now));
-    if (!access.related && row.public !== 1 && !unlocked) return [gateRecord(row)];
+    if (!access.related && row.public !== 1 && kind === undefined) return [gateRecord(row)];
 
     let viewer: Viewer | undefined;
     if (p.personID !== undefined) {

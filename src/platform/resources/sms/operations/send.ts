@@ -8,6 +8,7 @@ import { eventLink, oneLine } from '../../email/compose.ts';
 import { canSpend } from '../../billing/repository.ts';
 import { insertSms, recentCounts, smsEvent } from '../repository.ts';
 import { SMS_JOB } from '../job.ts';
+import { siteUrlOf } from '../../../config.ts';
 
 /** E.164: a plus, a country code not starting with 0, at most 15 digits in all (spaces and dashes forgiven). */
 export const telephone = z
@@ -60,8 +61,7 @@ export default defineOperation({
     if (recent.event >= c.SMS_PER_EVENT_HOUR) throw limited('too many SMS of this event');
     if (!(await canSpend(ctx.db, p.eventID, 'sms', c.SMS_ALLOWANCE)))
       throw new ApiError(402, 'the SMS balance of this event is used up');
-    const siteUrl = c.SITE_URL ?? `http://${c.HOST}:${c.SITE_PORT}`;
-    const text = smsTextOf(event, eventLink(event, siteUrl));
+    const text = smsTextOf(event, eventLink(event, siteUrlOf(c)));
     const smsLogID = await insertSms(ctx.db, { eventID: p.eventID, telephone: p.telephone, text, address: ctx.clientIp, now: ctx.now }); // prettier-ignore
     await ctx.jobs.add(ctx.db, SMS_JOB, { smsLogID });
     return [{ smsLogID, eventID: p.eventID, telephone: p.telephone, status: 'queued' }];
