@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { client, STYLES } from '../helpers/operations.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { RETRY_OFF } from '../../src/platform/resources/webhook/operations/delivery/retry.ts';
 import {
   deliveriesByID,
   insertDeliveries,
@@ -425,6 +426,15 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     await settled(hook.webhookID, 2);
     const [got] = await p.ok('webhook.get', { token: w.adminA, query: { webhookID: hook.webhookID } });
     expect(got).toMatchObject({ active: '0', disabledReason: '410' });
+    // Off, a retry would fail at once: refused, saying how to turn it on; the delivery stays as it was.
+    const refused = await p.call('webhook.delivery.retry', {
+      token: w.adminA,
+      query: { deliveryID: failed.deliveryID },
+    });
+    expect(refused.text).toBe(`409 ${RETRY_OFF}`);
+    expect((await deliveries(hook.webhookID, 'all')).find((d) => d.deliveryID === failed.deliveryID)?.state).toBe(
+      'delivered',
+    );
   });
 
   it('rotate: both secrets sign for 24 h; webhook.events replays the same signed payloads in order', async () => {
