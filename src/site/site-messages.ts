@@ -7,17 +7,23 @@ import type { Locale } from '../shared/i18n/messages.ts';
 
 const en = {
   preview: 'Preview: this event is hidden until it is published. Only people with the preview link see it.',
+  previewRegistration:
+    'The registration form shows here once the event is published: nobody can register in a preview.',
 };
 
 type SiteKey = keyof typeof en;
 
 const pt: Record<SiteKey, string> = {
   preview: 'Pré-visualização: este evento está oculto até ser publicado. Só quem tem o link de pré-visualização o vê.',
+  previewRegistration:
+    'O formulário de inscrição aparece aqui quando o evento for publicado: ninguém se inscreve numa pré-visualização.',
 };
 
 const es: Record<SiteKey, string> = {
   preview:
     'Vista previa: este evento está oculto hasta que se publique. Solo quien tiene el enlace de vista previa lo ve.',
+  previewRegistration:
+    'El formulario de inscripción aparece aquí cuando se publique el evento: nadie se inscribe en una vista previa.',
 };
 
 const CATALOGUE: Record<Locale, Record<SiteKey, string>> = { en, pt, es };

@@ -130,7 +130,7 @@ describe.each(STORES)('check-in on %s', (kind) => {
       const row = (await scan('checkIn', { code, date: T0 + 500 })).data[0];
       expect(row).toMatchObject({ result: 'refused', reason: 'cancelled', personID: '', name: '', checklogID: '' });
     }
-    // A code of another event's cancelled registration is unknown here; a near miss is unknown.
+    // A near miss of a cancelled code is a code no one had: unknown.
     const near = (await scan('checkIn', { code: `${cancelled[0].slice(0, -1)}1`, date: T0 + 501 })).data[0];
     expect(near.reason).toBe('unknown code');
     // Only the code's hash is kept, never who held it.

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { grantKind, PREVIEW_REFUSED, PREVIEW_TTL_SECONDS } from '../../src/platform/auth/grant.ts';
@@ -5,6 +6,13 @@ import { grantKind, PREVIEW_REFUSED, PREVIEW_TTL_SECONDS } from '../../src/platf
 // event.preview (docs/api/site.md "Preview"): a link for an event's admins to see its site before it is
 // published. Its grant opens the public reads of the hidden (or private) event, for an hour; an access
 // code's grant does not open a hidden event; nobody registers through a preview.
+
+/** A browser's Web Push public key (push.bind checks its shape). */
+function browserKey(): string {
+  const key = createECDH('prime256v1');
+  key.generateKeys();
+  return key.getPublicKey().toString('base64url');
+}
 
 describe.each(STORES)('event.preview on %s', (kind) => {
   let p: TestPlatform;
@@ -55,8 +63,16 @@ describe.each(STORES)('event.preview on %s', (kind) => {
   it("opens no other event, and a forged or an access code's grant opens nothing hidden", async () => {
     const forged = preview.grant.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await anonymous('activity.find', { grant: forged })).status).toBe(404);
-    const other = await p.call('activity.find', { query: { eventID: w.eventB.eventID, grant: preview.grant } });
-    expect(other.status).toBe(200); // B is public: the grant changes nothing there
+    // Another hidden event of the same company: its own preview opens it, this one's does not.
+    const [second] = await p.ok('company.event.bind', {
+      token: w.adminA,
+      query: { companyID: w.companyA.companyID },
+      body: { name: 'Second Draft', nickname: 'second-draft' },
+    });
+    const [own] = await p.ok('event.preview', { token: w.adminA, query: { eventID: second.eventID } });
+    const readSecond = (grant: string) => p.call('activity.find', { query: { eventID: second.eventID, grant } });
+    expect((await readSecond(preview.grant)).status).toBe(404);
+    expect((await readSecond(own.grant)).status).toBe(200);
     // Private and hidden: its admin may try its code, and gets a grant — which opens the private event's
     // content once visible, but not while it is hidden.
     for (const [key, value] of [
@@ -71,6 +87,38 @@ describe.each(STORES)('event.preview on %s', (kind) => {
     const [full] = await p.ok('event.get', { query: { eventID: hidden, grant: preview.grant } });
     expect(full.name).toBe('Draft Day'); // not the gate's shape
     await p.ok('event.edit', { token: w.adminA, query: { eventID: hidden, key: 'public' }, body: { value: '1' } });
+  });
+
+  it('is for looking: no push stream, no web push subscription, no registration for a private event', async () => {
+    for (const [key, value] of [
+      ['accessCode', '4321'],
+      ['public', '0'],
+      ['visible', '1'],
+    ])
+      await p.ok('event.edit', { token: w.adminA, query: { eventID: hidden, key }, body: { value } });
+    try {
+      // Visible and private now: the preview still reads it, but registers no one (the code's grant does).
+      expect((await anonymous('activity.find', { grant: preview.grant })).status).toBe(200);
+      const register = await p.call('form.respondRegistration', {
+        query: { eventID: hidden, grant: preview.grant },
+        body: { firstName: 'Pre', lastName: 'View', email: 'pre@view.test', feedbackContent: '[]' },
+      });
+      expect(register.text).toBe('403 this event is private: send the grant of event.checkAccessCode');
+      const activityIDs = await p.insertRow('activity', { eventID: Number(hidden), name: 'Opening' }, 'activityID');
+      const bind = await p.call('push.bind', {
+        query: { eventID: hidden, grant: preview.grant },
+        body: { endpoint: 'https://fcm.googleapis.com/fcm/send/preview', p256dh: browserKey(), auth: randomBytes(16).toString('base64url'), activityIDs }, // prettier-ignore
+      });
+      expect(bind.status, bind.text).toBe(403);
+      const stream = await p.call('push.subscribe', { query: { eventID: hidden, grant: preview.grant } });
+      expect(stream.text).toBe('404 event not found');
+    } finally {
+      for (const [key, value] of [
+        ['visible', '0'],
+        ['public', '1'],
+      ])
+        await p.ok('event.edit', { token: w.adminA, query: { eventID: hidden, key }, body: { value } });
+    }
   });
 
   it('takes no registration while the event is hidden', async () => {

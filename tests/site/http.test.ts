@@ -381,6 +381,11 @@ describe('preview of a hidden event (event.preview)', () => {
       body: new URLSearchParams({ name: 'Draft Day', nickname: 'draft-day' }),
     });
     const eventID = Number((await bound.json()).data[0].eventID);
+    await fetch(`${p.api}/event/hotsite/create?eventID=${eventID}&section=registration`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ position: '1' }),
+    });
     expect((await get('/demo/draft-day')).status).toBe(404);
     const asked = await (await fetch(`${p.api}/event/preview?eventID=${eventID}`, { headers: auth })).json();
     const link = new URL(asked.data[0].url);
@@ -403,19 +408,24 @@ describe('preview of a hidden event (event.preview)', () => {
       expect(page.text).toContain('<meta name="robots" content="noindex');
       expect(page.headers['cache-control']).toBe('private, no-store');
     }
+    // Nobody registers in a preview: a note stands where the form will be.
+    const home = (await get('/demo/draft-day', { cookie: grant })).text;
+    expect(home).toContain('The registration form shows here once the event is published');
+    expect(home).not.toContain('<podium-registration');
     const pt = await get('/demo/draft-day', { cookie: `${grant}; podium_lang=pt` });
     expect(pt.text).toContain('Pré-visualização: este evento está oculto até ser publicado.');
-    // Without it, or with another event's, or a forged one: not there.
+    // Without it, or with a forged one: not there.
+    const forged = grant.slice('podium_grant='.length).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
     expect((await get('/demo/draft-day')).status).toBe(404);
-    expect((await get('/demo/draft-day', { cookie: grant.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) })).status).toBe(
-      404,
-    );
-    expect((await get('/demo/summit', { cookie: grant })).text).not.toContain('preview-note');
-    // A link cut short, or one whose time is over.
-    for (const bad of ['', 'grant=nope', `grant=${eventID}.1000.${'x'.repeat(43)}`]) {
-      const refused = await get(`/demo/draft-day/preview?${bad}`);
-      expect(refused.status).toBe(400);
+    expect((await get('/demo/draft-day', { cookie: `podium_grant=${forged}` })).status).toBe(404);
+    // A link cut short, one whose time is over, a forged one, or one naming another event: refused, and
+    // no cookie (a link made by someone else cannot replace a visitor's grant of the event).
+    const summit = asked.data[0].grant.replace(/^\d+/, '1');
+    for (const bad of ['', 'nope', `${eventID}.1000.${'x'.repeat(43)}`, forged, summit]) {
+      const refused = await get(`/demo/draft-day/preview?grant=${encodeURIComponent(bad)}`);
+      expect(refused.status, bad).toBe(400);
       expect(refused.text).toBe('This preview link is not valid or has expired: ask event.preview for a new one.');
+      expect(refused.headers['set-cookie']).toBeUndefined();
     }
     // Published, it is the public's page again: no note.
     await editEvent(p, eventID, 'visible', '1');

@@ -427,21 +427,24 @@ describe('signed in', () => {
     const size = form.fields.find((f) => f.name === 'Company size')!.feedbackID;
     const [arrival] = await api('feedback.create', { eventID }, { name: 'Arrival', type: 'date' }, organizer);
     const [phone] = await api('feedback.create', { eventID }, { name: 'Mobile', type: 'telephone' }, organizer);
-    const before = (await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks;
-    const answers = { action: 'answers', [`f${size}`]: '', [`f${arrival.feedbackID}`]: '31/12/2026', [`f${phone.feedbackID}`]: 'call me' }; // prettier-ignore
-    const refused = await site(ME, { cookie: ana, form: answers });
-    expect(refused.status).toBe(400);
-    for (const [id, said] of [
-      [size, 'This answer is required.'],
-      [arrival.feedbackID, 'Enter a date'],
-      [phone.feedbackID, 'Enter a telephone number'],
-    ])
-      expect(refused.text).toMatch(new RegExp(`<p class="alert" id="f${id}-error">${said}`));
-    expect(refused.text).toContain('value="31/12/2026"');
-    expect(refused.text).toContain('value="call me"');
-    expect((await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks).toEqual(before);
-    for (const f of [arrival, phone])
-      await api('feedback.remove', { eventID, feedbackID: f.feedbackID }, undefined, organizer);
+    try {
+      const before = (await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks;
+      const answers = { action: 'answers', [`f${size}`]: '', [`f${arrival.feedbackID}`]: '31/12/2026', [`f${phone.feedbackID}`]: 'call me' }; // prettier-ignore
+      const refused = await site(ME, { cookie: ana, form: answers });
+      expect(refused.status).toBe(400);
+      for (const [id, said] of [
+        [size, 'This answer is required.'],
+        [arrival.feedbackID, 'Enter a date'],
+        [phone.feedbackID, 'Enter a telephone number'],
+      ])
+        expect(refused.text).toMatch(new RegExp(`<p class="alert" id="f${id}-error">${said}`));
+      expect(refused.text).toContain('value="31/12/2026"');
+      expect(refused.text).toContain('value="call me"');
+      expect((await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks).toEqual(before);
+    } finally {
+      for (const f of [arrival, phone])
+        await api('feedback.remove', { eventID, feedbackID: f.feedbackID }, undefined, organizer);
+    }
   });
 
   it('refuses every form posted from another site, changing nothing', async () => {

@@ -88,12 +88,7 @@ export async function grantKind(
   return matches(`${PREVIEW}${id}.${expires}`) ? 'preview' : undefined;
 }
 
-/** Whether the grant opens a private event's content (an access grant, or an admin's preview). */
-export async function verifyGrant(db: Kysely<DB>, grant: string, eventID: number, now: number): Promise<boolean> {
-  return (await grantKind(db, grant, eventID, now)) !== undefined;
-}
-
-/** When a grant runs out (Unix seconds), as it says; verifyGrant tells whether it is genuine. */
+/** When a grant runs out (Unix seconds), as it says; grantKind tells whether it is genuine. */
 export const grantExpiry = (grant: string): number => Number(grant.split('.')[1]);
 
 /** The `grant` parameter of public reads of a private event (Podium extension). */
@@ -105,16 +100,23 @@ export const grantSchema = z.string().max(200, 'must be at most 200 characters')
  * grant or a token of someone related to it, else 403: its gate is public already (event.get), the
  * content behind it is not.
  */
-export async function readableEvent(ctx: Context, eventID: number, grant: string | undefined) {
+export async function readableEvent(
+  ctx: Context,
+  eventID: number,
+  grant: string | undefined,
+  /** false: a preview's grant opens nothing here (streams and subscriptions: a preview is for looking). */
+  o: { preview?: boolean } = {},
+) {
   const row = await eventGateByID(ctx.db, eventID);
   if (!row) throw notFound('event');
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return { event: row, access };
   if (row.isTemplate === 1) throw notFound('event');
   const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
+  const shown = o.preview === false && kind === 'preview' ? undefined : kind;
   // A hidden event opens only to its admins' preview.
-  if (row.visible !== 1 && kind !== 'preview') throw notFound('event');
-  if (row.public !== 1 && kind === undefined)
+  if (row.visible !== 1 && shown !== 'preview') throw notFound('event');
+  if (row.public !== 1 && shown === undefined)
     throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
   return { event: row, access };
 }

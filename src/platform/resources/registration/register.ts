@@ -126,11 +126,12 @@ async function checkReadable(
   if (e.isTemplate === 1) throw notFound('event');
   const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
   if (e.visible !== 1) {
-    // Its admins' preview shows the form; nobody registers before the event is published.
+    // A preview is for looking: nobody registers before the event is published.
     if (kind === 'preview') throw new ApiError(403, PREVIEW_REFUSED);
     throw notFound('event');
   }
-  if (e.public !== 1 && kind === undefined)
+  // Only the access code's grant lets anyone register for a private event: a preview link passed on does not.
+  if (e.public !== 1 && kind !== 'access')
     throw new ApiError(403, 'this event is private: send the grant of event.checkAccessCode');
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, q, qOpt } from '../../../kernel/table.ts';
 import { id, LAST_EVENT_ID_DOC, lastEventID } from '../../../schemas.ts';
 import { ApiError, notFound } from '../../../errors.ts';
-import { grantSchema, readableEvent, verifyGrant } from '../../../auth/grant.ts';
+import { grantSchema, readableEvent, grantKind } from '../../../auth/grant.ts';
 import { pushMessageWire, PUSH_CHANNELS, type PushChannel } from '../../../../shared/wire/push.ts';
 import { pushView, type Audience } from '../view.ts';
 import { pushGuard } from '../guard.ts';
@@ -58,9 +58,9 @@ export default defineOperation({
   async stream(ctx, p) {
     let audience: Audience;
     try {
-      const { event, access } = await readableEvent(ctx, p.eventID, p.grant);
+      const { event, access } = await readableEvent(ctx, p.eventID, p.grant, { preview: false });
       // A valid grant keeps its holder hearing an open event that later turns private.
-      const granted = p.grant !== undefined && (await verifyGrant(ctx.db, p.grant, p.eventID, ctx.now));
+      const granted = p.grant !== undefined && (await grantKind(ctx.db, p.grant, p.eventID, ctx.now)) === 'access';
       audience = access?.related ? 'member' : granted ? 'grant' : event.public === 1 ? 'public' : 'grant';
     } catch (err) {
       // Private without its grant reads as missing: a stream tells nothing of an event it may not hear.

@@ -36,7 +36,7 @@ export default defineOperation({
   writes: true,
   answer: webPushWire,
   async handler(ctx, p) {
-    const { event } = await readableEvent(ctx, p.eventID, p.grant);
+    const { event } = await readableEvent(ctx, p.eventID, p.grant, { preview: false });
     if (Number(event.dateEnd) > 0 && Number(event.dateEnd) < ctx.now) throw new ApiError(409, 'this event has ended');
     const problem = endpointProblem(p.endpoint, {
       hosts: ctx.config.WEBPUSH_HOSTS,
