@@ -16,6 +16,9 @@ import { axe, launchChromium, SHOTS, skipDemoImages, watchProblems } from './chr
 import { http, sleep, startPodium, type Podium } from './harness.ts';
 import { join } from 'node:path';
 
+/** Waits up to 15 s: a service worker's wake-up and a notification are slow on a loaded machine (CI). */
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+
 const ece = createRequire(import.meta.url)('http_ece') as {
   decrypt(
     body: Buffer,
@@ -117,7 +120,7 @@ describe('the notifications switch', () => {
     const page = await c.newPage();
     await page.goto(schedule());
     const box = page.locator('.push-switch');
-    await expect.poll(() => box.getAttribute('data-state')).toBe('unsupported');
+    await poll(() => box.getAttribute('data-state')).toBe('unsupported');
     expect(await page.locator('.push-status').textContent()).toBe(
       'This browser cannot show notifications from this site.',
     );
@@ -135,13 +138,13 @@ describe('the notifications switch', () => {
     const page = await c.newPage();
     await page.goto(schedule());
     const box = page.locator('.push-switch');
-    await expect.poll(() => box.getAttribute('data-state')).toBe('blocked');
+    await poll(() => box.getAttribute('data-state')).toBe('blocked');
     expect(await page.locator('.push-status').textContent()).toBe(
       'Notifications are blocked for this site in your browser’s settings.',
     );
     await star(page, 'Closing');
     await box.locator('button').click();
-    await expect.poll(() => box.getAttribute('data-state')).toBe('blocked');
+    await poll(() => box.getAttribute('data-state')).toBe('blocked');
     expect(await box.locator('button').getAttribute('aria-pressed')).toBe('false');
     await c.close();
   });
@@ -152,7 +155,7 @@ describe('the notifications switch', () => {
     const page = await c.newPage();
     await page.goto(schedule());
     const button = page.getByRole('button', { name: 'Notify me if my saved sessions change' });
-    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('false');
+    await poll(() => button.getAttribute('aria-pressed')).toBe('false');
     await button.click();
     await expect
       .poll(() => page.locator('.push-status').textContent())
@@ -162,7 +165,7 @@ describe('the notifications switch', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     // Headless Chromium has no push service: its subscribe() refuses ("Registration failed - …").
-    await expect.poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('error');
+    await poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('error');
     expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
     expect(await page.locator('.push-status').textContent()).toMatch(/^Notifications could not be changed: \S.*$/);
     expect(await button.getAttribute('aria-pressed')).toBe('false');
@@ -214,7 +217,7 @@ describe('the notifications switch', () => {
     await star(page, 'Opening');
     const button = page.getByRole('button', { name: 'Notify me if my saved sessions change' });
     await button.click();
-    await expect.poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('on');
+    await poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('on');
     expect(await button.getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('.push-status').textContent()).toBe(
       'On: this browser is told when a saved session moves, changes rooms or is cancelled.',
@@ -246,7 +249,7 @@ describe('the notifications switch', () => {
     const registrations: { registrationId: string; scopeURL: string }[] = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
     await cdp.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.some((r) => r.scopeURL === `${p.site}/`)).toBe(true);
+    await poll(() => registrations.some((r) => r.scopeURL === `${p.site}/`)).toBe(true);
     const registrationId = registrations.find((r) => r.scopeURL === `${p.site}/`)!.registrationId;
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: p.site,
@@ -263,7 +266,7 @@ describe('the notifications switch', () => {
           url: (n.data as { url: string }).url,
         }));
       });
-    await expect.poll(shown).toEqual([
+    await poll(shown).toEqual([
       // Another site's address opens the site's home instead.
       { title: first.title, body: first.body, tag: first.tag, url: '/' },
     ]);
@@ -276,7 +279,7 @@ describe('the notifications switch', () => {
 
     // Off: dismissed (a move notifies no more) and the browser's subscription given up.
     await button.click();
-    await expect.poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('off');
+    await poll(() => page.locator('.push-switch').getAttribute('data-state')).toBe('off');
     expect(await button.getAttribute('aria-pressed')).toBe('false');
     expect(await page.evaluate(() => sessionStorage.getItem('unsubscribed'))).toBe('1');
     await api(`/activity/edit?activityID=${ids.Workshop}&key=location`, { value: 'Room E' });
