@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { pruneCancelledCodes } from '../../src/platform/resources/checklog/repository.ts';
 
 // Check-in (issue 16, docs/api/checkin.md): scans at the doors, idempotent by (code, date, door,
 // direction) and by nonce, live counts, the log — on both stores, in both call styles.
@@ -137,6 +138,26 @@ describe.each(STORES)('check-in on %s', (kind) => {
     const kept = await p.db.selectFrom('cancelledCode').selectAll().where('eventID', '=', Number(eventID)).execute();
     expect(kept.map((r) => r.codeHash).every((h) => /^[0-9a-f]{64}$/.test(h))).toBe(true);
     expect(kept.map((r) => Object.keys(r).sort())).toEqual([['cancelledAt', 'codeHash', 'eventID'], ['cancelledAt', 'codeHash', 'eventID']]); // prettier-ignore
+  });
+
+  it('forgets the cancelled codes a week after the event ends (the hourly prune), not before', async () => {
+    const kept = () => p.db.selectFrom('cancelledCode').select('codeHash').where('eventID', '=', Number(eventID)).execute(); // prettier-ignore
+    const count = (await kept()).length;
+    expect(count).toBeGreaterThan(0);
+    const ended = (days: number) =>
+      p.db.updateTable('event').set({ dateEnd: Math.floor(Date.now() / 1000) - days * 86400 }).where('eventID', '=', Number(eventID)).execute(); // prettier-ignore
+    const before = await p.db.selectFrom('event').select('dateEnd').where('eventID', '=', Number(eventID)).executeTakeFirstOrThrow(); // prettier-ignore
+    try {
+      await ended(6);
+      await pruneCancelledCodes(p.db, Math.floor(Date.now() / 1000));
+      expect(await kept()).toHaveLength(count);
+      await ended(8);
+      await p.platform.jobs.queue.add(p.db, 'change.prune', {});
+      for (let i = 0; i < 200 && (await kept()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await kept()).toEqual([]);
+    } finally {
+      await p.db.updateTable('event').set({ dateEnd: before.dateEnd }).where('eventID', '=', Number(eventID)).execute(); // prettier-ignore
+    }
   });
 
   it('find lists the log newest first, filters it, and exports it as a spreadsheet', async () => {

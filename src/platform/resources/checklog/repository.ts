@@ -76,6 +76,19 @@ export async function wasCancelled(db: Kysely<DB>, eventID: number, code: string
   return row !== undefined;
 }
 
+/** How long after its event ended a cancelled code is still told apart at the door (late offline queues). */
+export const CANCELLED_KEPT_SECONDS = 7 * 86400;
+
+/** Forgets the cancelled codes of events that ended over CANCELLED_KEPT_SECONDS ago (the hourly prune). */
+export async function pruneCancelledCodes(db: Kysely<DB>, now: number): Promise<void> {
+  const ended = db
+    .selectFrom('event')
+    .select('eventID')
+    .where('dateEnd', '>', 0)
+    .where('dateEnd', '<', now - CANCELLED_KEPT_SECONDS);
+  await db.deleteFrom('cancelledCode').where('eventID', 'in', ended).execute();
+}
+
 const num = (r: ChecklogRow): ChecklogRow => ({ ...r, checklogID: Number(r.checklogID), date: Number(r.date), createdAt: Number(r.createdAt) }); // prettier-ignore
 
 /** A scan already logged with this nonce in the event. */
