@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { pruneCancelledCodes } from '../../src/platform/resources/checklog/repository.ts';
+import { until } from '../helpers/processes.ts';
 
 // Check-in (issue 16, docs/api/checkin.md): scans at the doors, idempotent by (code, date, door,
 // direction) and by nonce, live counts, the log — on both stores, in both call styles.
@@ -153,7 +154,7 @@ describe.each(STORES)('check-in on %s', (kind) => {
       expect(await kept()).toHaveLength(count);
       await ended(8);
       await p.platform.jobs.queue.add(p.db, 'change.prune', {});
-      for (let i = 0; i < 200 && (await kept()).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      await until(async () => (await kept()).length === 0, 'the prune of the cancelled codes');
       expect(await kept()).toEqual([]);
     } finally {
       await p.db.updateTable('event').set({ dateEnd: before.dateEnd }).where('eventID', '=', Number(eventID)).execute(); // prettier-ignore

@@ -21,6 +21,7 @@ import {
   type World,
 } from '../helpers/platform.ts';
 import { startFakeCrm, type FakeCrm } from '../helpers/crm.ts';
+import { until } from '../helpers/processes.ts';
 
 // Requests generated from the operation table itself: for every operation, both call styles and every
 // declared method, (a) no parameters, (b) each declared parameter with hostile values, (c) random
@@ -324,8 +325,7 @@ describe.each(STORES)('fuzz on %s', (kind) => {
     const [ping] = await p.ok('webhook.test', { token: w.adminA, query: { webhookID: hook.webhookID } });
     const settledPing = () =>
       p.db.selectFrom('webhookDelivery').select('state').where('deliveryID', '=', Number(ping.deliveryID)).executeTakeFirstOrThrow(); // prettier-ignore
-    for (let i = 0; i < 200 && (await settledPing()).state === 'pending'; i++)
-      await new Promise((r) => setTimeout(r, 25));
+    await until(async () => (await settledPing()).state !== 'pending', 'the ping settled by the worker');
     expect((await settledPing()).state).toBe('failed');
     await active(1);
     // A coupon of event A (issue 16), for coupon.get.

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { client, STYLES } from '../helpers/operations.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { until } from '../helpers/processes.ts';
 import { RETRY_OFF } from '../../src/platform/resources/webhook/operations/delivery/retry.ts';
 import {
   deliveriesByID,
@@ -68,6 +69,16 @@ describe.each(STORES)('webhooks on %s', (kind) => {
   });
 
   /** A webhook of company A (or event A) to `url` (the receiver's), removed after the test; answers it with its secret. */
+  /** A new visible event of company A (a public form needs it visible). */
+  async function visibleEvent(name: string, nickname: string): Promise<string> {
+    const [{ eventID }] = await p.ok('company.event.bind', {
+      token: w.adminA,
+      query: { companyID: w.companyA.companyID },
+      body: { name, nickname: `${nickname}-${Date.now()}` },
+    });
+    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
+    return eventID;
+  }
   async function register(query: Record<string, string>, body: Record<string, string> = {}, url = rx.url) {
     const [row] = await p.ok('webhook.create', { token: w.adminA, query, body: { url, ...body } });
     registered.push(row.webhookID);
@@ -278,14 +289,8 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     }
   });
 
-  // Nobody signed in: the change has no caller's company, and takes its event's (change/log.ts).
   it('a webhook of every type hears only types it could have asked for (not the address checks that follow a registration)', async () => {
-    const [{ eventID }] = await p.ok('company.event.bind', {
-      token: w.adminA,
-      query: { companyID: w.companyA.companyID },
-      body: { name: 'Every type', nickname: `every-${Date.now()}` },
-    });
-    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
+    const eventID = await visibleEvent('Every type', 'every');
     await register({ eventID });
     await p.ok('form.respondRegistration', {
       query: { eventID },
@@ -293,17 +298,11 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     });
     // The attendee's address is checked by a job, which records its change; a write after it is
     // delivered after it (the feed keeps the log's order), so once that one is here, the check was fed.
-    for (let i = 0; ; i++) {
-      const checked = await p.db.selectFrom('change').select('changeID').where('eventID', '=', Number(eventID)).where('operation', 'like', 'sanity.%').executeTakeFirst(); // prettier-ignore
-      if (checked) break;
-      if (i > 200) throw new Error('the address was not checked');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const checked = () =>
+      p.db.selectFrom('change').select('changeID').where('eventID', '=', Number(eventID)).where('operation', 'like', 'sanity.%').executeTakeFirst(); // prettier-ignore
+    await until(async () => (await checked()) !== undefined, 'the address check');
     await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'name' }, body: { value: 'Every type, renamed' } }); // prettier-ignore
-    for (let i = 0; !rx.received.some((g) => g.body.type === 'event.edit'); i++) {
-      if (i > 300) throw new Error('event.edit was not delivered');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(() => rx.received.some((g) => g.body.type === 'event.edit'), 'event.edit delivered');
     const { operations } = await import('../../src/platform/catalog/index.ts');
     const { deliveredTypes } = await import('../../src/platform/resources/webhook/fields.ts');
     const known = deliveredTypes(operations);
@@ -312,13 +311,9 @@ describe.each(STORES)('webhooks on %s', (kind) => {
     expect(types.filter((t) => !known.has(t))).toEqual([]);
   });
 
+  // Nobody signed in: the change has no caller's company, and takes its event's (change/log.ts).
   it('a registration and an application through the public form, with no token, are delivered', async () => {
-    const [{ eventID }] = await p.ok('company.event.bind', {
-      token: w.adminA,
-      query: { companyID: w.companyA.companyID },
-      body: { name: 'Open doors', nickname: `open-${Date.now()}` },
-    });
-    await p.ok('event.edit', { token: w.adminA, query: { eventID, key: 'visible' }, body: { value: 1 } });
+    const eventID = await visibleEvent('Open doors', 'open');
     const hook = await register({ eventID }, { types: 'event.person.bind,event.applicant.bind' });
     const form = (email: string) =>
       p.ok('form.respondRegistration', {

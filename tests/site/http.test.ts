@@ -17,6 +17,17 @@ afterAll(async () => {
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => http(`${p.site}${path}`, { headers });
+/** A new event of the demo company, hidden as every new event is; with the organizer's headers. */
+async function newEvent(name: string, nickname: string) {
+  const auth = { authorization: `Bearer ${await organizerToken(p)}` };
+  const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
+  const bound = await fetch(`${p.api}/company/event/bind?companyID=${company.data[0].companyID}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name, nickname }),
+  });
+  return { eventID: Number((await bound.json()).data[0].eventID), auth };
+}
 const jsonLd = (html: string) =>
   [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]));
 
@@ -373,14 +384,7 @@ describe('redirects stay on the site', () => {
 
 describe('preview of a hidden event (event.preview)', () => {
   it("opens a new, hidden event's pages to whoever follows the link, marked as a preview, never stored", async () => {
-    const auth = { authorization: `Bearer ${await organizerToken(p)}` };
-    const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
-    const bound = await fetch(`${p.api}/company/event/bind?companyID=${company.data[0].companyID}`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: 'Draft Day', nickname: 'draft-day' }),
-    });
-    const eventID = Number((await bound.json()).data[0].eventID);
+    const { eventID, auth } = await newEvent('Draft Day', 'draft-day');
     await fetch(`${p.api}/event/hotsite/create?eventID=${eventID}&section=registration`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
@@ -638,14 +642,7 @@ describe('navigation', () => {
     for (const path of ['/demo/summit', '/demo/summit/schedule', '/demo/summit/speakers', '/demo/summit/sponsors'])
       expect(labels((await get(path)).text)).toEqual(['Home', 'Schedule', 'Speakers', 'Sponsors']);
     // A new event with a program of its own to come: nothing to show on those two pages yet.
-    const auth = { authorization: `Bearer ${await organizerToken(p)}` };
-    const company = await (await fetch(`${p.api}/company/get?namespace=demo`, { headers: auth })).json();
-    const bound = await fetch(`${p.api}/company/event/bind?companyID=${company.data[0].companyID}`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: 'Bare Day', nickname: 'bare-day' }),
-    });
-    const eventID = Number((await bound.json()).data[0].eventID);
+    const { eventID } = await newEvent('Bare Day', 'bare-day');
     await editEvent(p, eventID, 'visible', '1');
     for (const path of ['/demo/bare-day', '/demo/bare-day/schedule']) {
       const page = await get(path);

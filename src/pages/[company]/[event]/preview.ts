@@ -4,7 +4,8 @@
 // home without it in the address. Any other (cut short, expired, forged, another event's) is refused
 // here, so a link made by someone else cannot replace a visitor's grant of this event.
 import type { APIRoute } from 'astro';
-import { isNotFound, isPodiumError } from '../../../client/index.ts';
+import { isNotFound, isPodiumError, type PodiumEvent } from '../../../client/index.ts';
+import { eventLinks } from '../../../site/load.ts';
 import { GRANT_COOKIE, grantCookieOptions, grantInfo } from '../../../site/grant.ts';
 import { textAnswer } from '../../../site/route.ts';
 import type { RequestContext } from '../../../site/context.ts';
@@ -16,28 +17,35 @@ export const GET: APIRoute = async ({ params, locals, url, cookies, redirect }) 
   const grant = url.searchParams.get('grant') ?? '';
   const info = grantInfo(grant);
   if (!info || info.expires <= ctx.runtime.now() / 1000) return textAnswer(400, REFUSED);
-  if (!(await opens(ctx, params.company!, params.event!, grant, info.eventID))) return textAnswer(400, REFUSED);
-  const base = ctx.site.kind === 'event' ? '' : `/${encodeURIComponent(params.company!)}/${encodeURIComponent(params.event!)}`; // prettier-ignore
+  const event = await opened(ctx, params.company!, params.event!, grant, info.eventID);
+  if (!event) return textAnswer(400, REFUSED);
+  const { base, home } = eventLinks(ctx, params.company!, event);
   cookies.set(GRANT_COOKIE, grant, grantCookieOptions(base || '/', info.expires, ctx.https));
-  const answer = redirect(base || '/', 303);
+  const answer = redirect(home, 303);
   // The address held the grant: no page it leads to names it to another site.
   answer.headers.set('referrer-policy', 'no-referrer');
   return answer;
 };
 
 /**
- * Whether the platform takes `grant` for the event at /{company}/{event}: the event it names, whose
- * sections it reads only to a grant that opens it when the event is hidden or private.
+ * The event at /{company}/{event} when the platform takes `grant` for it: the event it names, whose
+ * sections it reads only to a grant that opens it when the event is hidden or private; else undefined.
  */
-async function opens(ctx: RequestContext, company: string, event: string, grant: string, eventID: number) {
+async function opened(
+  ctx: RequestContext,
+  company: string,
+  event: string,
+  grant: string,
+  eventID: number,
+): Promise<PodiumEvent | undefined> {
   const { client } = ctx.runtime;
   try {
     const found = await client.eventGet({ namespace: company, nickname: event }, grant, ctx.call);
-    if (found.eventID !== String(eventID)) return false;
+    if (found.eventID !== String(eventID)) return undefined;
     await client.hotsiteFind(eventID, grant, ctx.call);
-    return true;
+    return found;
   } catch (err) {
-    if (isNotFound(err) || (isPodiumError(err) && (err.status === 400 || err.status === 403))) return false;
+    if (isNotFound(err) || (isPodiumError(err) && (err.status === 400 || err.status === 403))) return undefined;
     throw err;
   }
 }
