@@ -66,9 +66,12 @@ function init(root: HTMLElement, box: HTMLElement): void {
     status!.textContent = text ?? '';
   }
 
-  /** A call of the platform's API; its error line ("400 endpoint …") becomes the thrown message. */
+  /**
+   * A call of the platform's API about this event (push.key is about none: the platform refuses a
+   * parameter an operation does not take); its error line ("400 endpoint …") becomes the thrown message.
+   */
   async function call(path: string, body?: Record<string, string>): Promise<Record<string, string>[]> {
-    const res = await fetch(new URL(`${path}?eventID=${eventID}`, base), {
+    const res = await fetch(new URL(path === 'push/key' ? path : `${path}?eventID=${eventID}`, base), {
       method: body ? 'POST' : 'GET',
       credentials: 'omit',
       ...(body ? { body: new URLSearchParams(body) } : {}),

@@ -997,6 +997,8 @@ describe.each(STORES)('attendee operations on %s', (kind) => {
         await fail({ [`feedback_${fbOther}`]: 'x' }, 404, /feedback/);
         await fail({ query: 'x', queryKey: `feedback_${fbOther}` }, 404, /feedback/);
         await fail({ feedback_999999: 'x' }, 404, /feedback/);
+        // A near miss of the pattern is no parameter: refused, where it would have been ignored.
+        await fail({ [`feedbak_${fb1}`]: 'x' }, 400, new RegExp(`^400 feedbak_${fb1} is not a parameter of event\\.person\\.find, which takes .*selection.* and feedback_<feedbackID>$`)); // prettier-ignore
         await fail({ feedback_9999999999: 'x' }, 404, /feedback/);
         await fail({ query: 'x', queryKey: 'feedback_9999999999' }, 404, /feedback/);
         await fail({ offset: '99999999999999999999' }, 400, /^400 offset /);

@@ -64,7 +64,28 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     [
       'POST',
       '/person/signIn?username=x',
+      'passwrd=x',
+      'application/x-www-form-urlencoded',
+      400,
+      /^400 passwrd is not a parameter of person\.signIn: did you mean password\?$/,
+    ],
+    [
+      'POST',
+      '/person/signIn?username=x',
       'nothing=here',
+      'application/x-www-form-urlencoded',
+      400,
+      /^400 nothing is not a parameter of person\.signIn, which takes username, eventID, password$/,
+    ],
+    // A name an operation does not take, in the query, in either style: the closest name, or the list.
+    ['GET', '/event/get?namespace=a&nicknme=b', undefined, undefined, 400, /^400 nicknme is not a parameter of event\.get: did you mean nickname\?$/], // prettier-ignore
+    ['GET', '/?action=event.get&eventId=1', undefined, undefined, 400, /^400 eventId is not a parameter of event\.get: did you mean eventID\?$/], // prettier-ignore
+    ['GET', '/api/ping?tokenId=x', undefined, undefined, 400, /^400 tokenId is not a parameter of api\.ping: did you mean tokenID\?$/], // prettier-ignore
+    ['GET', '/api/ping?x=1', undefined, undefined, 400, /^400 x is not a parameter of api\.ping, which takes none$/],
+    [
+      'POST',
+      '/person/signIn?username=x',
+      '',
       'application/x-www-form-urlencoded',
       400,
       /^400 password cannot be empty$/,

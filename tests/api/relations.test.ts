@@ -580,7 +580,8 @@ describe.each(STORES)('activity relations on %s', (kind) => {
       it('is for event admins: 401, 403 for staff and attendees, 404 for strangers and unknown lists', async () => {
         const before = await members();
         for (const op of ['list.person.bind', 'list.person.dismiss', 'list.person.find']) {
-          const q = { listID: list, personID: w.attendeeID };
+          const q: Record<string, string | number> =
+            op === 'list.person.find' ? { listID: list } : { listID: list, personID: w.attendeeID };
           await c.fail(op, { query: q }, 401);
           await c.fail(op, { token: w.attendee, query: q }, 403);
           await c.fail(op, { token: w.staff, query: q }, 403);

@@ -443,7 +443,7 @@ describe('signed in', () => {
       expect((await api('event.person.get', { eventID }, undefined, tokenOf(ana)))[0].feedbacks).toEqual(before);
     } finally {
       for (const f of [arrival, phone])
-        await api('feedback.remove', { eventID, feedbackID: f.feedbackID }, undefined, organizer);
+        await api('feedback.remove', { feedbackID: f.feedbackID }, undefined, organizer);
     }
   });
 

@@ -24,6 +24,7 @@ import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
 import { takes } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
+import { unknownParameter } from './unknown.ts';
 import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf, changesOf } from './changes.ts';
 import { watchProgram } from '../resources/program/watch.ts';
@@ -94,6 +95,8 @@ const STREAM_HEADERS: Readonly<Record<string, string>> = {
 };
 /** The dispatcher's own parameters, read from the query only. */
 const GLOBALS = ['action', 'format', 'sandbox'] as const;
+/** The names every operation takes besides its own parameters. */
+const SHARED: readonly string[] = [...GLOBALS, 'tokenID'];
 
 /** A further change a write's handler told of (Context.alsoChanged): the write operation and its params. */
 interface Further {
@@ -136,6 +139,8 @@ interface Plan {
   readonly op: AnyOperation;
   readonly params: readonly (readonly [string, Param])[];
   readonly inVariant: ReadonlySet<string>;
+  /** Every name a call may send: the operation's parameters, the dispatcher's own, tokenID. */
+  readonly known: ReadonlySet<string>;
   readonly edit: boolean;
   readonly cachePrefix: string;
   readonly preflight: Answer | undefined;
@@ -146,6 +151,7 @@ function planOf(op: AnyOperation): Plan {
     op,
     params: Object.entries(op.params as Record<string, Param>),
     inVariant: new Set(op.variants?.flat() ?? []),
+    known: new Set([...Object.keys(op.params), ...SHARED]),
     edit: isEditOperation(op),
     cachePrefix: `${op.name}?`,
     preflight: op.cors ? { status: 204, type: TEXT_TYPE, body: '', headers: corsPreflight(op) } : undefined,
@@ -310,6 +316,7 @@ export function createDispatcher(deps: Deps) {
       if (here?.[name] === undefined && there?.[name] !== undefined)
         throw badRequest(`${name} belongs in the ${p.place === 'query' ? 'query string' : 'request body'}`);
     }
+    refuseUnknown(plan, call);
     for (const [name, p] of plan.params) {
       const raw = p.place === 'query' ? call.query[name] : call.body?.[name];
       // An edit without a value at all is a mistake, not a request to clear the field: only an explicit
@@ -334,6 +341,19 @@ export function createDispatcher(deps: Deps) {
       throw badRequest(`one of these is required: ${forms.join('; ')}`);
     }
     return values;
+  }
+
+  /**
+   * A name the operation does not take is refused, not ignored: a misspelt `nicknme` would otherwise
+   * be answered as if it had not been sent (an unfiltered list, a default) with nothing to say why.
+   */
+  function refuseUnknown(plan: Plan, call: Call): void {
+    const pattern = plan.op.patternParams;
+    for (const source of [call.query, call.body ?? {}])
+      for (const name of Object.keys(source)) {
+        if (plan.known.has(name) || pattern?.pattern.test(name)) continue;
+        throw badRequest(unknownParameter(name, plan.op.name, Object.keys(plan.op.params), SHARED, pattern?.example));
+      }
   }
 
   function readPatternParams(op: AnyOperation, call: Call): Record<string, unknown> {

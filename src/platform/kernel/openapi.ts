@@ -79,7 +79,7 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
               content: { 'application/json': { schema: envelopeSchema(op.answer) } },
             },
         ...(op.stream ? { '503': errorResponse('too many open streams, or the server is shutting down') } : {}),
-        '400': errorResponse('a parameter is missing, empty or invalid'),
+        '400': errorResponse('a parameter is missing, empty, invalid or not one the operation takes'),
         '401': errorResponse('missing or unknown token'),
         '403': errorResponse('scope or level too low'),
         '404': errorResponse('object not found'),
@@ -105,6 +105,8 @@ export function openApiDocument(operations: readonly AnyOperation[]) {
                 body.map(([name, p]) => [name, { ...paramJsonSchema(p), description: p.description }]),
               ),
               required: body.filter(([name, p]) => isRequired(op, name, p)).map(([name]) => name),
+              // A name the operation does not take is refused (400), not ignored.
+              additionalProperties: op.patternParams?.param.place === 'body',
             },
           },
         },
