@@ -120,6 +120,9 @@ describe('the journey at 390 px, without JavaScript', () => {
     const [cookie] = (await c.cookies()).filter((k) => k.name === 'podium_attendee');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/demo/summit' });
     expect(await page.textContent('.account')).toContain('Signed in as Paula Phone');
+    // On a phone the account is one line (the name, My registration, Sign out), heard as a sentence.
+    // (Two lines, 66 px, when "Signed in as" was shown: the header was 176 px, now 149.)
+    expect((await page.locator('.account').boundingBox())!.height).toBeLessThan(45);
     expect(await page.$('.qr-box svg[role=img]')).not.toBeNull();
     // The QR is big enough to scan from a phone held at the door: most of the column.
     const box = (await page.$('.qr-box svg'))!;
