@@ -4,7 +4,8 @@ import { describeOperations } from '../../../kernel/describe.ts';
 /** Spec §4.1. The answer is the operation table itself: one row per operation. */
 export default defineOperation({
   name: 'api.describe',
-  summary: 'Describes every operation: methods, parameters (place, type, required), auth rule, origin.',
+  summary:
+    'Describes every operation: methods, parameters (place, type, required; the whole list: a name outside it, or outside format, sandbox and action, is refused), auth rule, origin.',
   methods: ['GET'],
   params: {},
   auth: { kind: 'token' },
