@@ -256,6 +256,19 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
       expect((await fetchFile(p, url, w.adminA)).status).toBe(200);
     });
 
+    it('gives the file of a report queued before unknown names were refused (one kept with its query)', async () => {
+      const downloadID = Number(new URL(url).searchParams.get('downloadID'));
+      const kept = await p.db.selectFrom('download').select('params').where('downloadID', '=', downloadID).executeTakeFirstOrThrow(); // prettier-ignore
+      // What such a report kept: a name the list ignored then (here a page language).
+      const old = JSON.stringify({ ...JSON.parse(kept.params), lang: 'pt' });
+      await p.db.updateTable('download').set({ params: old }).where('downloadID', '=', downloadID).execute();
+      try {
+        expect((await fetchFile(p, url, w.adminA)).status).toBe(200);
+      } finally {
+        await p.db.updateTable('download').set({ params: kept.params }).where('downloadID', '=', downloadID).execute();
+      }
+    });
+
     it('checks the rights again at download time: the asker who lost them is refused', async () => {
       const token = await p.signIn('event-admin@podium.test', PASSWORD);
       const [queued] = await p.ok('event.person.find', {

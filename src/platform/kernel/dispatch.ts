@@ -485,7 +485,12 @@ export function createDispatcher(deps: Deps) {
     const plan = call.name === undefined ? undefined : plans.get(call.name);
     if (!plan || !isReportOperation(plan.op)) throw new ApiError(404, `operation ${call.name} does not exist`);
     const { op } = plan;
-    const params = readParams(plan, call);
+    // A report's query was kept when it was queued. One queued before unknown names were refused may
+    // hold a name that was ignored then: it is dropped, as it was, not refused to the reader now.
+    const query = Object.fromEntries(
+      Object.entries(call.query).filter(([k]) => plan.known.has(k) || op.patternParams?.pattern.test(k)),
+    );
+    const params = readParams(plan, { ...call, query });
     const page: ReportPage = { after };
     let ctx: Context = { ...jobContext(op, call), report: page };
     ctx = await authorize(op, ctx, params);
