@@ -159,23 +159,31 @@ describe.each(STORES)('bookings on %s', (kind) => {
     });
 
     it.each([
-      ['event.booking.create', 'POST'],
-      ['event.booking.find', 'GET'],
-      ['event.booking.get', 'GET'],
-      ['event.booking.use', 'GET'],
-      ['event.booking.stock', 'POST'],
-    ])("%s: another company's admin gets what a missing event gets; an attendee is refused", async (name, method) => {
-      const eventID = w.eventA.eventID;
-      const b = (await create(eventID, { email: `idor-${style}-${name}@booking.test` })).data[0] as Record<
-        string,
-        string
-      >;
-      const query = { eventID, selection: 'all', value: b.value, item: 'beacons' };
-      const body = method === 'POST' ? { ...BODY, email: `x-${style}-${name}@booking.test`, value: '3' } : undefined;
-      const missing = await c.call(name, { token: w.adminA, query: { ...query, eventID: '999999' }, body });
-      expect(missing.text).toBe('404 event not found');
-      expect((await c.call(name, { token: w.adminB, query, body })).text).toBe(missing.text);
-      expect((await c.call(name, { token: w.attendee, query, body })).status).toBe(403);
-    });
+      // Each with the parameters it takes (a name it does not take is refused before the event is looked at).
+      [
+        'event.booking.create',
+        (_v: string, n: string) => ({ query: {}, body: { ...BODY, email: `x-${n}@booking.test` } }),
+      ],
+      ['event.booking.find', () => ({ query: { selection: 'all' }, body: undefined })],
+      ['event.booking.get', (v: string) => ({ query: { value: v }, body: undefined })],
+      ['event.booking.use', (v: string) => ({ query: { value: v }, body: undefined })],
+      ['event.booking.stock', () => ({ query: { item: 'beacons' }, body: { value: '3' } })],
+    ] as const)(
+      "%s: another company's admin gets what a missing event gets; an attendee is refused",
+      async (name, of) => {
+        const eventID = w.eventA.eventID;
+        const b = (await create(eventID, { email: `idor-${style}-${name}@booking.test` })).data[0] as Record<
+          string,
+          string
+        >;
+        const sent = of(b.value, `${style}-${name}`);
+        const query = { eventID, ...sent.query };
+        const body = sent.body;
+        const missing = await c.call(name, { token: w.adminA, query: { ...query, eventID: '999999' }, body });
+        expect(missing.text).toBe('404 event not found');
+        expect((await c.call(name, { token: w.adminB, query, body })).text).toBe(missing.text);
+        expect((await c.call(name, { token: w.attendee, query, body })).status).toBe(403);
+      },
+    );
   });
 });
