@@ -15,6 +15,7 @@ import {
   type World,
 } from '../helpers/platform.ts';
 import { openStream, type OpenStream } from '../helpers/sse.ts';
+import { until } from '../helpers/processes.ts';
 import { pushMessageWire } from '../../src/shared/wire/push.ts';
 import { channelOf } from '../../src/platform/resources/push/channels.ts';
 import { GRANT_TTL_SECONDS, issueGrant } from '../../src/platform/auth/grant.ts';
@@ -84,6 +85,14 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
       await closeAll();
     },
   );
+
+  it('opens a stream without an id with the newest change id, as change.subscribe does', async () => {
+    const newest = String((await p.db.selectFrom('change').select((e) => e.fn.max('changeID').as('id')).executeTakeFirstOrThrow()).id); // prettier-ignore
+    const s = await open(`eventID=${eventID}`);
+    await until(async () => s.lastId() !== '', 'the opening id');
+    expect([s.lastId(), s.messages.length]).toEqual([newest, 0]);
+    s.close();
+  });
 
   it('tells every channel with its payload as strings, id = the change id', async () => {
     const s = await open(`eventID=${eventID}`);

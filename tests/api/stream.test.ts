@@ -13,6 +13,7 @@ import {
   type World,
 } from '../helpers/platform.ts';
 import { openStream, type OpenStream } from '../helpers/sse.ts';
+import { until } from '../helpers/processes.ts';
 import { changeMessageWire } from '../../src/shared/wire/change.ts';
 import { pruneChanges } from '../../src/platform/resources/change/log.ts';
 
@@ -124,6 +125,23 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
     }
   });
 
+  it('gives a stream opened without an id the newest change id, from which a client that dropped resumes', async () => {
+    await rename(w.eventA.eventID, 'Before opening');
+    const newest = async () =>
+      String((await p.db.selectFrom('change').select((e) => e.fn.max('changeID').as('id')).executeTakeFirstOrThrow()).id); // prettier-ignore
+    const first = await open();
+    const opened = await newest();
+    await until(async () => first.lastId() !== '', 'the opening id');
+    // `id:` alone: no message, but the id a reconnection names.
+    expect([first.lastId(), first.messages.length]).toEqual([opened, 0]);
+    first.close();
+    await rename(w.eventA.eventID, 'Missed while away');
+    const again = await open('', { 'last-event-id': first.lastId() });
+    const missed = await again.next((x) => x.event === 'change');
+    expect(Number(missed.id)).toBeGreaterThan(Number(opened));
+    again.close();
+  });
+
   it('answers one `reset` when the client missed more than the log keeps', async () => {
     await rename(w.eventA.eventID, 'Soon pruned');
     const newest = await p.db
@@ -226,7 +244,9 @@ describe('the hub, on its own', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(slow.ended).toBe(true);
     expect(fast.ended).toBe(false);
-    expect(fast.written.match(/^id: /gm)).toHaveLength(100);
+    expect(fast.written.match(/^id: \d+\nevent:/gm)).toHaveLength(100);
+    // It opened with the newest change's id alone (none in this log: 0), before any message.
+    expect(fast.written).toMatch(/^retry: 2000\n: open\n\nid: 0\n\nid: 1\n/);
     expect(hub.size).toBe(1);
     hub.close();
     expect(fast.ended).toBe(true);
@@ -239,7 +259,8 @@ describe('the hub, on its own', () => {
     const p = await startTestPlatform('sqlite');
     const hub = createStreamHub({ db: p.db, max: 10, heartbeatMs: 60_000 });
     const view = { name: 'all', message: (c: { changeID: number }) => ({ id: c.changeID, event: 'x', data: {} }) };
-    const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    // The messages' ids (a stream opened without an id first gets `id:` alone, no message).
+    const ids = (text: string) => [...text.matchAll(/^id: (\d+)\nevent:/gm)].map((m) => Number(m[1]));
     const sink = () => {
       const s = { written: '', backlog: 0 };
       return Object.assign(s, { write: (t: string) => void (s.written += t), end() {} });
@@ -266,7 +287,8 @@ describe('the hub, on its own', () => {
     const { createStreamHub } = await import('../../src/platform/stream/hub.ts');
     const p = await startTestPlatform('sqlite');
     const hub = createStreamHub({ db: p.db, max: 10, heartbeatMs: 50 });
-    const ids = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    // The messages' ids (a stream opened without an id first gets `id:` alone, no message).
+    const ids = (text: string) => [...text.matchAll(/^id: (\d+)\nevent:/gm)].map((m) => Number(m[1]));
     const sink = () => {
       const s = { written: '', ended: false, backlog: 0 };
       return Object.assign(s, { write: (t: string) => void (s.written += t), end: () => void (s.ended = true) });

@@ -9,6 +9,8 @@ export interface OpenStream {
   readonly text: string;
   readonly messages: EventSourceMessage[];
   readonly comments: string[];
+  /** The last id heard, a message's or one sent alone (as EventSource's lastEventId); '' before any. */
+  readonly lastId: () => string;
   /** Resolves when the server ended the stream. */
   readonly ended: Promise<void>;
   /** The first message (from `from` on) for which `test` holds; fails after `timeoutMs`. */
@@ -21,12 +23,17 @@ export async function openStream(url: string, headers: Record<string, string> = 
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: abort.signal });
   const messages: EventSourceMessage[] = [];
   const comments: string[] = [];
+  let lastId = '';
   let wake = () => {};
   const isStream = res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
   const text = isStream ? '' : await res.text();
   const ended = (async () => {
     if (!isStream || !res.body) return;
     const parser = createParser({
+      onId: (id) => {
+        lastId = id;
+        wake();
+      },
       onEvent: (m) => {
         messages.push(m);
         wake();
@@ -49,6 +56,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
     text,
     messages,
     comments,
+    lastId: () => lastId,
     ended,
     async next(test, from = 0, timeoutMs = 3000) {
       const end = Date.now() + timeoutMs;

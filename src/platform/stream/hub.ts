@@ -241,7 +241,17 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       perAddress.set(from, (perAddress.get(from) ?? 0) + 1);
       // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
       sink.write('retry: 2000\n: open\n\n');
-      if (lastEventID !== undefined) {
+      if (lastEventID === undefined) {
+        // A client that came without an id is given the newest one (`id:` alone, no message: it sets
+        // EventSource's lastEventId): if the stream drops, it comes back with that id and hears what it
+        // missed, instead of starting over. Messages wait until it is sent.
+        const g = group;
+        hold(s);
+        void lastChangeID(o.db)
+          .then((id) => void (g.subscribers.has(s) && send(g, s, `id: ${id}\n\n`)))
+          .catch(() => {}) // the log unreadable: no id, and the client starts over when it comes back
+          .finally(() => release(g, s));
+      } else {
         const g = group;
         hold(s);
         void replay(g, s, lastEventID)
