@@ -4,8 +4,8 @@
 // every change heard; when it drops, `live` turns false (the site goes back to re-checking on a timer)
 // and the follower reconnects with the last id it had, so the platform replays what was missed. A
 // `reset` (more missed than the platform keeps) or a reconnection without an id makes everything stale.
-// The platform gives a stream opened without an id the newest one, so only the first connection (or
-// one to a platform that could not read its log) starts over.
+// The platform gives a stream opened without an id one to resume from, so only the first connection
+// starts over.
 
 import { Pool } from 'undici';
 import { createParser } from 'eventsource-parser';
@@ -107,7 +107,7 @@ export class ChangeFollower {
     // Without an id to resume from, changes may have come since what is kept was read: all of it is stale.
     if (this.#lastID === undefined) this.#applyAll();
     const parser = createParser({
-      // Each message's id, and the one a stream opens with (the newest change then): a reconnection
+      // Each message's id, and the one a stream opens with (the platform's settled id): a reconnection
       // resumes after it.
       onId: (id) => (this.#lastID = id),
       onEvent: (m) => {

@@ -51,6 +51,8 @@ export async function startPlatform(
     pollMs: config.BUS_POLL_MS,
     logger: app.log,
   });
+  // A stream opened without an id is given the bus's settled id, from which a reconnection resumes.
+  app.streams.settleWith(() => bus.settled());
   bus.subscribe((change) => {
     app.dispatcher.applyChange(change);
     // After the cache: a stream's listener that reads again on a change gets the new answer.

@@ -86,11 +86,12 @@ describe.each(STORES)(`${OP} on %s`, (kind) => {
     },
   );
 
-  it('opens a stream without an id with the newest change id, as change.subscribe does', async () => {
-    const newest = String((await p.db.selectFrom('change').select((e) => e.fn.max('changeID').as('id')).executeTakeFirstOrThrow()).id); // prettier-ignore
+  it("opens a stream without an id with the bus's settled id, as change.subscribe does", async () => {
     const s = await open(`eventID=${eventID}`);
     await until(async () => s.lastId() !== '', 'the opening id');
-    expect([s.lastId(), s.messages.length]).toEqual([newest, 0]);
+    const newest = Number((await p.db.selectFrom('change').select((e) => e.fn.max('changeID').as('id')).executeTakeFirstOrThrow()).id); // prettier-ignore
+    expect(s.messages).toEqual([]);
+    expect(Number(s.lastId())).toBeLessThanOrEqual(newest);
     s.close();
   });
 

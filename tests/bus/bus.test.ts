@@ -186,7 +186,12 @@ describe.each(CASES)('bus: $name', (c) => {
     const a = collect(A);
     const b = collect(B);
     const row = await write(dbB, 1);
+    // Committed, not delivered yet (no publish; the poll is 200 ms away): the settled id is below it,
+    // so a reader resuming from there would replay it. (The log's newest id would be this one.)
+    expect(A.settled()).toBeLessThan(row.changeID);
     await until('the unpublished change', () => a.got.length >= 1 && b.got.length >= 1, 3000);
+    // Two polls after it was delivered, the settled id has passed it.
+    await until('settled past it', () => A.settled() >= row.changeID, 3000);
     await sleep(500);
     expect(a.got).toEqual([row]);
     expect(b.got).toEqual([row]);
@@ -210,6 +215,9 @@ describe.each(CASES)('bus: $name', (c) => {
       expect(high.changeID).toBeGreaterThan(lowRow!.changeID);
       await A.publish([high]);
       await until('the high id at B', () => b.got.length >= 1);
+      // B heard the high id, not the low one: its settled id (where a stream's reader resumes) stays
+      // below the low one, so a replay from it would still hold it.
+      expect(B.settled()).toBeLessThan(lowRow!.changeID);
       // Less than a poll's worth later, the low one commits, and its process dies before publishing.
       await sleep(400);
       commit();

@@ -20,6 +20,11 @@ export type { BusLogger } from './log.ts';
 export interface ChangeBus {
   /** What carries the changes between processes. */
   readonly transport: Transport['name'];
+  /**
+   * A change id every change above which the subscribers get (some perhaps later, from the log): where
+   * a reader that followed them since can resume from the log without missing one.
+   */
+  settled(): number;
   /** Sends committed change rows to every process; never rejects (a failure is logged; the poll covers it). */
   publish(changes: readonly ChangeRow[]): Promise<void>;
   /** Calls `listener` with each change, once, from now on; answers its removal. */
@@ -116,6 +121,7 @@ export async function createBus(o: BusOptions): Promise<ChangeBus> {
   let closing: Promise<void> | undefined;
   return {
     transport: transport.name,
+    settled: () => delivery.settled,
     async publish(changes) {
       if (closing || changes.length === 0) return;
       const rows = [...changes].sort((a, b) => a.changeID - b.changeID);

@@ -66,6 +66,14 @@ export class Delivery {
     this.#marks = new Array<number>(Math.max(1, o.settlePolls ?? 2)).fill(0);
   }
 
+  /**
+   * Where a sweep starts (the log's end `settlePolls` polls ago): every change above it reaches the
+   * listeners, late perhaps, so a reader that resumes after it misses nothing this process hears.
+   */
+  get settled(): number {
+    return this.#marks[0];
+  }
+
   /** Number of ids remembered (for tests of the memory bound). */
   get remembered(): number {
     return this.#seen.size;

@@ -116,12 +116,18 @@ export interface StreamHub {
   openFrom(address: string): number;
   /** Ends every stream (shutdown): clients reconnect to another process with their Last-Event-ID. */
   close(): void;
+  /**
+   * The id a stream opened without one is given (the bus's settled id: every change above it reaches
+   * `publish`), so that its client resumes from there if the stream drops. Without it, none is given.
+   */
+  settleWith(settled: () => number): void;
 }
 
 export function createStreamHub(o: StreamHubOptions): StreamHub {
   const maxBacklog = o.maxBacklog ?? 256 * 1024;
   const maxReplay = o.maxReplay ?? 10_000;
   const groups = new Map<string, ViewGroup>();
+  let settled: (() => number) | undefined;
   /** Open streams by client address (only addresses with at least one). */
   const perAddress = new Map<string, number>();
   let size = 0;
@@ -242,15 +248,12 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
       // The reconnection delay the client uses (EventSource's `retry`), and the stream is open.
       sink.write('retry: 2000\n: open\n\n');
       if (lastEventID === undefined) {
-        // A client that came without an id is given the newest one (`id:` alone, no message: it sets
-        // EventSource's lastEventId): if the stream drops, it comes back with that id and hears what it
-        // missed, instead of starting over. Messages wait until it is sent.
-        const g = group;
-        hold(s);
-        void lastChangeID(o.db)
-          .then((id) => void (g.subscribers.has(s) && send(g, s, `id: ${id}\n\n`)))
-          .catch(() => {}) // the log unreadable: no id, and the client starts over when it comes back
-          .finally(() => release(g, s));
+        // A client that came without an id is given one (`id:` alone, no message: it sets EventSource's
+        // lastEventId): if the stream drops, it comes back with it and hears what it missed instead of
+        // starting over. Not the log's newest id: a change below that may not have come through the bus
+        // yet (a lost publish, a PostgreSQL commit out of id order), and the replay would skip it. The
+        // settled id is below every change still to come, so a replay may repeat some, never miss one.
+        if (settled) send(group, s, `id: ${settled()}\n\n`);
       } else {
         const g = group;
         hold(s);
@@ -267,6 +270,9 @@ export function createStreamHub(o: StreamHubOptions): StreamHub {
           });
       }
       return () => drop(group, s);
+    },
+    settleWith(fn) {
+      settled = fn;
     },
     close() {
       closed = true;
