@@ -32,6 +32,12 @@ describe('the change follower after its stream drops', () => {
   it.each([
     ['resumes from the id the stream opened with, keeping what it kept', 'id: 7\n\n', '7', 1],
     ['starts over when the stream gave no id', '', undefined, 2],
+    [
+      "resumes after the last message's id",
+      'id: 7\n\nid: 9\nevent: change\ndata: {"changeID":"9","companyID":"1","eventID":""}\n\n',
+      '9',
+      1,
+    ],
   ])('%s', async (_label, opening, resumedWith, staleAll) => {
     const { url, asked } = await standIn(opening);
     const events: FollowEvent[] = [];
