@@ -146,6 +146,10 @@ interface Plan {
   readonly preflight: Answer | undefined;
 }
 
+/** Whether the operation takes a parameter of this name: its own, a shared one, or one of its pattern. */
+const takesName = (plan: Plan, name: string): boolean =>
+  plan.known.has(name) || plan.op.patternParams?.pattern.test(name) === true;
+
 function planOf(op: AnyOperation): Plan {
   return {
     op,
@@ -348,11 +352,11 @@ export function createDispatcher(deps: Deps) {
    * be answered as if it had not been sent (an unfiltered list, a default) with nothing to say why.
    */
   function refuseUnknown(plan: Plan, call: Call): void {
-    const pattern = plan.op.patternParams;
     for (const source of [call.query, call.body ?? {}])
       for (const name of Object.keys(source)) {
-        if (plan.known.has(name) || pattern?.pattern.test(name)) continue;
-        throw badRequest(unknownParameter(name, plan.op.name, Object.keys(plan.op.params), SHARED, pattern?.example));
+        if (takesName(plan, name)) continue;
+        const { op } = plan;
+        throw badRequest(unknownParameter(name, op.name, Object.keys(op.params), SHARED, op.patternParams?.example));
       }
   }
 
@@ -487,9 +491,7 @@ export function createDispatcher(deps: Deps) {
     const { op } = plan;
     // A report's query was kept when it was queued. One queued before unknown names were refused may
     // hold a name that was ignored then: it is dropped, as it was, not refused to the reader now.
-    const query = Object.fromEntries(
-      Object.entries(call.query).filter(([k]) => plan.known.has(k) || op.patternParams?.pattern.test(k)),
-    );
+    const query = Object.fromEntries(Object.entries(call.query).filter(([k]) => takesName(plan, k)));
     const params = readParams(plan, { ...call, query });
     const page: ReportPage = { after };
     let ctx: Context = { ...jobContext(op, call), report: page };
