@@ -339,11 +339,37 @@ describe.each(STORES)('kernel conformance (issue 10 defects 1, 9, 10) on %s', (k
       await c.fail('event.edit', { token: w.operator, query, body: { value, sandbox: '1' } }, 400, /^400 sandbox belongs in the query string$/); // prettier-ignore
       await c.fail('event.edit', { token: w.operator, query, body: { value, format: 'excel' } }, 400, /^400 format belongs in the query string$/); // prettier-ignore
       expect(await snapshot()).toBe(before);
+      // In both places: the same value says nothing new; another would be the one ignored.
+      await c.fail('event.edit', { token: w.operator, query: { ...query, sandbox: '1' }, body: { value, sandbox: '0' } }, 400, /^400 sandbox belongs in the query string$/); // prettier-ignore
+      expect(await snapshot()).toBe(before);
+      await c.ok('event.edit', { token: w.operator, query: { ...query, sandbox: '1' }, body: { value, sandbox: '1' } });
+      expect(await snapshot()).toBe(before);
       if (style === 'rpc') {
         const r = await p.call('', { style: 'rest', method: 'POST', body: { action: 'api.ping' } });
         expect(r.text).toBe('400 action belongs in the query string');
+        const other = await p.call('', { style: 'rest', method: 'POST', query: { action: 'api.ping' }, body: { action: 'api.describe' } }); // prettier-ignore
+        expect(other.text).toBe('400 action belongs in the query string');
       }
     });
+
+    // The RESTful path names the operation: an `action` beside it naming another would be ignored.
+    if (style === 'rest')
+      it.each([
+        ['the query names another', 'action=event.find', undefined, '400 action event.find is not the operation the path names, api.ping'], // prettier-ignore
+        ['the body names another', '', 'action=event.find', '400 action event.find is not the operation the path names, api.ping'], // prettier-ignore
+        ['given twice', 'action=api.ping&action=api.ping', undefined, '400 action must be given once'],
+        ['the same name in the query', 'action=api.ping', undefined, undefined],
+        ['the same name in the body', '', 'action=api.ping', undefined],
+      ] as const)('RESTful style: an action beside the path, %s', async (_label, query, body, line) => {
+        const r = await fetch(`${p.url}/api/ping?${query}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+        const text = await r.text();
+        if (line) expect(text).toBe(line);
+        else expect(text).toMatch(/^\{"count":"1"/);
+      });
 
     it('defect 10: every declared parameter sent only in the other place says where it belongs', async () => {
       const c = client(p, style);

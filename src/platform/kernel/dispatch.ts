@@ -294,15 +294,23 @@ export function createDispatcher(deps: Deps) {
   }
 
   /**
-   * The dispatcher's own parameters are read from the query only. One sent in the body alone would
-   * be ignored without a word: `sandbox=1` there would commit the write it was meant to try.
+   * The dispatcher's own parameters are read from the query only. One sent in the body would be
+   * ignored without a word: `sandbox=1` there would commit the write it was meant to try. The same
+   * value in both places is no mistake; a body's value the query lacks or contradicts is refused.
+   * In the RESTful style the path names the operation: an `action` naming another would be ignored.
    */
-  function refuseGlobalsInBody(call: Call): void {
-    if (call.body === undefined) return;
+  function refuseMisplacedGlobals(call: Call): void {
+    const { query, body, name: operation } = call;
+    const fromPath = operation !== undefined && query.action !== operation;
+    for (const named of fromPath ? [query.action, body?.action] : []) {
+      if (Array.isArray(named)) throw badRequest('action must be given once');
+      if (named !== undefined && named !== operation)
+        throw badRequest(`action ${String(named).slice(0, 80)} is not the operation the path names, ${operation}`);
+    }
+    if (body === undefined) return;
     for (const name of GLOBALS) {
-      if (name === 'action' && call.name !== undefined) continue; // RESTful: the path names the operation
-      if (call.query[name] === undefined && call.body?.[name] !== undefined)
-        throw badRequest(`${name} belongs in the query string`);
+      if (name === 'action' && fromPath) continue; // checked above
+      if (body[name] !== undefined && body[name] !== query[name]) throw badRequest(`${name} belongs in the query string`);
     }
   }
 
@@ -623,7 +631,7 @@ export function createDispatcher(deps: Deps) {
         const tokenLimit = limit(`tk:${hashToken(token)}`, config.RATE_LIMIT_TOKEN, 'for this token');
         if (tokenLimit) await tokenLimit;
       }
-      refuseGlobalsInBody(call);
+      refuseMisplacedGlobals(call);
 
       if (!call.name) throw badRequest('action cannot be empty');
       if (!plan) throw new ApiError(404, `operation ${call.name.slice(0, 80)} does not exist`);
