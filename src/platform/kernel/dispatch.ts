@@ -310,7 +310,8 @@ export function createDispatcher(deps: Deps) {
     if (body === undefined) return;
     for (const name of GLOBALS) {
       if (name === 'action' && fromPath) continue; // checked above
-      if (body[name] !== undefined && body[name] !== query[name]) throw badRequest(`${name} belongs in the query string`);
+      if (body[name] !== undefined && body[name] !== query[name])
+        throw badRequest(`${name} belongs in the query string`);
     }
   }
 
