@@ -269,8 +269,8 @@ export class PodiumAgenda extends PodiumElement {
    * Live: while connected, follows the event's push.subscribe (public events only: the size budget has
    * no room for a grant; a refused stream simply ends) and reads the program again 300 ms after each
    * message — the platform's answer cache follows the same change on its own, and may be a moment
-   * behind. Several messages are several reads (no room to gather them either); the read store keeps
-   * only the last answer. The filters, the day and the focus are this element's state, and stay. A
+   * behind. The messages of those 300 ms are one read: a burst of edits, or what a reconnected stream
+   * replays, is not a read each. The filters, the day and the focus are this element's state, and stay. A
    * `reset` (back after more than the platform's change log keeps) is a read too: what was missed
    * cannot be replayed.
    */
@@ -278,8 +278,13 @@ export class PodiumAgenda extends PodiumElement {
     this.#source?.close();
     if (!this._info?.isPublic || !this.isConnected) return;
     const source = (this.#source = new EventSource(`${apiBase(this.api)}push/subscribe?eventID=${this._eventID}`));
+    let due: ReturnType<typeof setTimeout> | undefined;
+    const read = () => {
+      due = undefined;
+      this.#store?.reload();
+    };
     for (const channel of 'activity/create activity/edit activity/remove reset'.split(' '))
-      source.addEventListener(channel, () => setTimeout(() => this.#store?.reload(), 300));
+      source.addEventListener(channel, () => (due ??= setTimeout(read, 300)));
   }
 
   /**
