@@ -267,12 +267,12 @@ export class PodiumAgenda extends PodiumElement {
 
   /**
    * Live: while connected, follows the event's push.subscribe (public events only: the size budget has
-   * no room for a grant; a refused stream simply ends) and reads the program again 300 ms after each
+   * no room for a grant; a refused stream simply ends) and reads the program again 300 ms after a
    * message — the platform's answer cache follows the same change on its own, and may be a moment
-   * behind. The messages of those 300 ms are one read: a burst of edits, or what a reconnected stream
-   * replays, is not a read each. The filters, the day and the focus are this element's state, and stay. A
-   * `reset` (back after more than the platform's change log keeps) is a read too: what was missed
-   * cannot be replayed.
+   * behind. The messages of those 300 ms make one read: a burst of edits, or what a reconnected stream
+   * replays, is not a read each. The filters, the day and the focus are this element's state, and
+   * stay. A `reset` (back after more than the platform's change log keeps) is a read too: what was
+   * missed cannot be replayed.
    */
   #listen(): void {
     this.#source?.close();
