@@ -9,6 +9,7 @@ const en = {
   preview: 'Preview: this event is hidden until it is published. Only people with the preview link see it.',
   previewRegistration:
     'The registration form shows here once the event is published: nobody can register in a preview.',
+  previewChanges: 'Changes to the program are listed here from when the event is published.',
 };
 
 type SiteKey = keyof typeof en;
@@ -17,6 +18,7 @@ const pt: Record<SiteKey, string> = {
   preview: 'Pré-visualização: este evento está oculto até ser publicado. Só quem tem o link de pré-visualização o vê.',
   previewRegistration:
     'O formulário de inscrição aparece aqui quando o evento for publicado: ninguém se inscreve numa pré-visualização.',
+  previewChanges: 'As alterações à programação aparecem aqui a partir da publicação do evento.',
 };
 
 const es: Record<SiteKey, string> = {
@@ -24,6 +26,7 @@ const es: Record<SiteKey, string> = {
     'Vista previa: este evento está oculto hasta que se publique. Solo quien tiene el enlace de vista previa lo ve.',
   previewRegistration:
     'El formulario de inscripción aparece aquí cuando se publique el evento: nadie se inscribe en una vista previa.',
+  previewChanges: 'Los cambios del programa aparecen aquí a partir de la publicación del evento.',
 };
 
 const CATALOGUE: Record<Locale, Record<SiteKey, string>> = { en, pt, es };

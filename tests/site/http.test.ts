@@ -416,6 +416,10 @@ describe('preview of a hidden event (event.preview)', () => {
     const home = (await get('/demo/draft-day', { cookie: grant })).text;
     expect(home).toContain('The registration form shows here once the event is published');
     expect(home).not.toContain('<podium-registration');
+    // Its changelog lists what changed since it was published: nothing yet, and it says why.
+    const changes = (await get('/demo/draft-day/schedule/changes', { cookie: grant })).text;
+    expect(changes).toContain('Changes to the program are listed here from when the event is published.');
+    expect(changes).not.toContain('No changes to the program yet.');
     const pt = await get('/demo/draft-day', { cookie: `${grant}; podium_lang=pt` });
     expect(pt.text).toContain('Pré-visualização: este evento está oculto até ser publicado.');
     // Without it, or with a forged one: not there.
