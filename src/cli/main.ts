@@ -140,7 +140,12 @@ async function main(argv: string[]): Promise<number> {
           config.DEMO_START,
           publicApiUrlOf(config, platform.url),
         );
-        if (seed) printDemo(seed, platform.url);
+        if (seed) {
+          // Published now, as an operation's changes are: else the bus's poll would find them seconds
+          // later, and the site (started below) would then drop everything it had read of the demo.
+          await platform.bus.publish(seed.changes);
+          printDemo(seed, platform.url);
+        }
       }
       console.log(`Podium API listening on ${platform.url} (store: ${platform.store.kind})`);
       let site: Site | undefined;

@@ -4,14 +4,22 @@
 // back to re-checking on a timer until it is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editEvent, http, sleep, startPodium, type Podium } from './harness.ts';
+import { openStream, type OpenStream } from '../helpers/sse.ts';
 
 let p: Podium;
+/** A change stream of our own, opened as soon as `podium start` had started, and when. */
+let early: OpenStream;
+let openedAt: number;
 
 beforeAll(async () => {
   // Call lines (one per platform call) are logged at info: the test counts the site's calls with them.
-  p = await startPodium({ LOG_LEVEL: 'info' });
+  // The bus's poll every 2 s (not 5): the first test waits for one to have run.
+  p = await startPodium({ LOG_LEVEL: 'info', BUS_POLL_MS: '2000' });
+  early = await openStream(`${p.api}/change/subscribe`);
+  openedAt = Date.now();
 });
 afterAll(async () => {
+  early?.close();
   await p?.stop();
 });
 
@@ -39,6 +47,13 @@ async function until(test: () => Promise<boolean>, ms: number): Promise<number> 
 describe('the site follows the change stream', () => {
   it('opens the stream at start', async () => {
     expect(await until(async () => p.output().includes('"msg":"stream"'), 5000)).toBeLessThan(5000);
+  });
+
+  it("hears nothing of the demo's seed after start: `podium start` published it before anyone listened", async () => {
+    // Left to the bus's poll (BUS_POLL_MS after the first listener), the seed's changes would reach every
+    // stream seconds later, and the site would drop every page and answer it had read of the demo.
+    await sleep(openedAt + 3000 - Date.now());
+    expect(early.messages).toEqual([]);
   });
 
   it('with no edits, serving cached pages asks the platform nothing (past every freshness timer)', async () => {

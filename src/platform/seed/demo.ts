@@ -16,7 +16,7 @@ import { addBalance } from '../resources/billing/repository.ts';
 import { parseEdit } from '../edit.ts';
 import { bit } from '../schemas.ts';
 import { DEMO_PROGRAM, seedForm, seedProgram, seedSections } from './program.ts';
-import { recordChange } from '../resources/change/log.ts';
+import { recordChange, type ChangeRow } from '../resources/change/log.ts';
 import { reindexEvent } from '../resources/search/maintain.ts';
 
 export const DEMO_NAMESPACE = 'demo';
@@ -30,6 +30,8 @@ export interface DemoSeed {
   /** Set only when this call created the organizer. */
   password?: string;
   accessCode: number;
+  /** The changes it logged, for a process with a bus to publish once committed (as the dispatcher does). */
+  changes: ChangeRow[];
 }
 
 export async function isEmpty(db: Kysely<DB>): Promise<boolean> {
@@ -148,12 +150,12 @@ export async function seedDemo(
     await addBalance(trx, { companyID }, 'sms', 500);
     await addBalance(trx, { companyID, eventID }, 'email', 2000, 120);
     // A writer outside the API logs its changes too (issue 11), so every process hears of the demo.
-    await recordChange(trx, { operation: 'seed', kind: 'company', companyID, objectID: companyID });
+    const changes = [await recordChange(trx, { operation: 'seed', kind: 'company', companyID, objectID: companyID })];
     for (const id of [eventID, privateEventID]) {
       // Written straight to the store, so indexed here for event.search (docs/api/search.md).
       await reindexEvent(trx, id);
-      await recordChange(trx, { operation: 'seed', kind: 'event', companyID, eventID: id, objectID: id });
+      changes.push(await recordChange(trx, { operation: 'seed', kind: 'event', companyID, eventID: id, objectID: id }));
     }
-    return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode };
+    return { companyID, eventID, privateEventID, username: DEMO_ORGANIZER, password, accessCode, changes };
   });
 }
