@@ -83,14 +83,29 @@ export const hostname = z
     'must be a domain name such as events.example.com',
   );
 
-export const timezone = z.string().refine((v) => {
+/**
+ * An IANA zone stored under its canonical name: `europe/lisbon` becomes `Europe/Lisbon` and `utc`
+ * becomes `UTC`, so pages, calendars and the frab exports (which name the zone) never show a spelling
+ * of the organizer's typing. Only Area/Location names and UTC are taken: ICU also knows legacy ids
+ * such as `PST` or `EST5EDT`, which are ambiguous to a reader.
+ */
+export const timezone = z
+  .string()
+  .max(64, 'must be at most 64 characters')
+  .transform((v, ctx) => {
+    const name = (v.includes('/') || v.toUpperCase() === 'UTC') && canonicalZone(v);
+    if (name) return name;
+    ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as Europe/Lisbon' });
+    return z.NEVER;
+  });
+
+function canonicalZone(v: string): string {
   try {
-    new Intl.DateTimeFormat('en', { timeZone: v });
-    return v.includes('/') || v === 'UTC';
+    return new Intl.DateTimeFormat('en', { timeZone: v }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return '';
   }
-}, 'must be an IANA time zone such as Europe/Lisbon');
+}
 
 export const orientation = z.enum(['ASC', 'DESC'], 'must be ASC or DESC');
 

@@ -101,6 +101,7 @@ describe.each(STORES)('event.edit on %s', (kind) => {
       ['cname', 'https://events.example.com'],
       ['cname', 'localhost'],
       ['timezone', 'PST'],
+      ['timezone', 'EST5EDT'],
       ['nickname', '-edge-'],
       ['name', long(201)],
     ])('refuses %s = %s', async (key, value) => {
@@ -120,6 +121,17 @@ describe.each(STORES)('event.edit on %s', (kind) => {
       if (key === 'accessCode') await set(target.eventID, { public: 1 });
       expect((await edit(target.eventID, key, '')).status).toBe(200);
       expect((await get(target.eventID))[key]).toBe(cleared);
+    });
+
+    // The site, the calendars and the frab exports print the zone's name, so it is stored as IANA spells it.
+    it.each([
+      ['US/Pacific', 'America/Los_Angeles'],
+      ['utc', 'UTC'],
+      ['Etc/UTC', 'UTC'],
+      ['europe/lisbon', 'Europe/Lisbon'], // last: the table above left the event in Lisbon
+    ])('stores timezone %s as %s', async (value, stored) => {
+      expect((await edit(target.eventID, 'timezone', value)).data[0].timezone).toBe(stored);
+      expect((await get(target.eventID)).timezone).toBe(stored);
     });
 
     it.each(['name', 'nickname', 'dateBegin', 'visible', 'timezone', 'language'])(
@@ -267,12 +279,20 @@ describe.each(STORES)('event.edit on %s', (kind) => {
         expect(begin).toBe(Date.UTC(2031, 6, 15, 16) / 1000);
       });
 
-      it('starts from today when the date is not set yet', async () => {
+      it('starts from midnight today when neither date is set, never from the clock’s minutes', async () => {
         const fresh = await bind('Undated', 'undated');
         const today = wallClock(nowSeconds(), 'UTC');
-        await set(fresh.eventID, { hourEnd: 23, minuteEnd: 59 });
+        await set(fresh.eventID, { hourEnd: 23 });
         const end = Number((await get(fresh.eventID)).dateEnd);
-        expect(wallClock(end, 'UTC')).toEqual({ ...today, hour: 23, minute: 59, second: 0 });
+        expect(wallClock(end, 'UTC')).toEqual({ ...today, hour: 23, minute: 0, second: 0 });
+      });
+
+      it('starts an unset date from the other date’s day', async () => {
+        const half = await bind('Half dated', 'half-dated');
+        const begin = Date.UTC(2030, 5, 15, 12, 30) / 1000; // 15 June 2030 09:30 in São Paulo
+        await set(half.eventID, { timezone: TZ, dateBegin: begin, hourEnd: 17 });
+        const end = Number((await get(half.eventID)).dateEnd);
+        expect(wallClock(end, TZ)).toEqual(at(2030, 6, 15, 17, 0));
       });
 
       // prettier-ignore

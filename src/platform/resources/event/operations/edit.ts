@@ -2,7 +2,7 @@ import { defineOperation, editParams, q, LEVEL } from '../../../kernel/table.ts'
 import { id } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
 import { keyList, parseEdit } from '../../../edit.ts';
-import { eventByID } from '../repository.ts';
+import { eventByID, type EventRecordRow } from '../repository.ts';
 import { eventRecord } from '../service.ts';
 import { checkEventDates, EDIT_KEYS as KEYS, SPLIT_DATE_KEY } from '../fields.ts';
 import { daysInMonth, fromWallTime, wallTime, type WallTime } from '../../time.ts';
@@ -33,8 +33,7 @@ export default defineOperation({
     if (split) {
       const [, unit, side] = split as unknown as [string, keyof WallTime, 'Begin' | 'End'];
       column = `date${side}`;
-      const current = event[column as 'dateBegin' | 'dateEnd'] || ctx.now;
-      const wall = { ...wallTime(current, event.timezone), [unit]: value as number, second: 0 };
+      const wall = { ...splitBase(event, side, ctx.now), [unit]: value as number, second: 0 };
       if (wall.day > daysInMonth(wall.year, wall.month)) throw badRequest(`value makes an invalid date (key ${p.key})`);
       value = fromWallTime(wall, event.timezone);
     }
@@ -48,3 +47,19 @@ export default defineOperation({
     return [eventRecord((await eventByID(ctx.db, p.eventID))!, ctx.now, 'full')];
   },
 });
+
+/**
+ * The wall time a split part changes: the stored date, else midnight of the other date's day (so
+ * `hourEnd=17` after `dateBegin` is that day at 17:00), else midnight today, in the event's zone. A
+ * part never inherits the clock's minutes: `hourBegin=9` on an undated event is 09:00, not 09:26.
+ */
+function splitBase(
+  event: Pick<EventRecordRow, 'dateBegin' | 'dateEnd' | 'timezone'>,
+  side: 'Begin' | 'End',
+  now: number,
+): WallTime {
+  const stored = side === 'Begin' ? event.dateBegin : event.dateEnd;
+  if (stored) return wallTime(stored, event.timezone);
+  const other = (side === 'Begin' ? event.dateEnd : event.dateBegin) || now;
+  return { ...wallTime(other, event.timezone), hour: 0, minute: 0, second: 0 };
+}
