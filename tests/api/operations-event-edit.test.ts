@@ -40,6 +40,7 @@ const EDITS: [string, string, string, string][] = [
   ['placeName', 'Main Hall', 'Main Hall', long(1001)],
   ['presential', '1', '1', '2'],
   ['archived', '1', '1', '-1'],
+  ['emailName', ' Acme Conf Team ', 'Acme Conf Team', 'Acme\r\nBcc: x@example.com'],
 ];
 
 describe.each(STORES)('event.edit on %s', (kind) => {

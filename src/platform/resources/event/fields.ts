@@ -14,6 +14,9 @@ type CreateField = keyof typeof CREATE_FIELDS;
 
 const link = editKey(url, { clear: '' });
 const line = editKey(text(1000), { clear: '' });
+/** One line of at most `max` characters, trimmed: what goes into a header or an SMS. */
+const oneLine = (max: number) =>
+  editKey(text(max).refine((v) => !/[\r\n]/.test(v), 'must be one line').transform((v) => v.trim()), { clear: '' });
 const part = (min: number, max: number) =>
   editKey(
     z
@@ -62,7 +65,9 @@ export const EDIT_KEYS: Record<string, EditKey> = {
   /** Podium extension: how many labels each attendee may print (event.person.print); 0 = no limit. */
   printLimit: editKey(z.string().regex(/^\d{1,9}$/, 'must be an integer of at least 0').transform(Number), { clear: 0 }),
   /** Podium extension: what event.sendSMS says, with {{eventName}} and {{link}}; '' = the name and the link. */
-  smsText: editKey(text(300).refine((v) => !/[\r\n]/.test(v), 'must be one line').transform((v) => v.trim()), { clear: '' }),
+  smsText: oneLine(300),
+  /** Podium extension: the display name of the event's e-mail (`From`); '' = the sender's or the event's name. */
+  emailName: oneLine(200),
 }; // prettier-ignore
 
 /** The split date keys (dayBegin … minuteEnd): unit and side of the date they change. */
