@@ -136,6 +136,19 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     expect((await p.call('api.describe', { bearer: 'x'.repeat(60) })).status).toBe(401);
   });
 
+  // A token without its scheme is refused rather than answered as anonymous (public data, or
+  // "tokenID cannot be empty"); another scheme, such as a proxy's Basic, is not the API's to judge.
+  it.each([
+    ['a bare token', () => operator, 401],
+    ['Bearer without a token', () => 'Bearer', 401],
+    ['Bearer and spaces', () => 'Bearer   ', 401],
+    ['a proxy’s Basic', () => 'Basic dXNlcjpwYXNz', 200],
+  ])('answers Authorization with %s: %s', async (_, value, status) => {
+    const r = await p.call('api.ping', { headers: { authorization: value() } });
+    expect(r.status).toBe(status);
+    if (status === 401) expect(r.text).toBe('401 Authorization must be "Bearer <token>"');
+  });
+
   it('paginates with limit (default 20, at most 100), offset, and total on paginated=1', async () => {
     const q = { companyID, selection: 'all', order: 'eventID' };
     const first = await p.call('company.event.find', { token: operator, query: q });

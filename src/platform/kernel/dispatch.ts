@@ -288,8 +288,12 @@ export function createDispatcher(deps: Deps) {
     const q = call.query.tokenID;
     if (typeof q === 'string' && q !== '') return q;
     if (Array.isArray(q)) throw badRequest('tokenID must be given once');
-    const h = call.authorization;
-    if (h && /^Bearer /i.test(h)) return h.slice(7).trim() || undefined;
+    const h = call.authorization?.trim();
+    if (!h) return undefined;
+    if (/^Bearer\s/i.test(h)) return h.slice(7).trim() || undefined;
+    // A bare token (no scheme) is a caller's slip: answered as anonymous, it would see only public
+    // data without knowing why. Another scheme (a proxy's Basic) is not ours, and is left alone.
+    if (!/\s/.test(h) || /^Bearer$/i.test(h)) throw new ApiError(401, 'Authorization must be "Bearer <token>"');
     return undefined;
   }
 
