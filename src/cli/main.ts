@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../platform/config.ts';
@@ -110,6 +111,18 @@ function printDemo(seed: DemoSeed, apiUrl?: string) {
   );
   if (seed.password) console.log(`Demo organizer sign-in: username ${seed.username}  password ${seed.password}`);
   if (apiUrl) console.log(`Try: curl '${apiUrl}/event/get?eventID=${seed.eventID}'`);
+}
+
+/**
+ * The store a command wrote, for the operator to check against the server's: a SQLite path is relative
+ * to the working directory, so `admin create` run from another folder makes a new, empty store.
+ * A PostgreSQL URL is shown without its password.
+ */
+function storeName(url: string): string {
+  if (url.startsWith('file:')) return resolve(url.slice('file:'.length));
+  const named = new URL(url);
+  named.password = '';
+  return named.toString();
 }
 
 async function withStore<T>(
@@ -229,14 +242,16 @@ async function main(argv: string[]): Promise<number> {
             await makeOperator(trx, existing.personID, passwordHash);
             await recordChange(trx, { operation: 'cli', kind: 'person', objectID: existing.personID });
           });
-          console.log(`operator ${username} updated (person ${existing.personID})`);
+          console.log(
+            `operator ${username} updated (person ${existing.personID}) in ${storeName(config.DATABASE_URL)}`,
+          );
         } else {
           const personID = await db.transaction().execute(async (trx) => {
             const id = await createPerson(trx, { username, password, operator: true, name: username }, now);
             await recordChange(trx, { operation: 'cli', kind: 'person', objectID: id });
             return id;
           });
-          console.log(`operator ${username} created (person ${personID})`);
+          console.log(`operator ${username} created (person ${personID}) in ${storeName(config.DATABASE_URL)}`);
         }
       });
       return 0;

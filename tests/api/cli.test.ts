@@ -2,6 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { STORES, freshStore, startTestPlatform } from '../helpers/platform.ts';
@@ -22,7 +23,15 @@ describe.each(STORES)('podium CLI on %s', (kind) => {
       expect((await podium(['seed', 'demo'], env)).stdout).toMatch(/already exists/);
       expect(
         (await podium(['admin', 'create', '--username', 'root@podium.test', '--password', 'longenough'], env)).stdout,
-      ).toMatch(/operator root@podium\.test created/);
+      ).toMatch(/operator root@podium\.test created \(person \d+\) in \S/);
+      // Where it wrote, so an operator can see it is the server's store (a SQLite path is relative).
+      const again = await podium(
+        ['admin', 'create', '--username', 'root@podium.test', '--password', 'longenough'],
+        env,
+      );
+      const where = kind === 'sqlite' ? resolve(store.url.slice('file:'.length)) : store.url;
+      expect(again.stdout.trim()).toMatch(/^operator root@podium\.test updated \(person \d+\) in /);
+      expect(again.stdout.trim().endsWith(` in ${where}`), again.stdout).toBe(true);
       const bad = await podium(['admin', 'create', '--username', 'x'], env).catch((e: { code: number }) => e);
       expect((bad as { code: number }).code).toBe(2);
     } finally {
