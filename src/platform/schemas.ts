@@ -109,10 +109,18 @@ function canonicalZone(v: string): string {
 
 export const orientation = z.enum(['ASC', 'DESC'], 'must be ASC or DESC');
 
+/**
+ * The values a parameter takes, said in its refusals ("selection cannot be empty (values: all, …)"):
+ * a caller who left it out or misspelt one learns the list from the line, as with edit keys.
+ */
+const VALUES = new WeakMap<z.ZodType, string>();
+export const valuesOf = (schema: z.ZodType): string | undefined => VALUES.get(schema);
+
 /** `selection=a|b|tags:1,2` (spec §4.2, §4.4): values combined with AND; tags carry a list. */
 export function selection<const V extends readonly string[]>(values: V, withTags: boolean) {
   const allowed = new Set<string>(values);
-  return z.string().transform((raw, ctx) => {
+  const list = [...values, ...(withTags ? ['tags:<id>,<id>'] : [])].join(', ');
+  const schema = z.string().transform((raw, ctx) => {
     const out = { values: new Set<V[number]>(), tags: [] as number[] };
     for (const part of raw.split('|')) {
       if (withTags && part.startsWith('tags:')) {
@@ -126,10 +134,12 @@ export function selection<const V extends readonly string[]>(values: V, withTags
       } else if (allowed.has(part)) {
         out.values.add(part as V[number]);
       } else {
-        ctx.addIssue({ code: 'custom', message: `has an unknown value "${part.slice(0, 40)}"` });
+        ctx.addIssue({ code: 'custom', message: `has an unknown value "${part.slice(0, 40)}" (values: ${list})` });
         return z.NEVER;
       }
     }
     return out;
   });
+  VALUES.set(schema, list);
+  return schema;
 }

@@ -149,6 +149,25 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
     if (status === 401) expect(r.text).toBe('401 Authorization must be "Bearer <token>"');
   });
 
+  // A selection left out or misspelt names the values, as an unknown edit key names the keys.
+  const COMPANY = 'all, live, androidQueue, iosQueue, lacksIcon, lacksBundle, missingLinks, notWhiteLabel';
+  it.each([
+    ['company.find', {}, `400 selection cannot be empty (values: ${COMPANY})`],
+    ['company.find', { selection: 'bogus' }, `400 selection has an unknown value "bogus" (values: ${COMPANY})`],
+    [
+      'company.event.find',
+      { companyID: '1' },
+      /^400 selection cannot be empty \(values: my-events-created, .*, all, .*, tags:<id>,<id>\)$/,
+    ],
+  ])('%s with %j answers the selection values', async (name, query, line) => {
+    const r = await p.call(name, {
+      token: operator,
+      query: name === 'company.event.find' ? { ...query, companyID } : query,
+    });
+    if (typeof line === 'string') expect(r.text).toBe(line);
+    else expect(r.text).toMatch(line);
+  });
+
   it('paginates with limit (default 20, at most 100), offset, and total on paginated=1', async () => {
     const q = { companyID, selection: 'all', order: 'eventID' };
     const first = await p.call('company.event.find', { token: operator, query: q });

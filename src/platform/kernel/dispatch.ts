@@ -24,6 +24,7 @@ import { toXlsx, XLSX_CONTENT_TYPE } from '../excel.ts';
 import { AnswerCache, type CachedAnswer, type Scope } from './cache.ts';
 import { takes } from './encoding.ts';
 import { isEditOperation } from '../edit.ts';
+import { valuesOf } from '../schemas.ts';
 import { unknownParameter } from './unknown.ts';
 import { recordChange, touchesPublic, type ChangeRow } from '../resources/change/log.ts';
 import { changeOf, changesOf } from './changes.ts';
@@ -345,8 +346,10 @@ export function createDispatcher(deps: Deps) {
       // PostgreSQL text cannot hold NUL (SQLite would store it): refused once here, for every parameter.
       if (typeof raw === 'string' && raw.includes('\0')) throw badRequest(`${name} cannot contain a NUL character`);
       if (raw === undefined || raw === '') {
-        if (!p.optional && !inVariant.has(name))
-          throw badRequest(`${name} cannot be empty${name === 'value' ? ofKey(call) : ''}`);
+        if (!p.optional && !inVariant.has(name)) {
+          const values = valuesOf(p.schema);
+          throw badRequest(`${name} cannot be empty${name === 'value' ? ofKey(call) : values ? ` (values: ${values})` : ''}`);
+        }
         continue;
       }
       const parsed = p.schema.safeParse(raw);
