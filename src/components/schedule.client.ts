@@ -190,7 +190,11 @@ function init(root: HTMLElement): void {
     const live = during(now);
     if (nowTab) nowTab.hidden = !live && view !== 'now';
     let nextStart = Infinity;
-    if (live) {
+    // A page of one day holds the program's next sessions only if no earlier day has one still to begin
+    // (tomorrow's first slot is not "next" while today's afternoon is to come).
+    const day = dayTabs.find((t) => t.a.getAttribute('aria-current') === 'page')?.a.dataset.day;
+    const earlier = day !== undefined && dayTabs.some((t) => t.a.dataset.day! < day && Number(t.a.dataset.last) > now);
+    if (live && !earlier) {
       for (const el of items) {
         const b = Number(el.dataset.b);
         if (b > now && b < nextStart) nextStart = b;

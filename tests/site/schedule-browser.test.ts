@@ -241,6 +241,25 @@ describe('during the event', () => {
     expect(problems).toEqual([]);
   });
 
+  it('marks "next" only on the day that holds the next sessions', async () => {
+    const DAY3 = '2037-12-23';
+    const c = await newContext();
+    const nextOn = async (page: Page, day: string) => {
+      await page.goto(`${p.site}${SCHEDULE}?day=${day}`);
+      await page.locator('[data-id] .live-badge').first().waitFor({ state: 'attached' }); // the script ran
+      return page.locator('[data-id].is-next').count();
+    };
+    // Mid-morning of day two: its 11:15 slot is next, not day three's first.
+    const morning = await at(c, `${DAY2}T10:30:00Z`);
+    expect(await nextOn(morning, DAY2)).toBeGreaterThan(0);
+    expect(await nextOn(morning, DAY3)).toBe(0);
+    // Late on day two, nothing more today: day three's first slot is next.
+    const night = await at(c, `${DAY2}T23:00:00Z`);
+    expect(await nextOn(night, DAY3)).toBeGreaterThan(0);
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+
   it('before the event: day one, no Now tab, and the now view says nothing is on', async () => {
     const c = await newContext();
     const page = await at(c, '2037-11-01T10:00:00Z');
