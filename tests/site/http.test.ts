@@ -338,6 +338,17 @@ describe('schedule filters in the URL', () => {
     const q = await get('/demo/summit/schedule?view=list&q=keynote');
     expect(count(q.text)).toBeGreaterThan(0);
     expect(count(q.text)).toBeLessThan(120);
+    // The grid shows one day: a search that matches other days too says how many, linking to them all.
+    const keynotes = count(q.text);
+    const oneDay = await get('/demo/summit/schedule?day=2037-12-22&q=keynote');
+    expect(oneDay.text).toMatch(/<p class="result-count"[^>]*>\d+ of 120 sessions<\/p>/);
+    expect(oneDay.text).toContain(
+      `<p class="all-days"><a href="/demo/summit/schedule?q=keynote&amp;view=list">All ${keynotes} matches, every day</a></p>`,
+    );
+    expect((await get('/demo/summit/schedule?day=2037-12-22')).text).not.toContain('class="all-days"');
+    const elsewhere = await get('/demo/summit/schedule?day=2037-12-22&q=future%20of%20event%20check-in');
+    expect(elsewhere.text).toContain('No sessions of this day match these filters.');
+    expect(elsewhere.text).toMatch(/<a href="[^"]*view=list">All 2 matches, every day<\/a>/);
     const none = await get('/demo/summit/schedule?view=list&q=zzzzzz');
     expect(none.text).toContain('No sessions match these filters.');
     const grid = await get('/demo/summit/schedule?day=2037-12-23&room=Studio&room=Main%20Hall');
