@@ -197,7 +197,7 @@ describe('schedule', () => {
     await page.goto(`${p.site}/demo/summit/schedule?view=list`);
     const star = page.locator('#s1 button.fav');
     await expect.poll(() => star.getAttribute('aria-pressed')).toBe('false');
-    expect(await star.getAttribute('aria-label')).toBe('Add “Keynote: Event Check-in” to favourites');
+    expect(await star.getAttribute('aria-label')).toBe('Favourite “Keynote: Event Check-in”');
     await star.click();
     expect(await star.getAttribute('aria-pressed')).toBe('true');
     await page.locator('#s3 button.fav').press('Enter'); // keyboard works too

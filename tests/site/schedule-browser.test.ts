@@ -494,7 +494,7 @@ describe("a session's page", () => {
     expect(await page.locator('#s1 time.time').textContent()).toBe('04:00–05:00');
     await page.goto(`${p.site}${SCHEDULE}/1`);
     expect(await when.textContent()).toBe('Monday 21 December, 04:00–05:00');
-    const star = page.getByRole('button', { name: 'Add “Keynote: Event Check-in” to favourites' });
+    const star = page.getByRole('button', { name: 'Favourite “Keynote: Event Check-in”' });
     expect(await star.getAttribute('aria-pressed')).toBe('false');
     await star.click();
     expect(await star.getAttribute('aria-pressed')).toBe('true');

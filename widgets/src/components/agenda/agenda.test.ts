@@ -206,10 +206,13 @@ describe('<podium-agenda>', () => {
     el.addEventListener('podium-favourites-change', (e) => changes.push(e));
     const star = $<HTMLButtonElement>(el, '[part="favourite"]')!;
     equal(star.getAttribute('aria-pressed'), 'false');
-    assert(star.getAttribute('aria-label')!.includes(program[0].name), 'named after the session');
+    const name = star.getAttribute('aria-label');
+    equal(name, `Favourite “${program[0].name}”`, 'named after the session');
     star.click();
     await el.updateComplete;
     equal(star.getAttribute('aria-pressed'), 'true');
+    // A toggle: aria-pressed says it is on, so its name stays (not "Remove …", read as "… pressed").
+    equal(star.getAttribute('aria-label'), name);
     equal(JSON.parse(localStorage.getItem('podium:favourites:1')!), [program[0].activityID]);
     equal(changes[0].detail.favourites, [program[0].activityID]);
     const mine = $$<HTMLButtonElement>(el, 'button').find((b) => b.textContent!.includes('My schedule'))!;
@@ -766,7 +769,7 @@ describe('<podium-agenda> live', () => {
       assert($(el, '[part="summary"]')!.textContent!.includes('Talk A: Moved'), 'said in the live region');
       equal($<HTMLInputElement>(el, 'input#q')!.value, 'Talk', 'the search stays');
       equal(el.shadowRoot!.activeElement, star, 'the focus stays');
-      equal(star.getAttribute('aria-label'), 'Add “Talk A” to favourites', 'on the same session');
+      equal(star.getAttribute('aria-label'), 'Favourite “Talk A”', 'on the same session');
 
       await call('activity.remove', { activityID: ids[1] });
       await until(() => sessions(el)[1]?.textContent!.includes('Cancelled'), 'Talk B marked cancelled');

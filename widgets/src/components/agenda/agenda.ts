@@ -389,7 +389,7 @@ export class PodiumAgenda extends PodiumElement {
       part="favourite"
       type="button"
       aria-pressed=${on}
-      aria-label=${this.t(on ? 'schedule.removeFavouriteNamed' : 'schedule.addFavouriteNamed', { name: s.name })}
+      aria-label=${this.t('schedule.favouriteNamed', { name: s.name })}
       @click=${() => this.#toggle(s)}
     >
       <span aria-hidden="true">${on ? '★' : '☆'}</span>
