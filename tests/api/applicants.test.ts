@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, type Client } from '../helpers/operations.ts';
+import { hashPassword } from '../../src/platform/auth/secrets.ts';
 
 // Applicants (issue 16, docs/api/applicants.md): events that need approval take applications through
 // the public form ('event.applicant.bind', and form.respondRegistration when approvalRequired=1) and
@@ -269,6 +270,19 @@ describe.each(STORES)('applicants on %s', (kind) => {
       const other = (await register(eventID, `other-${style}@apply.test`)).data[0].personID as string;
       await c.fail('event.applicant.get', { token, query: { eventID, personID: other } }, 404, /^404 event not found$/);
       await c.fail('event.applicant.approve', { token, query: { eventID, personID } }, 404, /^404 event not found$/);
+      // An event-scope token of the same person, for another event, acts in that event only (spec §5.3).
+      const elsewhere = Number(w.eventA.eventID);
+      await p.enrol(elsewhere, Number(personID), { level: 1, passwordHash: await hashPassword(`${PASSWORD} there`) });
+      const scoped = await p.signIn(email, `${PASSWORD} there`, elsewhere);
+      await c.fail('event.applicant.get', { token: scoped, query: { eventID } }, 404, /^404 event not found$/);
+      const body = { content: '{"company":"Theirs"}' };
+      await c.fail(
+        'event.applicant.operate',
+        { token: scoped, query: { eventID }, body },
+        404,
+        /^404 event not found$/,
+      );
+      expect((await c.ok('event.applicant.get', { token, query: { eventID } }))[0].company).toBe('Mine');
     });
 
     it('the bulk form imports applications from a CSV file in IMPORT_DIR (admins), all or nothing', async () => {

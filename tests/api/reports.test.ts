@@ -4,6 +4,7 @@ import { XLSX_CONTENT_TYPE } from '../../src/platform/excel.ts';
 import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client } from '../helpers/operations.ts';
 import { until } from '../helpers/processes.ts';
+import { hashPassword } from '../../src/platform/auth/secrets.ts';
 
 // Asynchronous spreadsheet reports (format=excel-daemon, spec §1.4) and the download center
 // ('download.find', 'download.remove', 'download.file'): docs/api/reports.md. Files are read back with
@@ -344,6 +345,26 @@ describe.each(STORES)('reports and the download center on %s', (kind) => {
       for (const token of [w.adminB, w.externalA])
         await c.fail('download.get', { token, query: { downloadID: queued.downloadID } }, 404, /^404 download not found$/); // prettier-ignore
       await c.fail('download.get', { query: { downloadID: queued.downloadID } }, 401);
+    });
+
+    it('an event-scope token of the asker reaches only the reports of its own event (spec §5.3)', async () => {
+      const c = client(p, 'rest');
+      const queued = await report(w.adminA, { eventID, selection: 'all' });
+      await ready(w.adminA, queued.downloadID);
+      // The same person, signed in to another company's event: that token acts in that event only.
+      const eventB = Number(w.eventB.eventID);
+      const personID = Number(queued.memberID);
+      const password = 'another event password';
+      const already = await p.db.selectFrom('eventPerson').select('personID').where('eventID', '=', eventB).where('personID', '=', personID).executeTakeFirst(); // prettier-ignore
+      if (!already) await p.enrol(eventB, personID, { level: 1, passwordHash: await hashPassword(password) });
+      const elsewhere = await p.signIn('admin-a@podium.test', password, eventB);
+      const query = { downloadID: queued.downloadID };
+      await c.fail('download.get', { token: elsewhere, query }, 404, /^404 download not found$/);
+      await c.fail('download.remove', { token: elsewhere, query }, 404, /^404 download not found$/);
+      expect(await listed(w.adminA, queued.downloadID)).toBeDefined();
+      // The staff's event-scope token, in the event of its own report: still its own.
+      const own = await report(w.staff, { eventID, selection: 'all' });
+      await until(async () => (await c.call('download.get', { token: w.staff, query: { downloadID: own.downloadID } })).status === 200, 'own report'); // prettier-ignore
     });
 
     it.each(STYLES)('removes a report and its file; others get 404 (%s)', async (style) => {

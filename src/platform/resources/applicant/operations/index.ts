@@ -138,10 +138,14 @@ const applicantBind = defineOperation({
 
 /**
  * The application a call names: another person's (Q personID) needs an event admin — 404 for a caller
- * with no relation to the event, 403 below admin —; without personID, the caller's own.
+ * with no relation to the event, 403 below admin —; without personID, the caller's own (with a system
+ * token, or an event token of this event).
  */
 async function named(ctx: Context, eventID: number, personID: number | undefined): Promise<number> {
-  const me = requireCaller(ctx).personID;
+  const caller = requireCaller(ctx);
+  // An event-scope token acts in its own event only (spec §5.3), its person's application included.
+  if (caller.scope === 'event' && caller.targetID !== eventID) throw notFound('event');
+  const me = caller.personID;
   if (personID === undefined || personID === me) return me;
   await requireEvent(ctx, eventID, LEVEL.ADMIN);
   return personID;

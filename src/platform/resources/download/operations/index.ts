@@ -21,14 +21,16 @@ import {
 import { apiUrlOf } from './queue.ts';
 
 /**
- * A report the caller may handle: the person who asked, or an admin of its company (system scope).
+ * A report the caller may handle: the person who asked (with an event-scope token, in the report's
+ * event), or an admin of its company (system scope).
  * Anyone else is told what an unknown id is told.
  */
 async function ownReport(ctx: Context, downloadID: number): Promise<DownloadRow> {
   const caller = requireCaller(ctx);
   const row = await downloadByID(ctx.db, downloadID);
   if (!row) throw notFound('download');
-  if (row.personID === caller.personID) return row;
+  // An event-scope token acts in its own event only (spec §5.3): its person's reports of that event.
+  if (row.personID === caller.personID && (caller.scope === 'system' || caller.targetID === row.eventID)) return row;
   if ((await companyLevelOf(ctx.db, caller, row.companyID)) === COMPANY_LEVEL.ADMIN) return row;
   throw notFound('download');
 }
