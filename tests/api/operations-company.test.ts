@@ -430,12 +430,18 @@ describe.each(STORES)('company operations on %s', (kind) => {
 
       let newAdmin: Record<string, string>;
       let newExternal: Record<string, string>;
+      let omar: Record<string, string>; // an admin with a password (an operator's bind)
 
-      it('binds a new person as admin (default) with a password they can sign in with', async () => {
-        [newAdmin] = await bind({ name: 'Nora Admin', email: 'Nora@Podium.test', password: 'nora password' });
+      it('binds a new person as admin (default); only an operator gives them a password', async () => {
+        // A company admin choosing the password of an address nobody proved would own that identity.
+        const chosen = { name: 'Nora Admin', email: 'Nora@Podium.test', password: 'nora password' };
+        await c.fail('company.person.bind', { token: w.adminA, query: { companyID: A() }, body: chosen }, 403, /^403 password is for platform operators/); // prettier-ignore
+        [newAdmin] = await bind({ name: 'Nora Admin', email: 'Nora@Podium.test' });
         expect(newAdmin).toMatchObject({ name: 'Nora Admin', email: 'nora@podium.test', level: '4' });
-        const token = await p.signIn('nora@podium.test', 'nora password');
-        expect(idsOf(await people(A(), token), 'personID')).toContain(newAdmin.personID);
+        await c.fail('person.signIn', { query: { username: 'nora@podium.test' }, body: { password: 'nora password' } }, 401); // prettier-ignore
+        [omar] = await bind({ name: 'Omar Admin', email: 'omar@podium.test', password: 'omar password' }, A(), w.operator); // prettier-ignore
+        const token = await p.signIn('omar@podium.test', 'omar password');
+        expect(idsOf(await people(A(), token), 'personID')).toContain(omar.personID);
       });
 
       it('binds an external user with level=0, and an existing person by e-mail', async () => {
@@ -542,13 +548,13 @@ describe.each(STORES)('company operations on %s', (kind) => {
       });
 
       it('dismiss removes a person, who then loses access', async () => {
-        const token = await p.signIn('nora@podium.test', 'nora password');
-        const r = await dismiss(newAdmin.personID);
+        const token = await p.signIn('omar@podium.test', 'omar password');
+        const r = await dismiss(omar.personID);
         expect(r.status).toBe(200);
-        expect(r.data[0]).toMatchObject({ personID: newAdmin.personID, level: '4' });
-        expect(idsOf(await people(), 'personID')).not.toContain(newAdmin.personID);
+        expect(r.data[0]).toMatchObject({ personID: omar.personID, level: '4' });
+        expect(idsOf(await people(), 'personID')).not.toContain(omar.personID);
         await c.fail('company.person.find', { token, query: { companyID: A(), selection: 'all' } }, 404);
-        expect((await dismiss(newAdmin.personID)).status).toBe(404);
+        expect((await dismiss(omar.personID)).status).toBe(404);
         expect((await dismiss(newExternal.personID, A(), w.externalA)).status).toBe(403);
         expect((await dismiss(newExternal.personID, A(), w.adminB)).status).toBe(404);
       });
