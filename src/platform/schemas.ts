@@ -16,10 +16,18 @@ export const id = z
   .transform(Number)
   .refine((n) => n <= MAX_ID, `must be a positive integer up to ${MAX_ID}`);
 
+/**
+ * How many ids a list parameter holds (tagIDs, `tags:` of a selection): each becomes a bound value of
+ * one query, and an anonymous registration's thousands of them were a 500 ("too many SQL variables").
+ */
+export const MAX_IDS = 100;
+
 export const ids = z
   .string()
+  .max(MAX_IDS * 11, `must list at most ${MAX_IDS} ids`)
   .regex(/^[1-9]\d{0,9}(,[1-9]\d{0,9})*$/, 'must be positive integers separated by commas')
-  .transform((v) => v.split(',').map(Number))
+  .transform((v) => [...new Set(v.split(',').map(Number))])
+  .refine((list) => list.length <= MAX_IDS, `must list at most ${MAX_IDS} ids`)
   .refine((list) => list.every((n) => n <= MAX_ID), `must be positive integers up to ${MAX_ID}`);
 
 /** A whole number from 0 to MAX_ID: an offset, or a position in a log (`since`, `lastEventID`). */
@@ -126,6 +134,10 @@ export function selection<const V extends readonly string[]>(values: V, withTags
       if (withTags && part.startsWith('tags:')) {
         const list = part.slice(5).split(',');
         // Bounded like `id`: a tag id past the integer column made PostgreSQL fail the query (500).
+        if (list.length > MAX_IDS) {
+          ctx.addIssue({ code: 'custom', message: `tags: must list at most ${MAX_IDS} ids` });
+          return z.NEVER;
+        }
         if (!list.every((t) => /^[1-9]\d{0,9}$/.test(t) && Number(t) <= MAX_ID)) {
           ctx.addIssue({ code: 'custom', message: 'tags: must list positive integers separated by commas' });
           return z.NEVER;

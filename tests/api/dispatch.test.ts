@@ -159,6 +159,11 @@ describe.each(STORES)('dispatcher on %s', (kind) => {
       { companyID: '1' },
       /^400 selection cannot be empty \(values: my-events-created, .*, all, .*, tags:<id>,<id>\)$/,
     ],
+    [
+      'company.event.find',
+      { selection: `tags:${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}` },
+      '400 selection tags: must list at most 100 ids',
+    ],
   ])('%s with %j answers the selection values', async (name, query, line) => {
     const r = await p.call(name, {
       token: operator,
