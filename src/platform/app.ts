@@ -59,9 +59,12 @@ export interface PlatformApp {
 }
 
 /**
- * Query parameters whose value opens something, lower-case: a token, a password, an event's access code
- * or its grant, a check-in code (it opens the door like a ticket), BOUNCE_SECRET (event.email.bounce),
- * an unsubscribe link's signature.
+ * Query parameters kept out of log lines, lower-case. Those whose value opens something: a token, a
+ * password, an event's access code or its grant, a check-in code (it opens the door like a ticket),
+ * BOUNCE_SECRET (event.email.bounce), an unsubscribe link's signature. And a person's address
+ * (person.signIn's username, an unsubscribe link's email): whoever reads the logs needs neither.
+ * `key` is masked only when it holds a report url's key (22 characters of base64url): elsewhere it
+ * names the field an edit changes, which the log should show.
  */
 const SECRET_PARAMS = new Set([
   'tokenid',
@@ -72,12 +75,16 @@ const SECRET_PARAMS = new Set([
   'code',
   'secret',
   'sig',
+  'username',
+  'email',
 ]);
 
 /**
  * Request URLs with every secret value replaced, for log lines. Names are compared as the query parser
  * reads them — percent-decoded, any case — so `token%49D=…` is masked as `tokenID=…` is.
  */
+const REPORT_KEY = /^[A-Za-z0-9_-]{22}$/;
+
 export function maskUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
@@ -92,7 +99,9 @@ export function maskUrl(url: string): string {
     } catch {
       // not valid percent-encoding: compared as it is (the call is refused anyway)
     }
-    return SECRET_PARAMS.has(name.toLowerCase()) ? `${raw}=***` : pair;
+    const lower = name.toLowerCase();
+    const secret = SECRET_PARAMS.has(lower) || (lower === 'key' && REPORT_KEY.test(pair.slice(eq + 1)));
+    return secret ? `${raw}=***` : pair;
   });
   return `${url.slice(0, start + 1)}${masked.join('&')}${end < 0 ? '' : url.slice(end)}`;
 }

@@ -11,7 +11,10 @@ describe('maskUrl', () => {
     ['/?TOKENID=abc', '/?TOKENID=***'],
     ['/event/email/bounce?secret=RealBounce-0123&messageID=x', '/event/email/bounce?secret=***&messageID=x'],
     ['/activity/find?eventID=3&grant=3.1700000000.sig', '/activity/find?eventID=3&grant=***'],
-    ['/?action=event.email.unsubscribe&eventID=1&email=a%40b.c&sig=abc', '/?action=event.email.unsubscribe&eventID=1&email=a%40b.c&sig=***'], // prettier-ignore
+    ['/?action=event.email.unsubscribe&eventID=1&email=a%40b.c&sig=abc', '/?action=event.email.unsubscribe&eventID=1&email=***&sig=***'], // prettier-ignore
+    ['/?action=download.file&downloadID=1&key=gbEEqmr1Ya4eVHaD2Xfcbw', '/?action=download.file&downloadID=1&key=***'], // prettier-ignore
+    ['/person/signIn?username=ana%40example.com', '/person/signIn?username=***'],
+    ['/event/edit?eventID=1&key=timezone', '/event/edit?eventID=1&key=timezone'], // an edit's key is no secret
     ['/checklog/checkIn?code=TICKET-1&eventID=1', '/checklog/checkIn?code=***&eventID=1'],
     ['/?onboardingToken=a&password=b&accessCode=1234', '/?onboardingToken=***&password=***&accessCode=***'],
     ['/?tokenID=abc#frag', '/?tokenID=***#frag'],
