@@ -414,6 +414,19 @@ describe.each(STORES)('event operations on %s', (kind) => {
         await c.fail('event.checkAccessCode', { method: 'GET', query: { eventID: locked.eventID } }, 405);
       });
 
+      it('a new access code ends the grants of the old one (a leaked code is changed, its grants with it)', async () => {
+        const e = await privateEvent('rotated', 1234);
+        const grantOf = async (code: string) =>
+          ((await check(e.eventID, code)).data[0] as Record<string, string>).grant;
+        const whole = async (grant: string) =>
+          'description' in (await c.ok('event.get', { query: { eventID: e.eventID, grant } }))[0];
+        const old = await grantOf('1234');
+        expect(await whole(old)).toBe(true);
+        await set(e.eventID, { accessCode: 5678 });
+        expect(await whole(old)).toBe(false);
+        expect(await whole(await grantOf('5678'))).toBe(true);
+      });
+
       it('blocks a client after 20 wrong codes (429 with Retry-After), not other clients or events', async () => {
         const e = await privateEvent('throttled', 1111);
         for (let i = 0; i < 30; i++)

@@ -45,10 +45,18 @@ const sign = (secret: Buffer, payload: string) => createHmac('sha256', secret).u
  * A grant proves that the right access code of a private event was given (event.checkAccessCode),
  * without repeating the code, so the throttle on wrong codes cannot be bypassed through other
  * operations. `<eventID>.<expires>.<hmac>`; stateless, so any process of the platform verifies it.
+ * The hmac covers the event's access code as it was: a new code (an organizer's answer to a leaked
+ * one) ends every grant given for the old, as if they had expired.
  */
 export async function issueGrant(db: Kysely<DB>, eventID: number, now: number): Promise<string> {
   const payload = `${eventID}.${now + GRANT_TTL_SECONDS}`;
-  return `${payload}.${sign(await secretOf(db), payload)}`;
+  return `${payload}.${sign(await secretOf(db), `${payload}${await codeOf(db, eventID)}`)}`;
+}
+
+/** What a grant signs of the event's access code: `.c<code>`, or nothing without an event. */
+async function codeOf(db: Kysely<DB>, eventID: number): Promise<string> {
+  const row = await db.selectFrom('event').select('accessCode').where('eventID', '=', eventID).executeTakeFirst();
+  return row ? `.c${row.accessCode ?? ''}` : '';
 }
 
 /**
@@ -84,7 +92,7 @@ export async function grantKind(
     const expected = Buffer.from(sign(secret, signed));
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  if (matches(`${id}.${expires}`)) return 'access';
+  if (matches(`${id}.${expires}${await codeOf(db, eventID)}`)) return 'access';
   return matches(`${PREVIEW}${id}.${expires}`) ? 'preview' : undefined;
 }
 
