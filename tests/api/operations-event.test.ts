@@ -1,7 +1,7 @@
 // Event operations over real HTTP, in both call styles and on both stores (spec §4.2, §2.2).
 // company.event.find and event.edit have their own files: operations-event-find.test.ts, operations-event-edit.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
+import { PASSWORD, STORES, startTestPlatform, world, type TestPlatform, type World } from '../helpers/platform.ts';
 import { STYLES, client, nowSeconds, type Client } from '../helpers/operations.ts';
 
 const DAY = 86400;
@@ -425,6 +425,15 @@ describe.each(STORES)('event operations on %s', (kind) => {
         await set(e.eventID, { accessCode: 5678 });
         expect(await whole(old)).toBe(false);
         expect(await whole(await grantOf('5678'))).toBe(true);
+      });
+
+      it('counts an IPv6 client by its /64 (person.signIn): a new address of its network gets no new budget', async () => {
+        await p.person('sixty-four@podium.test', PASSWORD);
+        const from = (ip: string, password: string) =>
+          c.call('person.signIn', { query: { username: 'sixty-four@podium.test' }, body: { password }, headers: { 'x-forwarded-for': ip } }); // prettier-ignore
+        for (let i = 0; i < 10; i++) expect((await from(`2001:db8:1:2::${i + 1}`, `wrong ${i}`)).status).toBe(401);
+        expect((await from('2001:db8:1:2:ffff:1:2:3', PASSWORD)).status).toBe(429);
+        expect((await from('2001:db8:1:3::1', PASSWORD)).status).toBe(200); // another network
       });
 
       it('blocks a client after 20 wrong codes (429 with Retry-After), not other clients or events', async () => {

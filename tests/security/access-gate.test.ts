@@ -13,6 +13,7 @@ import { memoryCounter, type Counter } from '../../src/platform/limits/counter.t
 import checkAccessCode from '../../src/platform/resources/event/operations/checkAccessCode.ts';
 import type { Context } from '../../src/platform/kernel/table.ts';
 import { maskAddress } from '../../src/platform/resources/event/access-code-failures.ts';
+import { throttleAddress } from '../../src/platform/limits/address.ts';
 import { STORES, TestPlatform, freshStore, world, type StoreKind, type World } from '../helpers/platform.ts';
 
 const MINUTE = 60_000;
@@ -46,6 +47,17 @@ async function solved(challenge: Challenge): Promise<string> {
   if (!solution) throw new Error('no solution');
   return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
 }
+
+describe('throttleAddress counts IPv4 per address, IPv6 per /64', () => {
+  it.each([
+    ['203.0.113.77', '203.0.113.77'],
+    ['::ffff:198.51.100.9', '198.51.100.9'],
+    ['2001:db8:85a3:8d3:1319:8a2e:370:7348', '2001:db8:85a3:8d3::/64'],
+    ['2001:DB8:0:1::1', '2001:db8:0:1::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['not an address', 'not an address'],
+  ])('%s → %s', (ip, key) => expect(throttleAddress(ip)).toBe(key));
+});
 
 describe('maskAddress keeps only the network', () => {
   it.each([

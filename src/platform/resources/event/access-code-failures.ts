@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { ipv6Groups } from '../../limits/address.ts';
 
 // The wrong access codes of an event, for its organizers (event.accessCode.find): when, from which
 // network (the address masked: /24 of IPv4, /48 of IPv6 — never the full address, never the code
@@ -21,17 +22,8 @@ export interface AccessCodeFailure {
 export function maskAddress(ip: string): string {
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(ip);
   if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
-  const bare = ip.replace(/%.*$/, '');
-  if (!/^[0-9a-f:]+$/i.test(bare) || !bare.includes(':')) return 'unknown';
-  const [head, tail = ''] = bare.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = bare.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  if (groups.length !== 8) return 'unknown';
-  return `${groups
-    .slice(0, 3)
-    .map((g) => Number.parseInt(g, 16).toString(16))
-    .join(':')}::/48`;
+  const groups = ipv6Groups(ip);
+  return groups ? `${groups.slice(0, 3).join(':')}::/48` : 'unknown';
 }
 
 /** Notes one wrong code, then drops the event's oldest beyond KEEP. */

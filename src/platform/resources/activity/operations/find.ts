@@ -16,6 +16,7 @@ import { requireCaller, requireEvent } from '../../../auth/access.ts';
 import type { ActivityViewer } from '../record.ts';
 import { findProgram, isInvited, listEventID, type EnrollmentState, type ProgramFilter } from '../find.ts';
 import { personInEvent } from '../repository.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 /** Selections of the token's person's form (spec §4.5); the others allow a subset. */
 const SELECTIONS = [
@@ -116,7 +117,7 @@ export default defineOperation({
 
 /** Spec §4.5 B invite: the e-mail must be on the event's invitee list; wrong ones are throttled. */
 async function checkInvite(ctx: Context, eventID: number, invite: string): Promise<void> {
-  const key = `invite:${eventID}:${ctx.clientIp}`;
+  const key = `invite:${eventID}:${throttleAddress(ctx.clientIp)}`;
   const seen = await ctx.counter.peek(key);
   if (seen.count >= WRONG_INVITES_PER_CLIENT) {
     throw new ApiError(429, 'too many e-mails not on the invitee list, try again later', {

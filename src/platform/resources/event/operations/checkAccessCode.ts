@@ -8,6 +8,7 @@ import { checkSolution, type SolutionCheck } from '../../../auth/altcha.ts';
 import { oneAtATime } from '../../../limits/one-at-a-time.ts';
 import { recordFailure } from '../access-code-failures.ts';
 import { eventColumns } from '../repository.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 /**
  * Wrong codes per event per client address per hour (then 429), and per event from everyone together
@@ -61,7 +62,7 @@ export default defineOperation({
     // An invisible event exists only for the people related to it (its admins may try its code).
     if (!event || (event.visible !== 1 && !(await eventAccess(ctx.db, ctx.caller, event.eventID))?.related))
       throw notFound('event');
-    const clientKey = `code:${p.eventID}:${ctx.clientIp}`;
+    const clientKey = `code:${p.eventID}:${throttleAddress(ctx.clientIp)}`;
     const eventKey = `code:${p.eventID}`;
     // Read the budgets, decide, and spend them with no other try of this event in between.
     const { correct, challenged } = await oneAtATime(ctx.counter, eventKey, async () => {

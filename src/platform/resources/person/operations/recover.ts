@@ -4,6 +4,7 @@ import { ApiError } from '../../../errors.ts';
 import { hashToken } from '../../../auth/secrets.ts';
 import { findPersonByEmail } from '../repository.ts';
 import { requestRecovery } from '../recovery.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 const HOUR_MS = 3_600_000;
 /** Links asked for one address, and from one client, per hour: enough for a person, not for a flood. */
@@ -30,7 +31,7 @@ export default defineOperation({
   async handler(ctx, p) {
     const address = p.email.toLowerCase();
     // A sandbox call sends nothing and writes nothing, so it spends no allowance either.
-    const keys = ctx.sandbox ? [] : [`recover:${ctx.clientIp}`, `recover:${hashToken(address)}`];
+    const keys = ctx.sandbox ? [] : [`recover:${throttleAddress(ctx.clientIp)}`, `recover:${hashToken(address)}`];
     const [client, mailbox] = await Promise.all(keys.map((k) => ctx.counter.hit(k, HOUR_MS)));
     const spent =
       client && client.count > PER_CLIENT ? client : mailbox && mailbox.count > PER_ADDRESS ? mailbox : undefined;

@@ -5,6 +5,7 @@ import { ApiError, notFound } from '../../../errors.ts';
 import { hashToken } from '../../../auth/secrets.ts';
 import { eventGateByID } from '../../event/repository.ts';
 import { attendeeByEmail, queueLinkMail } from '../magic.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -37,7 +38,7 @@ export default defineOperation({
     const event = await eventGateByID(ctx.db, p.eventID);
     if (!event || event.visible !== 1 || event.isTemplate === 1) throw notFound('event');
     // A sandbox call sends nothing and writes nothing, so it spends no allowance either.
-    const keys = ctx.sandbox ? [] : [`link:${ctx.clientIp}`, `link:${hashToken(address)}`];
+    const keys = ctx.sandbox ? [] : [`link:${throttleAddress(ctx.clientIp)}`, `link:${hashToken(address)}`];
     const [client, mailbox] = await Promise.all(keys.map((k) => ctx.counter.hit(k, HOUR_MS)));
     const spent =
       client && client.count > ctx.config.MAGIC_LINK_PER_CLIENT_HOUR

@@ -7,6 +7,7 @@ import { issueToken } from '../../attendee/enroll.ts';
 import { findPersonByUsername } from '../repository.ts';
 import { tokenRecord } from '../identity.ts';
 import { eventPasswordHash } from '../repository.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 const WRONG_TRIES_PER_WINDOW = 10;
 const WRONG_WINDOW_MS = 15 * 60_000;
@@ -29,7 +30,7 @@ export default defineOperation({
   writes: false,
   async handler(ctx, p) {
     // Throttle guessing per username and address; success does not add to the count.
-    const throttleKey = `signin:${ctx.clientIp}:${hashToken(p.username.toLowerCase())}`;
+    const throttleKey = `signin:${throttleAddress(ctx.clientIp)}:${hashToken(p.username.toLowerCase())}`;
     const tried = await ctx.counter.peek(throttleKey);
     if (tried.count >= WRONG_TRIES_PER_WINDOW) {
       throw new ApiError(429, 'too many wrong passwords, try again later', {

@@ -9,6 +9,7 @@ import { personByID } from '../repository.ts';
 import { tokenRecord } from '../identity.ts';
 import { spendLink } from '../magic.ts';
 import { eventPersonOf } from '../../rows.ts';
+import { throttleAddress } from '../../../limits/address.ts';
 
 const WRONG_WINDOW_MS = 15 * 60_000;
 
@@ -34,7 +35,7 @@ export default defineOperation({
   answer: signInLinkWire,
   async handler(ctx, p) {
     // Codes are 256 bits: guessing is hopeless, but a client that keeps sending wrong ones is slowed.
-    const throttleKey = `signinlink:${ctx.clientIp}`;
+    const throttleKey = `signinlink:${throttleAddress(ctx.clientIp)}`;
     const tried = await ctx.counter.peek(throttleKey);
     if (tried.count >= ctx.config.MAGIC_LINK_WRONG_PER_CLIENT)
       throw new ApiError(429, 'too many wrong links, try again later', {
