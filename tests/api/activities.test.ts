@@ -49,9 +49,12 @@ describe.each(STORES)('activity operations on %s', (kind) => {
             '\n',
           ),
       };
-      for (const [name, text] of Object.entries(files)) writeFileSync(join(importDir, name), text);
       p = await startTestPlatform(kind, { IMPORT_DIR: importDir });
       w = await world(p);
+      // An event's files are its company's: IMPORT_DIR/<companyID>/ (B's admin finds none of A's).
+      const own = join(importDir, w.companyA.companyID);
+      mkdirSync(own);
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(own, name), text);
       c = client(p, style);
       eventA = w.eventA.eventID;
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -288,12 +288,11 @@ describe.each(STORES)('applicants on %s', (kind) => {
     it('the bulk form imports applications from a CSV file in IMPORT_DIR (admins), all or nothing', async () => {
       const eventID = await newEvent({ approvalRequired: 0 });
       await register(eventID, 'already@bulk.test');
-      writeFileSync(
-        join(importDir, `ok-${style}.csv`),
-        'name,email,role\n"Lia Mota",Lia@Bulk.test,Chef\n,sem@bulk.test,\n',
-      );
-      writeFileSync(join(importDir, `bad-${style}.csv`), 'name,email\nGood One,good@bulk.test\nNo Mail,nope\n');
-      writeFileSync(join(importDir, `member-${style}.csv`), 'name,email\nAlready,already@bulk.test\n');
+      const own = join(importDir, w.companyA.companyID); // the company's own folder
+      mkdirSync(own, { recursive: true });
+      writeFileSync(join(own, `ok-${style}.csv`), 'name,email,role\n"Lia Mota",Lia@Bulk.test,Chef\n,sem@bulk.test,\n');
+      writeFileSync(join(own, `bad-${style}.csv`), 'name,email\nGood One,good@bulk.test\nNo Mail,nope\n');
+      writeFileSync(join(own, `member-${style}.csv`), 'name,email\nAlready,already@bulk.test\n');
       const bulk = (path: string, token: string | undefined = w.adminA) =>
         c.call('event.applicant.bind', { token, query: { eventID }, body: { path } });
       const r = await bulk(`ok-${style}.csv`);
@@ -307,10 +306,20 @@ describe.each(STORES)('applicants on %s', (kind) => {
       expect((await bulk(`bad-${style}.csv`)).text).toBe('400 path row 3: email must be an e-mail address');
       expect((await c.ok('event.applicant.find', { token: w.adminA, query: { eventID, query: 'good' } })).length).toBe(0); // prettier-ignore
       expect((await bulk(`member-${style}.csv`)).text).toBe('409 path row 2: the person is already an attendee of this event'); // prettier-ignore
-      expect((await bulk('../outside.csv')).text).toBe('400 path must name a file inside the import folder');
+      expect((await bulk('../outside.csv')).text).toBe(
+        `400 path must name a file inside the import folder (IMPORT_DIR/${w.companyA.companyID})`,
+      );
       expect((await bulk(`ok-${style}.csv`, '')).text).toBe('401 tokenID cannot be empty');
       expect((await bulk(`ok-${style}.csv`, w.attendee)).status).toBe(404);
       expect((await bulk(`ok-${style}.csv`, w.adminB)).text).toBe('404 event not found');
+      // A's files are not B's to import into B's own event, by name or through a link out of B's folder.
+      const b = w.companyB.companyID;
+      mkdirSync(join(importDir, b), { recursive: true });
+      symlinkSync(join(own, `ok-${style}.csv`), join(importDir, b, `link-${style}.csv`));
+      for (const path of [`ok-${style}.csv`, `../${w.companyA.companyID}/ok-${style}.csv`, `link-${style}.csv`]) {
+        const r = await c.call('event.applicant.bind', { token: w.adminB, query: { eventID: w.eventB.eventID }, body: { path } }); // prettier-ignore
+        expect(r.text).toMatch(new RegExp(`^400 path (does not name a readable import file in|must name a file inside) the import folder \\(IMPORT_DIR/${b}\\)$`)); // prettier-ignore
+      }
     });
 
     it.each([

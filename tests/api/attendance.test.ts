@@ -336,7 +336,8 @@ describe.each(STORES)('activity attendees on %s', (kind) => {
 
     describe('activity.person.bind by CSV file (admin, B path)', () => {
       it('binds personID and e-mail rows, all or nothing', async () => {
-        const dir = importDir;
+        const dir = join(importDir, w.companyA.companyID); // the company's own folder
+        mkdirSync(dir, { recursive: true });
         const a = await activity({ capacity: 2 });
         const [x, y] = await people(2);
         const fresh = `csv-${++n}-${style}@podium.test`;

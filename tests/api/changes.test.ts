@@ -1,7 +1,7 @@
 // The change log (issue 11, item 1): every committed write records what it changed, in the same
 // transaction — through the API in both call styles, and through the seed and the CLI — and nothing is
 // logged for a write that did not commit (refused, failed, or sandbox=1). Both stores.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,8 +126,9 @@ describe.each(STORES)('the change log on %s', (kind) => {
 
     // A bulk form names no object of its own: each row it answers is a change (kernel/changes.ts changesOf).
     it('a bulk form logs a change per row: activities made from a CSV file, each its own', async () => {
+      mkdirSync(join(importDir, w.companyA.companyID), { recursive: true });
       writeFileSync(
-        join(importDir, `acts-${style}.csv`),
+        join(importDir, w.companyA.companyID, `acts-${style}.csv`),
         'name,dateBegin,dateEnd\nTalk A,1700000000,1700003600\nTalk B,1700003600,1700007200\n',
       );
       let made: number[] = [];

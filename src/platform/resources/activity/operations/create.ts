@@ -1,7 +1,7 @@
 import { bOpt, defineOperation, q, LEVEL } from '../../../kernel/table.ts';
 import { id, text } from '../../../schemas.ts';
 import { badRequest } from '../../../errors.ts';
-import { readImport } from '../../imports.ts';
+import { readEventImport } from '../../imports.ts';
 import { activityRecords } from '../record.ts';
 import { CREATE_FIELDS, type CreateField } from '../fields.ts';
 import { activityRowsInOrder, insertActivities, newActivity, type ActivityInput } from '../repository.ts';
@@ -57,7 +57,7 @@ export default defineOperation({
       const given = COLUMNS.filter((c) => c !== 'name' && p[c] !== undefined);
       if (p.name !== undefined || given.length > 0)
         throw badRequest(`path cannot be combined with ${p.name !== undefined ? 'name' : given[0]}`);
-      const file = await readImport(ctx.config.IMPORT_DIR, p.path);
+      const file = await readEventImport(ctx.db, ctx.config.IMPORT_DIR, p.eventID, p.path);
       const unknown =
         file.length > 0 ? Object.keys(file[0]).find((k) => !(COLUMNS as string[]).includes(k)) : undefined;
       if (unknown !== undefined)

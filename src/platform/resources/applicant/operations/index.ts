@@ -16,7 +16,7 @@ import { grantSchema } from '../../../auth/grant.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { requireCaller, requireEvent } from '../../../auth/access.ts';
 import { applicantWire } from '../../../../shared/wire/applicant.ts';
-import { readImport } from '../../imports.ts';
+import { readEventImport } from '../../imports.ts';
 import { register } from '../../registration/register.ts';
 import { nameParts } from '../../attendee/enroll.ts';
 import {
@@ -83,7 +83,7 @@ const applicantBind = defineOperation({
     if (p.path !== undefined) {
       requireCaller(ctx);
       await requireEvent(ctx, p.eventID, LEVEL.ADMIN);
-      const rows = await readImport(ctx.config.IMPORT_DIR, p.path);
+      const rows = await readEventImport(ctx.db, ctx.config.IMPORT_DIR, p.eventID, p.path);
       return (await importApplications(ctx.db, p.eventID, rows, ctx.now)).map(applicantRecord);
     }
     const names = nameParts(p.name!);

@@ -1,7 +1,7 @@
 import { bOpt, defineOperation, ANY_LEVEL, type Context } from '../../../../kernel/table.ts';
 import { email, text } from '../../../../schemas.ts';
 import { badRequest } from '../../../../errors.ts';
-import { readImport } from '../../../imports.ts';
+import { readEventImport } from '../../../imports.ts';
 import { lockRow } from '../../../rows.ts';
 import { bindSeat } from '../../../enrollment/seats.ts';
 import { requireAttendee } from '../../../enrollment/rules.ts';
@@ -57,7 +57,7 @@ async function byEmail(
 
 /** The CSV form: each row a personID or an e-mail (+ name), all or nothing. */
 async function byPath(ctx: Context, p: { activityID?: number; path?: string }, eventID: number, who: Who) {
-  const rows = await readImport(ctx.config.IMPORT_DIR, p.path!);
+  const rows = await readEventImport(ctx.db, ctx.config.IMPORT_DIR, eventID, p.path!);
   if (rows.length === 0) throw badRequest('path has no rows');
   if (rows.length > MAX_BULK) throw badRequest(`path can have at most ${MAX_BULK} rows`);
   await lockRow(ctx.db, 'event', eventID);
