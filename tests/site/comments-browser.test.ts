@@ -137,6 +137,7 @@ describe('a signed-in attendee, without JavaScript', () => {
     // The password is what to type again: it has the focus, described by the refusal.
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('password');
     expect(await page.getAttribute('#password', 'aria-describedby')).toBe('signin-error');
+    expect(await page.getAttribute('#password', 'aria-invalid')).toBe('true'); // as every refused field says
     await page.fill('#password', PASSWORD);
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(new URL(page.url()).pathname).toBe(sessionPath);
