@@ -75,6 +75,11 @@ describe('the embed configurator', () => {
         // gate here holds it), not of the program.
         expect(await page.getByText('This is the real widget').isVisible()).toBe(widget !== 'agenda');
         await checkAndShoot(page, `embed-${widget}`, width, problems);
+        // Every box as wide as the others, whatever its label's length (a wrapping label squeezed one).
+        const boxes = await page
+          .locator('.embed-settings:not([hidden]) .embed-check input')
+          .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().width)));
+        expect(new Set(boxes).size, `${width} px: ${boxes.join(', ')}`).toBeLessThanOrEqual(1); // the gate has none
       }
       await c.close();
       expect(problems).toEqual([]);
