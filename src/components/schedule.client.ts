@@ -87,6 +87,9 @@ function init(root: HTMLElement): void {
 
   /** The count says what is shown: the server's number, or in "my schedule" and "now" what the script shows. */
   function paintCount(): void {
+    // "Nothing now" only when "my schedule" has not said why nothing shows (no favourites, or elsewhere).
+    const mineSaid = mine && (mineEmpty?.hidden === false || mineElsewhere?.hidden === false);
+    if (view === 'now' && nowEmpty) nowEmpty.hidden = items.some(shown) || mineSaid;
     if (!count || !(mine || view === 'now')) return;
     count.textContent = counted(count, 'count', items.filter(shown).length);
   }
@@ -206,7 +209,6 @@ function init(root: HTMLElement): void {
       el.classList.toggle('is-now', live && b <= now && now < e);
       el.classList.toggle('is-next', live && b === nextStart);
     }
-    if (view === 'now' && nowEmpty) nowEmpty.hidden = items.some(shown);
     paintCount();
   }
   markNow();

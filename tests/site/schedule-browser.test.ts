@@ -260,6 +260,15 @@ describe('during the event', () => {
     expect(problems).toEqual([]);
   });
 
+  it('"Now" in "my schedule" without favourites says one thing: that there are none', async () => {
+    const c = await newContext();
+    const page = await at(c, `${DAY2}T10:30:00Z`);
+    await page.goto(`${p.site}${SCHEDULE}?view=now&mine=1`);
+    await expect.poll(() => page.locator('.mine-empty').isVisible()).toBe(true);
+    expect(await page.locator('.now-empty').isVisible()).toBe(false);
+    await c.close();
+  });
+
   it('before the event: day one, no Now tab, and the now view says nothing is on', async () => {
     const c = await newContext();
     const page = await at(c, '2037-11-01T10:00:00Z');
