@@ -7,7 +7,7 @@ import { toICalendar } from '../shared/schedule/ical.ts';
 import { t } from '../shared/i18n/messages.ts';
 import type { RequestContext } from './context.ts';
 import { fileName, loadProgram, plain } from './exports.ts';
-import { placeLine } from './place.ts';
+import { placeLine } from '../shared/place.ts';
 
 /** `ids=1,2,3` → those activity IDs (at most 1000), or undefined when absent. */
 export function idsOf(params: URLSearchParams): Set<number> | undefined {

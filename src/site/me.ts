@@ -37,7 +37,7 @@ import { postedFromHere } from './origin.ts';
 import { GRANT_COOKIE, grantCookieOptions, grantInfo, usableGrant } from './grant.ts';
 import { eventDates } from './pages.ts';
 import { enrolRefusal } from './me-refusals.ts';
-import { placeLine } from './place.ts';
+import { placeLine } from '../shared/place.ts';
 import { qrSvg } from './qr-svg.ts';
 
 /** The actions answered by their one call and a redirect, without reading who is signed in first. */

@@ -18,7 +18,7 @@ import { demoMedia, logoSvg, portraitSvg } from '../../src/platform/seed/media.t
 import { DEMO_SPEAKER_NAMES, DEMO_SPONSOR_NAMES } from '../../src/platform/seed/program.ts';
 import { HostResolver } from '../../src/site/hosts.ts';
 import { idsOf } from '../../src/site/ical.ts';
-import { placeLine } from '../../src/site/place.ts';
+import { placeLine } from '../../src/shared/place.ts';
 import { nextWithin } from '../../src/site/attendee.ts';
 import type { RequestContext } from '../../src/site/context.ts';
 import type { Activity } from '../../src/client/index.ts';

@@ -4,6 +4,7 @@ import { formatDate, formatRange, formatTime, safeTimeZone } from '../../../shar
 import type { Message } from '../../mail/outbox.ts';
 import { qrPng } from '../../mail/qr-png.ts';
 import type { ConfirmationData } from './repository.ts';
+import { placeLine } from '../../../shared/place.ts';
 
 // The registration confirmation (issue 15, outcome 2): HTML and plain text in the attendee's language,
 // the event's dates in its own zone, the venue, the site's link, the check-in code as a QR image (inline,
@@ -77,10 +78,7 @@ export async function confirmationMessage(d: ConfirmationData, o: ComposeOptions
   const end = Math.max(Number(d.dateEnd ?? 0), begin);
   const event = oneLine(d.eventName);
   const link = eventLink(d, o.siteUrl);
-  const venue = [d.placeName, d.address, d.city]
-    .map(oneLine)
-    .filter((v) => v !== '')
-    .join(', ');
+  const venue = placeLine(...[d.placeName, d.address, d.city].map(oneLine));
   const when = datesOf(begin, end, zone, locale);
   const name = oneLine(d.firstName || d.name);
   const lines: [string, string][] = [

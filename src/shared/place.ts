@@ -1,5 +1,5 @@
 // A place as one line ("Podium Hall, Rua da Prata 80, Lisboa"), shared by the pages, the attendee's
-// page and iCalendar. Organizers often write the city into the address too: a part the parts before it
+// page, iCalendar and the platform's confirmation e-mail. Organizers often write the city into the address too: a part the parts before it
 // already say is left out, so the city does not read twice ("…, Lisboa, Lisboa").
 
 /** The parts joined with ", ": empty ones left out, and one whose every piece was said already. */
