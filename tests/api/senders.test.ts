@@ -92,10 +92,33 @@ describe.each(STORES)('event senders on %s', (kind) => {
     expect(set.senderEmail).toBe('team@good.test');
     const [started] = await c.ok('event.sender.refresh', { token: admin, query: { eventID, personID: organizer } });
     expect(started.state).toBe('checking');
+    // SPF, DKIM and DMARC alone say what they say for every company: the company's own record is missing.
+    const first = await settled(c, organizer);
+    expect(first.state).toBe('unverified');
+    const owner = JSON.parse(first.senderDNS).owner;
+    expect([owner.status, owner.name]).toEqual(['missing', '_podium.good.test']);
+    expect(owner.expected).toMatch(/^podium-verification=[\w-]{22}$/);
+    zone.txt.set('_podium.good.test', ['podium-verification=another-company-token', owner.expected]);
+    await c.ok('event.sender.refresh', { token: admin, query: { eventID, personID: organizer } });
     const done = await settled(c, organizer);
     expect(done.state).toBe('verified');
     const dns = JSON.parse(done.senderDNS);
-    expect([dns.spf.status, dns.dkim.status, dns.dmarc.status]).toEqual(['ok', 'ok', 'ok']);
+    expect([dns.owner.status, dns.spf.status, dns.dkim.status, dns.dmarc.status]).toEqual(['ok', 'ok', 'ok', 'ok']);
+    // Another company's sender at the same domain: every shared record is there, its own is not.
+    const [other] = await p.ok('company.create', { token: admin, body: { shortName: 'Other Sender Co' } });
+    const [foreign] = await p.ok('company.event.bind', { token: admin, query: { companyID: other.companyID }, body: { name: 'Foreign', nickname: 'foreign' } }); // prettier-ignore
+    const impostor = await p.person('ceo@elsewhere.test', 'pw');
+    await p.enrol(Number(foreign.eventID), impostor, { level: 4 });
+    const at = { eventID: foreign.eventID, personID: impostor };
+    await c.ok('event.sender.edit', { token: admin, query: { ...at, key: 'senderEmail' }, body: { value: 'ceo@good.test' } }); // prettier-ignore
+    await c.ok('event.sender.refresh', { token: admin, query: at });
+    const refused = await untilAsync(async () => {
+      const [row] = await c.ok('event.sender.get', { token: admin, query: at });
+      return row.state === 'checking' ? undefined : row;
+    }, 20_000);
+    expect(refused.state).toBe('unverified');
+    const theirs = JSON.parse(refused.senderDNS).owner;
+    expect([theirs.status, theirs.expected === owner.expected]).toEqual(['wrong', false]);
     expect(dns.dkim.name).toBe('pod._domainkey.good.test');
     expect(zone.asked).toEqual(expect.arrayContaining(['TXT good.test', 'TXT pod._domainkey.good.test', 'TXT _dmarc.good.test'])); // prettier-ignore
     expect(Number(done.checkedDate)).toBeGreaterThan(0);
@@ -125,6 +148,7 @@ describe.each(STORES)('event senders on %s', (kind) => {
     expect(row.state).toBe('unverified');
     const dns = JSON.parse(row.senderDNS);
     expect({ spf: dns.spf.status, dkim: dns.dkim.status, dmarc: dns.dmarc.status }).toEqual(want);
+    expect(dns.owner.status).toBe('missing');
     expect(dns.spf.expected).toBe(spf);
     expect(dns.dkim.expected).toBe(`v=DKIM1; k=rsa; p=${KEY}`);
     expect(dns.dmarc.expected).toBe(`v=DMARC1; p=quarantine; rua=mailto:dmarc@${domain}`);

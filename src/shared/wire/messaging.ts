@@ -8,11 +8,11 @@ export const senderWire = z.object({
   senderID: id,
   ...strings('eventID', 'personID', 'senderName', 'senderEmail'),
   /**
-   * The last DNS check as JSON: {"spf":…, "dkim":…, "dmarc":…}, each {status: ok|missing|wrong|error,
+   * The last DNS check as JSON: {"owner":…, "spf":…, "dkim":…, "dmarc":…}, each {status: ok|missing|wrong|error,
    * name, found, expected, reason}; '' before the first check.
    */
   senderDNS: s,
-  /** '' never checked, 'checking', 'verified' (SPF, DKIM and DMARC ok: used as From), 'unverified'. */
+  /** '' never checked, 'checking', 'verified' (the company's record, SPF, DKIM and DMARC ok: used as From), 'unverified'. */
   state: s,
   /** Unix seconds of the last check (0: never). */
   checkedDate: s,

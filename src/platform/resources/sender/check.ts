@@ -1,8 +1,13 @@
+import { createHmac } from 'node:crypto';
 import type { Dns } from '../../mail/dns.ts';
 
-// What event.sender.refresh checks of a sender's domain (docs/messaging.md "Senders"): three TXT
+// What event.sender.refresh checks of a sender's domain (docs/messaging.md "Senders"): four TXT
 // records, each ok, missing or wrong, with the record the organizer should publish.
 //
+// - Owner at _podium.<domain>: `podium-verification=<token>`, the token the company's own (an HMAC of
+//   the company and the domain). SPF, DKIM and DMARC say the same for every customer of the platform,
+//   so once one company has set its domain up they would vouch for any other company's sender at it;
+//   this record is what only the domain's owner can publish for its own company.
 // - SPF at <domain>: exactly one `v=spf1` record, holding the platform's mechanism (SPF_INCLUDE,
 //   default include:<MAIL_FROM's domain>), so receivers take the platform's servers as the domain's.
 // - DKIM at <selector>._domainkey.<domain> (DKIM_SELECTOR): a `v=DKIM1` record with a key (p=), the
@@ -24,12 +29,15 @@ export interface Check {
 }
 
 export interface DomainChecks {
+  readonly owner: Check;
   readonly spf: Check;
   readonly dkim: Check;
   readonly dmarc: Check;
 }
 
 export interface CheckOptions {
+  /** The token of the company asking (ownerToken): what its _podium record must say. */
+  readonly ownerToken?: string;
   readonly spfInclude: string;
   readonly dkimSelector: string;
   readonly dkimPublicKey?: string;
@@ -113,10 +121,33 @@ export async function checkDmarc(dns: Dns, domain: string): Promise<Check> {
   return { ...base, status: 'ok', expected: records[0], reason: '' };
 }
 
-/** The three checks of a domain, asked at once. */
-export async function checkDomain(dns: Dns, domain: string, o: CheckOptions): Promise<DomainChecks> {
-  const [spf, dkim, dmarc] = await Promise.all([checkSpf(dns, domain, o), checkDkim(dns, domain, o), checkDmarc(dns, domain)]); // prettier-ignore
-  return { spf, dkim, dmarc };
+/** The company's token for a domain: 22 characters of HMAC-SHA256 (secret, companyID and domain). */
+export function ownerToken(secret: Buffer, companyID: number, domain: string): string {
+  return createHmac('sha256', secret).update(`${companyID}:${domain.toLowerCase()}`).digest('base64url').slice(0, 22);
 }
 
-export const allOk = (c: DomainChecks) => c.spf.status === 'ok' && c.dkim.status === 'ok' && c.dmarc.status === 'ok';
+export async function checkOwner(dns: Dns, domain: string, token: string): Promise<Check> {
+  const name = `_podium.${domain}`;
+  const expected = `podium-verification=${token}`;
+  const got = await ask(dns, name);
+  if (got instanceof Error) return failed(name, expected, got);
+  const records = got.filter((r) => startsWith(r, 'podium-verification='));
+  const base = { name, found: records.join(' | '), expected };
+  if (records.length === 0) return { ...base, status: 'missing', reason: "no record of the company's" };
+  // Several companies may share a domain: each publishes its own record there.
+  if (records.some((r) => r.trim() === expected)) return { ...base, status: 'ok', reason: '' };
+  return { ...base, status: 'wrong', reason: "the domain's records name other companies, not this one" };
+}
+
+/** The four checks of a domain, asked at once. */
+export async function checkDomain(
+  dns: Dns,
+  domain: string,
+  o: CheckOptions & { ownerToken: string },
+): Promise<DomainChecks> {
+  const [owner, spf, dkim, dmarc] = await Promise.all([checkOwner(dns, domain, o.ownerToken), checkSpf(dns, domain, o), checkDkim(dns, domain, o), checkDmarc(dns, domain)]); // prettier-ignore
+  return { owner, spf, dkim, dmarc };
+}
+
+export const allOk = (c: DomainChecks) =>
+  c.owner.status === 'ok' && c.spf.status === 'ok' && c.dkim.status === 'ok' && c.dmarc.status === 'ok';

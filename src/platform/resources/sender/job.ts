@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { JobHandler } from '../../jobs/queue.ts';
 import type { Dns } from '../../mail/dns.ts';
-import { allOk, checkDomain, type CheckOptions } from './check.ts';
+import { allOk, checkDomain, ownerToken, type CheckOptions } from './check.ts';
+import { storedSecret } from '../../auth/grant.ts';
 import { senderByID, storeCheck } from './repository.ts';
 import { recordChange } from '../change/log.ts';
 
@@ -22,7 +23,9 @@ export function senderCheckHandler(db: Kysely<DB>, dns: Dns, options: CheckOptio
     const sender = await senderByID(db, senderID);
     if (!sender || sender.senderEmail !== email) return;
     const domain = email.slice(email.lastIndexOf('@') + 1);
-    const checks = await checkDomain(dns, domain, options);
+    const { companyID } = await db.selectFrom('event').select('companyID').where('eventID', '=', sender.eventID).executeTakeFirstOrThrow(); // prettier-ignore
+    const token = ownerToken(await storedSecret(db, 'senderSecret'), companyID, domain);
+    const checks = await checkDomain(dns, domain, { ...options, ownerToken: token });
     // The result and its change in one transaction (the change log feeds caches, push and webhooks).
     await db.transaction().execute(async (trx) => {
       const stored = await storeCheck(trx, senderID, email, { senderDNS: JSON.stringify(checks), verified: allOk(checks) }, Math.floor(Date.now() / 1000)); // prettier-ignore
