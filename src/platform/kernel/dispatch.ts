@@ -348,7 +348,9 @@ export function createDispatcher(deps: Deps) {
       if (raw === undefined || raw === '') {
         if (!p.optional && !inVariant.has(name)) {
           const values = valuesOf(p.schema);
-          throw badRequest(`${name} cannot be empty${name === 'value' ? ofKey(call) : values ? ` (values: ${values})` : ''}`);
+          throw badRequest(
+            `${name} cannot be empty${name === 'value' ? ofKey(call) : values ? ` (values: ${values})` : ''}`,
+          );
         }
         continue;
       }

@@ -16,7 +16,12 @@ const link = editKey(url, { clear: '' });
 const line = editKey(text(1000), { clear: '' });
 /** One line of at most `max` characters, trimmed: what goes into a header or an SMS. */
 const oneLine = (max: number) =>
-  editKey(text(max).refine((v) => !/[\r\n]/.test(v), 'must be one line').transform((v) => v.trim()), { clear: '' });
+  editKey(
+    text(max)
+      .refine((v) => !/[\r\n]/.test(v), 'must be one line')
+      .transform((v) => v.trim()),
+    { clear: '' },
+  );
 const part = (min: number, max: number) =>
   editKey(
     z
