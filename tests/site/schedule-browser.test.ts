@@ -195,6 +195,34 @@ describe('the grid', () => {
   });
 });
 
+describe('session cards', () => {
+  // A card looks tappable all over, as the home page's are: a tap on its room or speakers opens the
+  // session, and its star is still its own button.
+  it.each([
+    ['the grid on a phone', 390, '', '.cell:not(.is-break)', '.cell-room'],
+    ['the grid on a desktop', 1280, '', '.cell:not(.is-break)', '.cell-when'],
+    ['the list', 390, '?view=list', 'li.session', '.session-speakers'],
+  ])('%s: the whole card is its link', async (_, width, query, card, line) => {
+    const c = await newContext({ viewport: { width, height: 844 } });
+    const page = await c.newPage();
+    await page.goto(`${p.site}${SCHEDULE}${query}`);
+    const first = page.locator(`${card}:has(${line})`).first();
+    await first.locator('.fav').waitFor(); // the script ran
+    const href = await first.locator('a').first().getAttribute('href');
+    const box = (await first.locator(line).boundingBox())!;
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest('a')?.getAttribute('href') ?? null,
+      [box.x + 4, box.y + box.height / 2],
+    );
+    expect(hit).toBe(href);
+    await first.locator('.fav').click(); // not intercepted by the card's link
+    expect(await first.locator('.fav').getAttribute('aria-pressed')).toBe('true');
+    expect(new URL(page.url()).pathname).toBe(SCHEDULE);
+    await c.close();
+    expect(problems).toEqual([]);
+  });
+});
+
 describe('during the event', () => {
   /** A page whose clock reads `iso` (Playwright's clock: timers and Date follow it). */
   async function at(c: BrowserContext, iso: string): Promise<Page> {
