@@ -46,17 +46,27 @@ const sign = (secret: Buffer, payload: string) => createHmac('sha256', secret).u
  * without repeating the code, so the throttle on wrong codes cannot be bypassed through other
  * operations. `<eventID>.<expires>.<hmac>`; stateless, so any process of the platform verifies it.
  * The hmac covers the event's access code as it was: a new code (an organizer's answer to a leaked
- * one) ends every grant given for the old, as if they had expired.
+ * one) ends every grant given for the old, as if they had expired. `accessCode`: the event's, when the
+ * caller has read its row already (else it is read here).
  */
-export async function issueGrant(db: Kysely<DB>, eventID: number, now: number): Promise<string> {
+export async function issueGrant(
+  db: Kysely<DB>,
+  eventID: number,
+  now: number,
+  accessCode?: number | null,
+): Promise<string> {
   const payload = `${eventID}.${now + GRANT_TTL_SECONDS}`;
-  return `${payload}.${sign(await secretOf(db), `${payload}${await codeOf(db, eventID)}`)}`;
+  return `${payload}.${sign(await secretOf(db), `${payload}${await codePart(db, eventID, accessCode)}`)}`;
 }
 
-/** What a grant signs of the event's access code: `.c<code>`, or nothing without an event. */
-async function codeOf(db: Kysely<DB>, eventID: number): Promise<string> {
-  const row = await db.selectFrom('event').select('accessCode').where('eventID', '=', eventID).executeTakeFirst();
-  return row ? `.c${row.accessCode ?? ''}` : '';
+/** What a grant signs of the event's access code: `.c<code>` (`.c` without one). */
+async function codePart(db: Kysely<DB>, eventID: number, accessCode: number | null | undefined): Promise<string> {
+  const code =
+    accessCode !== undefined
+      ? accessCode
+      : (await db.selectFrom('event').select('accessCode').where('eventID', '=', eventID).executeTakeFirst())
+          ?.accessCode;
+  return `.c${code ?? ''}`;
 }
 
 /**
@@ -77,12 +87,16 @@ export async function issuePreview(db: Kysely<DB>, eventID: number, now: number)
   return `${payload}.${sign(await secretOf(db), PREVIEW + payload)}`;
 }
 
-/** What a grant opens of `eventID`: `access` (the access code was given), `preview`, or nothing. */
+/**
+ * What a grant opens of `eventID`: `access` (the access code was given), `preview`, or nothing.
+ * `accessCode` as issueGrant's: the callers that read the event pass it, sparing a read per call.
+ */
 export async function grantKind(
   db: Kysely<DB>,
   grant: string,
   eventID: number,
   now: number,
+  accessCode?: number | null,
 ): Promise<'access' | 'preview' | undefined> {
   const [id, expires, mac] = grant.split('.');
   if (Number(id) !== eventID || !(Number(expires) > now) || !mac) return undefined;
@@ -92,7 +106,7 @@ export async function grantKind(
     const expected = Buffer.from(sign(secret, signed));
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
-  if (matches(`${id}.${expires}${await codeOf(db, eventID)}`)) return 'access';
+  if (matches(`${id}.${expires}${await codePart(db, eventID, accessCode)}`)) return 'access';
   return matches(`${PREVIEW}${id}.${expires}`) ? 'preview' : undefined;
 }
 
@@ -120,7 +134,7 @@ export async function readableEvent(
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return { event: row, access };
   if (row.isTemplate === 1) throw notFound('event');
-  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
+  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now, row.accessCode);
   const shown = o.preview === false && kind === 'preview' ? undefined : kind;
   // A hidden event opens only to its admins' preview.
   if (row.visible !== 1 && shown !== 'preview') throw notFound('event');

@@ -60,7 +60,7 @@ export type EventRecordRow = NonNullable<Awaited<ReturnType<ReturnType<typeof ev
 export function eventGateByID(db: Kysely<DB>, eventID: number) {
   return db
     .selectFrom('event')
-    .select(['eventID', 'visible', 'public', 'isTemplate', 'dateEnd'])
+    .select(['eventID', 'visible', 'public', 'isTemplate', 'dateEnd', 'accessCode'])
     .where('eventID', '=', eventID)
     .executeTakeFirst();
 }

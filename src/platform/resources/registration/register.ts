@@ -83,6 +83,7 @@ const formQuery = compiledOnce(1, (db, eventID: number) =>
       'event.enrollmentEnd',
       'event.consent',
       'event.language',
+      'event.accessCode',
       'feedback.feedbackID',
       'feedback.name',
       'feedback.type',
@@ -117,14 +118,14 @@ async function formOf(db: Kysely<DB>, eventID: number) {
  */
 async function checkReadable(
   ctx: Work,
-  e: { visible: number; isTemplate: number; public: number },
+  e: { visible: number; isTemplate: number; public: number; accessCode: number | null },
   eventID: number,
   grant: string | undefined,
 ) {
   const access = ctx.caller ? await eventAccess(ctx.db, ctx.caller, eventID) : undefined;
   if (access?.related) return;
   if (e.isTemplate === 1) throw notFound('event');
-  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now);
+  const kind = grant === undefined ? undefined : await grantKind(ctx.db, grant, eventID, ctx.now, e.accessCode);
   if (e.visible !== 1) {
     // A preview is for looking: nobody registers before the event is published.
     if (kind === 'preview') throw new ApiError(403, PREVIEW_REFUSED);

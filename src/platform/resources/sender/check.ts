@@ -36,8 +36,6 @@ export interface DomainChecks {
 }
 
 export interface CheckOptions {
-  /** The token of the company asking (ownerToken): what its _podium record must say. */
-  readonly ownerToken?: string;
   readonly spfInclude: string;
   readonly dkimSelector: string;
   readonly dkimPublicKey?: string;
@@ -143,6 +141,7 @@ export async function checkOwner(dns: Dns, domain: string, token: string): Promi
 export async function checkDomain(
   dns: Dns,
   domain: string,
+  /** ownerToken: the company's (ownerToken()), what its _podium record must say. */
   o: CheckOptions & { ownerToken: string },
 ): Promise<DomainChecks> {
   const [owner, spf, dkim, dmarc] = await Promise.all([checkOwner(dns, domain, o.ownerToken), checkSpf(dns, domain, o), checkDkim(dns, domain, o), checkDmarc(dns, domain)]); // prettier-ignore

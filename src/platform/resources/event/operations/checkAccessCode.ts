@@ -86,7 +86,7 @@ export default defineOperation({
       return { correct: right, challenged: needsChallenge };
     });
     if (!correct) await recordFailure(ctx.db, event.eventID, { nowMs: Date.now(), clientIp: ctx.clientIp, challenged });
-    const grant = correct ? await issueGrant(ctx.db, event.eventID, ctx.now) : '';
+    const grant = correct ? await issueGrant(ctx.db, event.eventID, ctx.now, event.accessCode) : '';
     return [{ eventID: event.eventID, correct: correct ? 1 : 0, required: event.public === 1 ? 0 : 1, grant }];
   },
 });

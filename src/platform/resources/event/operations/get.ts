@@ -43,7 +43,8 @@ export default defineOperation({
     if (!row) throw notFound('event');
     const access = (await eventAccess(ctx.db, ctx.caller, row.eventID))!;
     const admin = (access.level & LEVEL.ADMIN) !== 0;
-    const kind = p.grant === undefined ? undefined : await grantKind(ctx.db, p.grant, row.eventID, ctx.now);
+    const kind =
+      p.grant === undefined ? undefined : await grantKind(ctx.db, p.grant, row.eventID, ctx.now, row.accessCode);
     // A hidden event exists only for the people related to it, and for its admins' preview (event.preview).
     if (!access.related && (row.isTemplate === 1 || (row.visible !== 1 && kind !== 'preview'))) throw notFound('event');
     if (p.personID !== undefined && !admin) {

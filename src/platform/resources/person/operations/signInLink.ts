@@ -53,8 +53,8 @@ export default defineOperation({
     const tokenID = await issueToken(ctx, personID, 'event', p.eventID);
     const person = await personByID(ctx.db, personID);
     // An attendee of a private event has what its access code proves: the event's pages are theirs too.
-    const event = await eventColumns(ctx.db, p.eventID, ['public']);
-    const grant = event && event.public !== 1 ? await issueGrant(ctx.db, p.eventID, ctx.now) : '';
+    const event = await eventColumns(ctx.db, p.eventID, ['public', 'accessCode']);
+    const grant = event && event.public !== 1 ? await issueGrant(ctx.db, p.eventID, ctx.now, event.accessCode) : '';
     return [{ ...tokenRecord(person, { tokenID, scope: 'event', targetID: p.eventID }, ctx.now), grant }];
   },
 });

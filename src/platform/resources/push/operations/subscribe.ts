@@ -60,7 +60,8 @@ export default defineOperation({
     try {
       const { event, access } = await readableEvent(ctx, p.eventID, p.grant, { preview: false });
       // A valid grant keeps its holder hearing an open event that later turns private.
-      const granted = p.grant !== undefined && (await grantKind(ctx.db, p.grant, p.eventID, ctx.now)) === 'access';
+      const granted =
+        p.grant !== undefined && (await grantKind(ctx.db, p.grant, p.eventID, ctx.now, event.accessCode)) === 'access';
       audience = access?.related ? 'member' : granted ? 'grant' : event.public === 1 ? 'public' : 'grant';
     } catch (err) {
       // Private without its grant reads as missing: a stream tells nothing of an event it may not hear.
