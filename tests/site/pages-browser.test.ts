@@ -280,10 +280,12 @@ describe('the platform home (/)', () => {
       expect(api).toBe(`${p.api}/openapi.json`);
       expect((await fetch(api!)).status).toBe(200);
       await page.getByRole('link', { name: 'All of the demo company’s events' }).click();
-      await expect.poll(() => page.url()).toBe(`${p.site}/demo`);
+      // waitForURL waits for the page's load too: going back while the click's navigation is still
+      // committing fails in Chromium with "Not attached to an active page" (a CI run did).
+      await page.waitForURL(`${p.site}/demo`);
       await page.goBack();
       await page.getByRole('link', { name: 'Podium Summit' }).click();
-      await expect.poll(() => page.url()).toBe(`${p.site}/demo/summit`);
+      await page.waitForURL(`${p.site}/demo/summit`);
       expect(await page.locator('h1').textContent()).toBe('Podium Summit');
       await page.close();
     },
