@@ -7,6 +7,9 @@ import { createBus, type ChangeBus } from './bus/bus.ts';
 import { startJobs, type Jobs } from './jobs/worker.ts';
 import { vapidKeys } from './resources/webpush/keys.ts';
 import type { WebhookOptions } from './webhooks/index.ts';
+import type { ChangeRow } from './resources/change/log.ts';
+import { CNAME_CHECK_JOB } from './resources/event/cname.ts';
+import { eventColumns } from './resources/event/repository.ts';
 
 export interface Platform {
   readonly app: PlatformApp;
@@ -34,11 +37,14 @@ export async function startPlatform(
   await vapidKeys(store.db);
   const counter = createCounter(config.REDIS_URL, opts.now);
   const log = platformLogger(config, opts.logStream);
-  // Before the API: its writes add jobs (person.recover's e-mail).
+  // Before the API: its writes add jobs (person.recover's e-mail). The bus comes after the API, so
+  // the jobs' own changes (a custom domain's check) reach it through `toBus`, bound once it exists.
+  let toBus: (changes: readonly ChangeRow[]) => unknown = () => undefined;
   const jobs = await startJobs(store, config, {
     work: config.JOBS_WORK === '1',
     logger: log,
     webhooks: opts.webhooks,
+    publish: (changes) => toBus(changes),
   });
   const app = await buildApp({ config, db: store.db, counter, jobs: jobs.queue, log });
   // Every process's commits reach every other's cache through the bus (Redis, PostgreSQL's
@@ -60,6 +66,7 @@ export async function startPlatform(
     jobs.poke();
   });
   app.dispatcher.onCommit((committed) => void bus.publish([committed.change]));
+  toBus = (changes) => bus.publish(changes);
   const port = await app.listen(config.HOST, config.API_PORT);
   return {
     app,
@@ -69,10 +76,24 @@ export async function startPlatform(
     databaseUrl: config.DATABASE_URL,
     url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
     onDomainChange(listener) {
-      return app.dispatcher.onCommit((committed) => {
+      const offCommit = app.dispatcher.onCommit((committed) => {
         const change = domainChangeOf(committed);
         if (change) listener(change);
       });
+      // A domain starts being served when its DNS check passes, in a job (of any process): its change
+      // comes by the bus, and the domain it now serves is read for the listener to learn of it.
+      const offBus = bus.subscribe((change) => {
+        const { eventID } = change;
+        if (change.operation !== CNAME_CHECK_JOB || eventID === null) return;
+        void eventColumns(store.db, eventID, ['cname']).then(
+          (row) => listener({ eventID, cname: row?.cname ?? '' }),
+          () => listener({ eventID }),
+        );
+      });
+      return () => {
+        offCommit();
+        offBus();
+      };
     },
     async close() {
       await app.close();

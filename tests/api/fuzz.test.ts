@@ -76,7 +76,7 @@ const HOSTILE_BY_NAME: Record<string, readonly string[]> = {
   queryKey: ['__proto__', 'constructor'],
   value: ['2147483648', '-2147483649', '99999999999999999999', '1.5', '#zzz', 'javascript:alert(1)', 'http://'],
   namespace: ['ALPHA-EVENTS', ' alpha-events', 'alpha_events'],
-  cname: ['localhost', 'a..b.com', 'xn--80ak6aa92e.com', `${'a'.repeat(64)}.com`],
+  cname: ['localhost', 'a..b.com', 'xn--80ak6aa92e.com', `${'a'.repeat(64)}.com`, '_podium.example.com'],
   accessCode: ['0', '00000', '12345', '+1'],
   email: ['a@b', 'a@b.c@d.e', '"a b"@c.de'],
   path: ['/etc/passwd', '.', 'x/../../../etc/passwd', '..\\..\\windows\\win.ini'],

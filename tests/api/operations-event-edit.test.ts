@@ -31,7 +31,6 @@ const EDITS: [string, string, string, string][] = [
   ['visible', '1', '1', '2'],
   ['public', '0', '0', 'no'],
   ['automaticEnrollment', '1', '1', '2'],
-  ['cname', 'Edit-Me.Example.COM', 'edit-me.example.com', 'not a host'],
   // Podium extensions.
   ['timezone', 'Europe/Lisbon', 'Europe/Lisbon', 'Mars/Olympus'],
   ['language', 'pt', 'pt', 'fr'],
@@ -312,22 +311,6 @@ describe.each(STORES)('event.edit on %s', (kind) => {
         await refused(e.eventID, 'monthBegin', 2, 400, /invalid date/);
         expect(wallClock(Number((await get(e.eventID)).dateBegin), TZ)).toMatchObject({ month: 6, day: 30 });
       });
-    });
-
-    it('keeps cname unique across events, whatever the case (409)', async () => {
-      const a = await bind('Cname A', 'cname-a');
-      expect((await edit(a.eventID, 'cname', 'Shared.Example.COM')).data[0].cname).toBe('shared.example.com');
-      for (const value of ['shared.example.com', 'SHARED.example.com.', 'Shared.Example.Com']) {
-        const r = await edit(w.eventB.eventID, 'cname', value, w.adminB);
-        expect([r.status, r.text]).toEqual([409, '409 cname is already used by another event']);
-      }
-      expect((await edit(a.eventID, 'cname', 'SHARED.EXAMPLE.COM')).status).toBe(200); // its own cname again
-      expect((await edit(a.eventID, 'cname', '')).status).toBe(200);
-      expect((await edit(w.eventB.eventID, 'cname', 'shared.example.com', w.adminB)).status).toBe(200);
-      const [byCname] = await c.ok('event.get', { query: { cname: 'shared.example.com' } });
-      expect(byCname.eventID).toBe(w.eventB.eventID);
-      expect((await edit(w.eventB.eventID, 'cname', '', w.adminB)).status).toBe(200);
-      expect((await edit(a.eventID, 'cname', '')).status).toBe(200); // two events without a cname
     });
 
     it('keeps nicknames unique within the company (409)', async () => {

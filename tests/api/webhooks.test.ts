@@ -142,6 +142,7 @@ describe.each(STORES)('webhooks on %s', (kind) => {
       ['download.ready,budget.create', 200, ''], // a job's change; a later module's write
       ['download.create', 200, ''], // a report asked for (format=excel-daemon), recorded by the dispatcher
       ['sender.check', 200, ''], // a job's change: a sender's domain checked
+      ['event.cname.check', 200, ''], // a job's change: an event's custom domain checked
       ['sanity.check', 400, 'sanity.check'], // a job's bookkeeping, recorded quiet
       ['chat.create', 400, 'chat.create'], // messages between people are not the company's news
     ])('types %s: create and edit answer %i', async (types, status, named) => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../../src/site/build.ts';
+import { dnsServer, type Zone } from '../helpers/dns.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,6 +20,8 @@ export interface Podium {
   mailDir: string;
   /** The e-mails written so far, oldest first, as RFC 5322 text with quoted-printable bodies decoded. */
   mails(): string[];
+  /** The DNS zone the platform asks (DNS_SERVERS): where editEvent publishes a custom domain's record. */
+  zone: Zone;
   child: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
@@ -29,6 +32,7 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
   await ensureBuilt(ROOT);
   const dir = mkdtempSync(join(tmpdir(), 'podium-site-test-'));
   const mailDir = env.MAIL_DIR ?? join(dir, 'mail');
+  const zone = await dnsServer();
   const child = spawn(process.execPath, ['bin/podium.js', 'start'], {
     cwd: ROOT,
     env: {
@@ -44,6 +48,9 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
       TRUST_PROXY: '127.0.0.1',
       // E-mails (person.recover's links) go to this start's folder, not the repository's ./data/mail.
       MAIL_DIR: mailDir,
+      // Custom domains are checked in DNS before they are served: this start's own zone answers.
+      DNS_SERVERS: zone.server,
+      JOBS_POLL_MS: '100',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +83,7 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
     accessCode,
     organizer: { username: signIn[1], password: signIn[2] },
     mailDir,
+    zone,
     mails: () =>
       existsSync(mailDir)
         ? readdirSync(mailDir)
@@ -95,6 +103,7 @@ export async function startPodium(env: Record<string, string> = {}): Promise<Pod
         child.kill('SIGTERM');
         await new Promise((r) => child.once('exit', r));
       }
+      await zone.close();
       // A job that failed in the real process (not through Vite, as the API's tests run them) fails the
       // file: the address checks failed on every run in `podium start` with every test passing.
       const failed = out.split('\n').filter((line) => line.includes('jobs: attempt failed'));
@@ -130,11 +139,22 @@ export function http(
   });
 }
 
+/**
+ * The harness's own calls each come from an address of their own (the tests are the API's trusted
+ * proxy too), so they never spend the allowance a test sets low for its visitors.
+ */
+let harnessCalls = 0;
+const asHarness = () => {
+  const n = harnessCalls++;
+  // 198.18.0.0/15, the benchmarking range: no test's visitors come from it.
+  return { 'x-forwarded-for': `198.18.${Math.floor(n / 250) % 250}.${(n % 250) + 1}` };
+};
+
 /** The demo organizer's token (person.signIn). */
 export async function organizerToken(p: Podium): Promise<string> {
   const signIn = await fetch(`${p.api}/?action=person.signIn&username=${encodeURIComponent(p.organizer.username)}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...asHarness() },
     body: new URLSearchParams({ password: p.organizer.password }),
   });
   return ((await signIn.json()) as { data: { tokenID: string }[] }).data[0].tokenID;
@@ -143,12 +163,43 @@ export async function organizerToken(p: Podium): Promise<string> {
 /** Signs the demo organizer in and edits one event field through the platform API. */
 export async function editEvent(p: Podium, eventID: number, key: string, value: string): Promise<void> {
   const token = await organizerToken(p);
-  const res = await fetch(`${p.api}/event/edit?eventID=${eventID}&key=${key}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}` },
-    body: new URLSearchParams({ value }),
-  });
-  if (res.status !== 200) throw new Error(`event.edit ${key}: ${res.status} ${await res.text()}`);
+  const edit = async () => {
+    const res = await fetch(`${p.api}/event/edit?eventID=${eventID}&key=${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}`, ...asHarness() }, // prettier-ignore
+      body: new URLSearchParams({ value }),
+    });
+    if (res.status !== 200) throw new Error(`event.edit ${key}: ${res.status} ${await res.text()}`);
+    return ((await res.json()) as { data: { cnameState: string; cnameDNS: string }[] }).data[0];
+  };
+  const row = await edit();
+  if (key !== 'cname' || row.cnameState !== 'checking') return;
+  // The owner publishes the record the answer names once the first check has told it missing, then asks again.
+  await untilState(p, token, eventID, value, (state) => state !== 'checking');
+  const { name, expected } = JSON.parse(row.cnameDNS) as { name: string; expected: string };
+  p.zone.txt.set(name, [expected]);
+  await edit();
+  await untilState(p, token, eventID, value, (state) => state === 'verified');
+  // The site forgets its "unknown domain" answer when the check's change comes by the bus.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const page = await http(`${p.site}/robots.txt`, { headers: { host: value, ...asHarness() } });
+    if (page.status !== 404) return;
+    if (Date.now() > deadline) throw new Error(`custom domain ${value}: verified, but the site still answers 404`);
+    await sleep(50);
+  }
+}
+
+/** Waits until the event's domain check is in a state `done` takes (docs/api.md "Custom domains"). */
+async function untilState(p: Podium, token: string, eventID: number, domain: string, done: (state: string) => boolean) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await fetch(`${p.api}/event/get?eventID=${eventID}`, { headers: { authorization: `Bearer ${token}`, ...asHarness() } }); // prettier-ignore
+    const state = ((await res.json()) as { data: { cnameState: string }[] }).data[0].cnameState;
+    if (done(state)) return;
+    if (Date.now() > deadline) throw new Error(`custom domain ${domain}: its check is still ${state}`);
+    await sleep(50);
+  }
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

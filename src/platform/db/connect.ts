@@ -35,6 +35,7 @@ import * as sanityFeed from './migrations/0031_sanity_feed.ts';
 import * as changeCompany from './migrations/0032_change_company.ts';
 import * as applicantLanguage from './migrations/0033_applicant_language.ts';
 import * as cancelledCodes from './migrations/0034_cancelled_codes.ts';
+import * as cnameCheck from './migrations/0035_cname_check.ts';
 
 export type Store = { db: Kysely<DB>; kind: 'sqlite' | 'postgres' };
 
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0032_change_company': changeCompany,
   '0033_applicant_language': applicantLanguage,
   '0034_cancelled_codes': cancelledCodes,
+  '0035_cname_check': cnameCheck,
 };
 
 /**

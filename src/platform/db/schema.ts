@@ -138,7 +138,14 @@ export const EVENT_NUMBER_COLUMNS = [
 export type EventTable = { eventID: D<number>; companyID: number } & {
   [K in (typeof EVENT_TEXT_COLUMNS)[number]]: K extends 'name' | 'nickname' ? string : D<string>;
 } & { [K in (typeof EVENT_NUMBER_COLUMNS)[number]]: D<number> } & {
+  /** The custom domain served (only once verified, migration 0035): what a Host is looked up by. */
   cname: string | null;
+  /** The custom domain the organizer asked for; served as `cname` once its DNS check passes. */
+  cnameAsked: string | null;
+  /** '' none asked, 'checking', 'verified', 'missing', 'wrong' or 'error' (the last check's). */
+  cnameState: D<string>;
+  /** The last check of the asked domain as JSON (a sender check's `owner` shape); '' before one. */
+  cnameDNS: D<string>;
   accessCode: number | null;
   latitude: number | null;
   longitude: number | null;

@@ -15,6 +15,8 @@ import { linkMailHandler } from '../resources/email/link.ts';
 import { NOTIFY_JOB, notifyHandler, SEND_JOB, sendHandler } from '../resources/webpush/send.ts';
 import { SENDER_CHECK_JOB, senderCheckHandler } from '../resources/sender/job.ts';
 import { dnsOf } from '../mail/dns.ts';
+import { CNAME_CHECK_JOB, cnameCheckHandler } from '../resources/event/cname.ts';
+import type { ChangeRow } from '../resources/change/log.ts';
 import { smsProviderOf, type SmsProvider } from '../mail/sms.ts';
 import { SMS_JOB, smsHandler } from '../resources/sms/job.ts';
 import { SANITY_CHECK_JOB, SANITY_JOB, sanityCheckHandler, sanityHandler } from '../resources/sanity/job.ts';
@@ -58,6 +60,8 @@ export function platformHandlers(
   queue: Pick<JobQueue, 'add'>,
   outbox: Outbox,
   sms: SmsProvider = smsProviderOf(config, (path) => logger.info({ path }, 'sms written')),
+  /** Where a job sends the changes it commits at once (the bus); without it they come by the bus's poll. */
+  publish?: (changes: readonly ChangeRow[]) => unknown,
 ): Record<string, JobHandler> {
   const siteUrl = siteUrlOf(config);
   const dns = dnsOf(config);
@@ -99,6 +103,7 @@ export function platformHandlers(
       dkimSelector: config.DKIM_SELECTOR,
       dkimPublicKey: config.DKIM_PUBLIC_KEY,
     }),
+    [CNAME_CHECK_JOB]: cnameCheckHandler(store.db, dns, publish),
     [SMS_JOB]: smsHandler(store.db, sms, { logger, allowance: config.SMS_ALLOWANCE }),
     [NOTIFY_JOB]: notifyHandler(store.db, queue),
     [CRM_SYNC_JOB]: crmSyncHandler(store.db, crmProviderOf(config), {
@@ -129,6 +134,8 @@ export async function startJobs(
     logger: JobLogger;
     handlers?: Readonly<Record<string, JobHandler>>;
     webhooks?: WebhookOptions;
+    /** Where jobs send the changes they commit (the bus of `podium start`, made after the jobs). */
+    publish?: (changes: readonly ChangeRow[]) => unknown;
   },
 ): Promise<Jobs> {
   const queue = await createJobQueue({
@@ -144,7 +151,7 @@ export async function startJobs(
   const outbox = outboxOf(config, (path) => options.logger.info({ path }, 'mail written'));
   await queue.work({
     ...options.handlers,
-    ...platformHandlers(store, config, options.logger, queue, outbox),
+    ...platformHandlers(store, config, options.logger, queue, outbox, undefined, options.publish),
     ...webhooks.handlers,
   });
   await webhooks.start();

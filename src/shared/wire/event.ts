@@ -100,13 +100,20 @@ export const eventWire = z.object({
     'socialD',
     'socialC',
     'rss',
-    'cname',
-    'archived',
-    'visible',
-    'published',
-    'public',
-    'presential',
   ),
+  /**
+   * The custom domain: for the event's admins the one asked for (event.edit key=cname), for everyone
+   * else the one served, which is the asked one only once its DNS check passed (cnameState verified).
+   */
+  cname: s,
+  /** Admins of the event only ('' for everyone else): '' none asked, checking, verified, missing, wrong, error. */
+  cnameState: s,
+  /**
+   * Admins of the event only: the domain's last check as JSON, {status, name, found, expected, reason}:
+   * the TXT record to publish at `name` is `expected` ('' before a domain is asked for).
+   */
+  cnameDNS: s,
+  ...strings('archived', 'visible', 'published', 'public', 'presential'),
   /** Admins of the event only ('' for everyone else). */
   budget: s,
   automaticEnrollment: s,

@@ -6,8 +6,10 @@ import { recordOf, type RecordOf } from '../records.ts';
 /** What a viewer is shown: `full` for the event's admins, `public` for everyone else. */
 export type EventView = 'full' | 'public';
 
-/** Fields only the event's admins see (a private event's access code, budget, sender DNS, tracking set-up). */
-const ADMIN_ONLY = ['accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit', 'smsText'] as const;
+/** Fields only the event's admins see (a private event's access code, budget, sender and domain DNS, tracking set-up). */
+const ADMIN_ONLY = [
+  'accessCode', 'budget', 'emailDNS', 'sandbox', 'siblingID', 'printLimit', 'smsText', 'cnameState', 'cnameDNS',
+] as const; // prettier-ignore
 type AdminOnly = (typeof ADMIN_ONLY)[number];
 
 /**
@@ -60,13 +62,14 @@ function calendarOf(row: EventRecordRow) {
 /** The full event record of spec §2.2: stored columns plus the computed ones. */
 export function eventRecord(row: EventRecordRow, now: number, view: EventView, viewer: Viewer = NOBODY) {
   // The registration form's settings are read with form.get, not repeated in every event record.
-  const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, approvalRequired, ...stored } = row;
+  const { emailAddress, enrollmentOpen, inviteRequired, waitingList, consent, approvalRequired, cnameAsked, ...stored } = row; // prettier-ignore
   void [enrollmentOpen, inviteRequired, waitingList, consent, approvalRequired];
   const out: EventRecord = fullRecord({
     ...stored,
     email: emailAddress,
     emailAddress,
-    cname: row.cname ?? '',
+    // Admins see the domain they asked for (with cnameState); everyone else the domain served.
+    cname: (view === 'full' ? cnameAsked : row.cname) ?? '',
     accessCode: row.accessCode ?? '',
     ...calendarOf(row),
     // hasTag, hasSponsor, hasFeedback: what the event has (repository.ts). Podium keeps no photos or

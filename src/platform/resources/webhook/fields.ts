@@ -79,7 +79,7 @@ export const isDelivered = (operation: string): boolean =>
  * asked for (format=excel-daemon on a list, kernel/dispatch.ts), ready or failed
  * (src/platform/reports/build.ts); a bulk daemon started, finished or failed (src/platform/daemons/run.ts);
  * a CRM sync of an event finished or failed (resources/crmfeed/job.ts); a sender's domain checked
- * (resources/sender/job.ts). A job's change that is no one's news is recorded quiet (the address checks).
+ * (resources/sender/job.ts); an event's custom domain checked (resources/event/cname.ts). A job's change that is no one's news is recorded quiet (the address checks).
  */
 export const JOB_CHANGES = [
   'download.create',
@@ -91,6 +91,7 @@ export const JOB_CHANGES = [
   'crmfeed.sync.done',
   'crmfeed.sync.fail',
   'sender.check',
+  'event.cname.check',
 ] as const;
 
 /**

@@ -9,11 +9,13 @@ import { daysInMonth, fromWallTime, wallTime, type WallTime } from '../../time.t
 import { updateRow } from '../../rows.ts';
 import { checkEventAddress } from '../repository.ts';
 import { checkPrivateHasCode, followVenue } from '../rules.ts';
+import { askCname } from '../cname.ts';
 
 /**
  * Spec §4.2: edits one field of an event. Keys outside the list are refused (no mass assignment).
  * A venue edit also sets `presential` when the event gains or loses its venue, and a private event
- * cannot be left without an access code (rules.ts).
+ * cannot be left without an access code (rules.ts). A custom domain (cname) is checked in DNS before
+ * it is served (cname.ts).
  */
 export default defineOperation({
   name: 'event.edit',
@@ -43,7 +45,9 @@ export default defineOperation({
     const after = { ...event, [column]: value };
     checkPrivateHasCode(after, [column]);
     const follows = followVenue(event, after, [column]);
-    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { [column]: value, ...follows });
+    // A custom domain is served only once DNS shows it is the company's (cname.ts).
+    const set = column === 'cname' ? await askCname(ctx.db, ctx.jobs, event, value as string | null) : { [column]: value }; // prettier-ignore
+    await updateRow(ctx.db, 'event', 'eventID', p.eventID, { ...set, ...follows });
     return [eventRecord((await eventByID(ctx.db, p.eventID))!, ctx.now, 'full')];
   },
 });

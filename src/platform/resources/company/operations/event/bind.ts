@@ -8,7 +8,7 @@ import { copyEventTags, createEvent, eventRow } from '../../../event/repository.
 
 /** Columns never copied from a sibling or template: identity, address and state of the source. */
 const NOT_COPIED = new Set([
-  'eventID', 'name', 'nickname', 'cname', 'dateCreated', 'isTemplate', 'templateID', 'siblingID', 'accessCode',
+  'eventID', 'name', 'nickname', 'cname', 'cnameAsked', 'cnameState', 'cnameDNS', 'dateCreated', 'isTemplate', 'templateID', 'siblingID', 'accessCode',
   'archived', 'creatorID', 'ownerID',
 ]); // prettier-ignore
 
