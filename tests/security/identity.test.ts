@@ -24,7 +24,8 @@ describe.each(STORES)('identity on %s', (store) => {
   let w: World;
   let c: ReturnType<typeof client>;
   beforeAll(async () => {
-    p = await startTestPlatform(store);
+    // The tests stand in for a proxy: X-Forwarded-For names the caller (the sign-in ceiling's many addresses).
+    p = await startTestPlatform(store, { TRUST_PROXY: '127.0.0.1' });
     w = await world(p);
     c = client(p, 'rpc');
   });
@@ -140,6 +141,33 @@ describe.each(STORES)('identity on %s', (store) => {
       for (let i = 0; i < 5; i++)
         statuses.push((await c.call('person.recover', { body: { email: 'external-a@podium.test' } })).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    });
+  });
+
+  describe('person.signIn', () => {
+    const signIn = (username: string, password: string, from: string) =>
+      c.call('person.signIn', { query: { username }, body: { password }, headers: { 'x-forwarded-for': from } });
+
+    it('meets guessing spread over many addresses with a ceiling per username; the mailbox still lets the person in', async () => {
+      const username = 'guessed-widely@podium.test';
+      await p.person(username, PASSWORD);
+      // Five wrong passwords from each of ten addresses: under each address's own 10, at the username's 50.
+      for (let i = 0; i < 50; i++)
+        expect((await signIn(username, `guess ${i}`, `10.77.${Math.floor(i / 5)}.1`)).status).toBe(401);
+      const refused = await signIn(username, PASSWORD, '10.77.99.1');
+      expect([refused.status, refused.text]).toEqual([429, '429 too many wrong passwords for this username, try again later or set a new one with person.recover']); // prettier-ignore
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // An unknown username is counted alike, so the ceiling tells no one who has an account.
+      for (let i = 0; i < 50; i++)
+        await signIn('nobody-here@podium.test', `guess ${i}`, `10.78.${Math.floor(i / 5)}.1`);
+      expect((await signIn('nobody-here@podium.test', 'x', '10.78.99.1')).text).toBe(refused.text);
+      // Other people are not affected; the guessed person gets in through their mailbox.
+      await p.person('bystander@podium.test', PASSWORD);
+      expect((await signIn('bystander@podium.test', PASSWORD, '10.77.99.1')).status).toBe(200);
+      await c.ok('person.recover', { body: { email: username } });
+      const code = (await codeSentTo(p, username))!;
+      const [token] = await c.ok('person.confirm', { body: { code, password: 'a new passphrase' } });
+      expect(token).toMatchObject({ scope: 'system', username });
     });
   });
 });
