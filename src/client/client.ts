@@ -622,9 +622,10 @@ export class PodiumClient {
   /**
    * person.requestLink (POST, public): e-mails a one-time sign-in link for the event to the address when
    * it is an attendee's. The platform answers the same for any address; the address travels in the body.
+   * `next`: the page of the event's site (relative to it, `/schedule`) the link leads back to.
    */
-  personRequestLink(eventID: number, email: string, lang: string, ctx?: CallContext): Promise<LinkRequest> {
-    return this.#post('person.requestLink', { email, lang }, linkRequestWire, ctx, { eventID });
+  personRequestLink(eventID: number, email: string, lang: string, ctx?: CallContext, next = ''): Promise<LinkRequest> {
+    return this.#post('person.requestLink', { email, lang, ...(next ? { next } : {}) }, linkRequestWire, ctx, { eventID }); // prettier-ignore
   }
 
   /** person.signInLink (POST, public): spends the link's one-time code for an event-scope token (spec §2.1). */

@@ -29,6 +29,7 @@ import {
   attendeeCookieOptions,
   attendeeCookieValue,
   attendeeToken,
+  nextWithin,
   revokeAttendee,
   signedIn,
 } from './attendee.ts';
@@ -109,7 +110,8 @@ export type MeState =
   | { kind: 'confirmCancel' }
   | { kind: 'me'; view: MeView; print: boolean; notice?: string; error?: string; errorAt?: string };
 
-export type MeResult = { state: MeState } | { redirect: string };
+/** `next`: the page of the event a sign-in link leads back to, relative to the event ('' for /me). */
+export type MeResult = { state: MeState; next?: string } | { redirect: string };
 
 /** Set by a cancellation for the page it redirects to (a minute, this event's /me only): see its use. */
 const CANCELLED_COOKIE = 'podium_cancelled';
@@ -371,6 +373,25 @@ function noticeOf(locale: Locale, params: URLSearchParams, view: MeView): string
  * again with its error and what was typed), else what the page shows now.
  */
 export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeResult> {
+  const post = astro.request.method === 'POST';
+  const form = post ? await astro.request.formData().catch(() => undefined) : undefined;
+  // The page a sign-in link leads back to (the sign-in page's `next`, relative to the event), through the
+  // "get your link" form, the e-mail and the link's Continue.
+  const raw = String((post ? form?.get('next') : astro.url.searchParams.get('next')) ?? '');
+  const base = ev.links.base;
+  // Safe alone (no `//host`, no dot segments) and within the event once put after its address.
+  const next = nextWithin(raw, '', '') !== '' && nextWithin(`${base}${raw}`, base, '') !== '' ? raw : '';
+  const result = await meAnswer(astro, ev, form, next);
+  return 'redirect' in result ? result : { ...result, next };
+}
+
+async function meAnswer(
+  astro: AstroGlobal,
+  ev: LoadedEvent,
+  form: FormData | undefined,
+  /** Where a sign-in link leads once spent ('' for /me). */
+  next: string,
+): Promise<MeResult> {
   const ctx = astro.locals.podium;
   const { links, locale } = ev;
   const base = links.base;
@@ -397,7 +418,6 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
   };
 
   const post = astro.request.method === 'POST';
-  const form = post ? await astro.request.formData().catch(() => undefined) : undefined;
   const action = String(form?.get('action') ?? '');
   if (post && !postedFromHere(astro.request.headers, ctx.hostname)) {
     res.status = 403;
@@ -419,7 +439,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
       const grant = grantInfo(usableGrant(signed.grant, eventID, ctx.runtime.now() / 1000));
       if (grant)
         astro.cookies.set(GRANT_COOKIE, signed.grant, grantCookieOptions(base || '/', grant.expires, ctx.https));
-      return { redirect: `${base}/me` };
+      return { redirect: next ? `${base}${next}` : `${base}/me` };
     } catch (err) {
       if (!isPodiumError(err)) throw err;
       if (err.status === 429) {
@@ -450,7 +470,7 @@ export async function mePage(astro: AstroGlobal, ev: LoadedEvent): Promise<MeRes
       };
     }
     try {
-      await client.personRequestLink(eventID, email, locale, ctx.call);
+      await client.personRequestLink(eventID, email, locale, ctx.call, next);
       return { state: { kind: 'sent' } };
     } catch (err) {
       if (!isPodiumError(err)) throw err;

@@ -164,10 +164,24 @@ describe.each(STORES)('event magic links on %s', (kind) => {
     expect((await p.call('event.get', { token: w.attendee, query: { eventID: eventA } })).status).toBe(200);
   });
 
+  it("leads the link back to `next`, the page of the event's site the attendee asked from", async () => {
+    const personID = await p.person('came-from-schedule@podium.test', PASSWORD);
+    await p.enrol(eventA, personID);
+    const before = p.mails().length;
+    const body = { email: 'came-from-schedule@podium.test', next: '/schedule/12?day=2' };
+    await p.ok('person.requestLink', { query: { eventID: eventA }, body, headers: newClient() });
+    const mail = (await p.mailsUntil(before + 1)).find((m) => m.includes('To: came-from-schedule@podium.test'))!;
+    expect(mail).toMatch(/\/a-one\/me\?code=[\w-]+&next=%2Fschedule%2F12%3Fday%3D2\b/);
+  });
+
+  const notAPath = "400 next must be a path of the event's site, such as /schedule";
   it.each([
     // eventID 0: event A (known only once the world is made).
     ['a malformed address', { email: 'not-an-address' }, 0, '400 email must be an e-mail address'],
     ['an unknown event', { email: 'attendee@podium.test' }, 999_999, '404 event not found'],
+    ['a next on another host', { email: 'attendee@podium.test', next: '//evil.example/x' }, 0, notAPath],
+    ['a next that is an address', { email: 'attendee@podium.test', next: 'https://evil.example/' }, 0, notAPath],
+    ['a next with a line break', { email: 'attendee@podium.test', next: '/schedule\r\nX: y' }, 0, notAPath],
   ])('answers %s', async (_, body, eventID, text) => {
     const r = await p.call('person.requestLink', { query: { eventID: eventID || eventA }, body, headers: newClient() });
     expect(r.text).toBe(text);

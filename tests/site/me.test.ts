@@ -192,6 +192,40 @@ describe('the link', () => {
     expect(page.text).toContain('id="ticket-title"');
   });
 
+  it('leads back to the page the attendee asked from: sign-in page → link form → e-mail → Continue', async () => {
+    const from = '/demo/summit/schedule?day=2';
+    const signin = await site(`/demo/summit/signin?next=${encodeURIComponent(from)}`);
+    const linkPage = /href="([^"]*\/me\?next=[^"]*)"/.exec(signin.text)?.[1].replaceAll('&amp;', '&');
+    expect(linkPage).toBe(`${ME}?next=${encodeURIComponent('/schedule?day=2')}`);
+    const form = await site(linkPage!);
+    expect(form.text).toContain('name="next" value="/schedule?day=2"');
+    const before = p.mails().length;
+    expect((await site(ME, { form: { action: 'ask', email: ANA, next: '/schedule?day=2' } })).status).toBe(200);
+    const code = await codeFor(ANA, before);
+    const mail = p
+      .mails()
+      .slice(before)
+      .find((m) => m.includes(code))!;
+    expect(mail).toContain(`/demo/summit/me?code=${code}&next=%2Fschedule%3Fday%3D2`);
+    const landing = await site(`${ME}?code=${code}&next=${encodeURIComponent('/schedule?day=2')}`);
+    expect(landing.text).toContain('name="next" value="/schedule?day=2"');
+    const done = await site(ME, { form: { action: 'continue', code, next: '/schedule?day=2' } });
+    expect([done.status, done.headers.location]).toEqual([303, from]);
+    expect(cookieOf(done)).toBeDefined();
+  });
+
+  it.each([
+    ['another host', '//evil.example/x'],
+    ['an address', 'https://evil.example/'],
+    ['a way out of the event', '/../../other/event'],
+  ])('a next that is %s leads to the registration instead', async (_name, next) => {
+    const landing = await site(`${ME}?code=${'x'.repeat(43)}&next=${encodeURIComponent(next)}`);
+    expect(landing.text).not.toContain('name="next"');
+    const code = await askLink(BRUNO);
+    const done = await site(ME, { form: { action: 'continue', code, next } });
+    expect([done.status, done.headers.location]).toEqual([303, ME]);
+  });
+
   it('refuses a Continue posted from another site, and the code still works afterwards', async () => {
     const code = await askLink(BRUNO);
     const forged = await site(ME, { form: { action: 'continue', code }, headers: { 'sec-fetch-site': 'cross-site' } });

@@ -14,13 +14,18 @@ import { issueLink, type LinkMailPayload } from '../person/magic.ts';
 // when the message is, and a run again replaces the code its request made before (only the last
 // message's link works); once that link was used, a run sends nothing.
 
-/** The "My registration" page of the event's site with a link code: `<event site>/me?code=…`. */
+/**
+ * The "My registration" page of the event's site with a link code: `<event site>/me?code=…`, and the
+ * page of the event's site to go back to once signed in (`&next=/schedule`, relative to the event).
+ */
 export function myRegistrationLink(
   d: Pick<ConfirmationData, 'cname' | 'namespace' | 'nickname'>,
   siteUrl: string,
   code: string,
+  next = '',
 ): string {
-  return `${eventLink(d, siteUrl).replace(/\/+$/, '')}/me?code=${encodeURIComponent(code)}`;
+  const back = next ? `&next=${encodeURIComponent(next)}` : '';
+  return `${eventLink(d, siteUrl).replace(/\/+$/, '')}/me?code=${encodeURIComponent(code)}${back}`;
 }
 
 export function linkMessage(
@@ -79,7 +84,7 @@ export function linkMailHandler(db: Kysely<DB>, outbox: Outbox, options: LinkMai
     if (!to) return;
     const code = await issueLink(db, payload.eventID, payload.personID, now(), options.ttlSeconds, payload.request);
     if (!code) return;
-    const link = myRegistrationLink(data, options.siteUrl, code);
+    const link = myRegistrationLink(data, options.siteUrl, code, payload.next ?? '');
     const senders = await eventSenders(db, payload.eventID, data.emailAddress);
     await outbox.send(linkMessage({ ...data, email: to }, link, { ...options, lang: payload.lang }, senders));
   };

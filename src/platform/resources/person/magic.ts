@@ -25,6 +25,8 @@ export interface LinkMailPayload {
   readonly request: string;
   /** en, pt, es or '' (the attendee's or the event's language). */
   readonly lang: string;
+  /** The path of the event's site the link leads back to after signing in ('' or absent: My registration). */
+  readonly next?: string;
 }
 
 /** The attendee of `eventID` reached at `email` (lower-case), by the event's profile or the identity. */
@@ -52,8 +54,9 @@ export async function queueLinkMail(
   eventID: number,
   personID: number | undefined,
   lang: string,
+  next = '',
 ): Promise<void> {
-  const payload: LinkMailPayload = { eventID, personID: personID ?? 0, request: randomUUID(), lang };
+  const payload: LinkMailPayload = { eventID, personID: personID ?? 0, request: randomUUID(), lang, next };
   await jobs.add(trx, LINK_MAIL_JOB, { ...payload }, { key: payload.request });
 }
 

@@ -10,6 +10,16 @@ import { throttleAddress } from '../../../limits/address.ts';
 const HOUR_MS = 3_600_000;
 
 /**
+ * A path of the event's site, relative to the event (`/schedule`, `/activity/12`): the site puts it
+ * after the event's address and checks it again, so a link can lead nowhere else.
+ */
+const sitePath = z
+  .string()
+  .max(500, 'must be at most 500 characters')
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  .regex(/^\/(?![/\\])[^\\\s\x00-\x1f\x7f]*$/, "must be a path of the event's site, such as /schedule");
+
+/**
  * Podium extension (issue 18, spec §5.5): mails an attendee of the event a one-time link to their
  * "My registration" page, which person.signInLink exchanges for an event-scope token. The proof is the
  * mailbox: the answer is the same whether or not the address is an attendee's, and so is the work (a
@@ -25,6 +35,10 @@ export default defineOperation({
     // Spaces around the address (pasted from a mail) are no mistake: trimmed, then checked.
     email: b(z.string().trim().pipe(email), 'the e-mail address the attendee registered with'),
     lang: bOpt(z.enum(['en', 'pt', 'es'], 'must be en, pt or es'), "the e-mail's language (default: the attendee's)"),
+    next: bOpt(
+      sitePath,
+      "the page of the event's site the link leads back to once signed in (default: My registration)",
+    ),
   },
   auth: { kind: 'public' },
   // Not 401 for a token that is not valid: a stale token is exactly why a link is asked for.
@@ -51,7 +65,7 @@ export default defineOperation({
         'Retry-After': String(Math.max(1, Math.ceil(spent.resetMs / 1000))),
       });
     const personID = await attendeeByEmail(ctx.db, p.eventID, address);
-    if (!ctx.sandbox) await queueLinkMail(ctx.db, ctx.jobs, p.eventID, personID, p.lang ?? '');
+    if (!ctx.sandbox) await queueLinkMail(ctx.db, ctx.jobs, p.eventID, personID, p.lang ?? '', p.next ?? '');
     return [{ eventID: p.eventID, email: given }];
   },
 });
