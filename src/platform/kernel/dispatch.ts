@@ -14,6 +14,7 @@ import {
   type ReportPage,
   type Result,
   type Row,
+  type RowsOperation,
 } from './table.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { resolveCaller, type Caller } from '../auth/caller.ts';
@@ -211,6 +212,20 @@ function cachedAnswer(a: CachedAnswer, call: Call): Answer {
   return { status: 200, type: JSON_TYPE, body: encoded, headers: { ...headers, 'content-encoding': taken! } };
 }
 const EMPTY = new Uint8Array(0);
+
+/**
+ * The answer as the caller is shown it (Operation.shown): applied after write() has recorded the change
+ * from the handler's own rows, so what is blanked here is still in the change log, webhooks and push.
+ */
+async function shownOf(
+  shown: NonNullable<RowsOperation['shown']>,
+  ctx: Context,
+  params: Record<string, unknown>,
+  result: Result,
+): Promise<Result> {
+  const rows = await shown(ctx, params, rowsOf(result));
+  return Array.isArray(result) ? rows : { rows, total: result.total };
+}
 
 /**
  * What a public answer depends on: the event its call names, else the company, else the one event (or
@@ -730,7 +745,9 @@ export function createDispatcher(deps: Deps) {
         const queued = await write(reportQueue(op, call.query), ctx, { ...params });
         return { status: 200, type: JSON_TYPE, body: encodedBody(envelope(queued as Row[])) };
       }
-      const result = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
+      const handled = op.writes ? await write(op, ctx, params) : await op.handler(ctx, params);
+      // What the caller is shown of it: only now, a write's change being recorded from the handler's rows.
+      const result = op.shown ? await shownOf(op.shown, ctx, params, handled) : handled;
       const rows = rowsOf(result);
       if (op.file) {
         const file = rows[0] as { body: Uint8Array; type: string; filename: string };

@@ -238,6 +238,15 @@ interface OperationBase<P extends Params> {
 export type Operation<P extends Params = Params> = RowsOperation<P> | StreamOperation<P>;
 export type RowsOperation<P extends Params = Params> = OperationBase<P> & {
   readonly handler: (ctx: Context, params: ParamValues<P>) => Promise<Result>;
+  /**
+   * What the caller is shown of the handler's rows, when it is less than what happened. The dispatcher
+   * calls it on the answer of a call (after a write's transaction has recorded its change, which is
+   * made from the handler's rows: kernel/changes.ts), so the change log, webhooks, push and commit
+   * listeners keep the real rows while the caller gets these. Outside the transaction (`ctx.db` is the
+   * store); `rows` are as the handler made them (stored values, not yet strings). Left out: the rows.
+   * form.respondRegistration blanks a repeat's ids for a caller who is not the person (docs/api/registration.md).
+   */
+  readonly shown?: (ctx: Context, params: ParamValues<P>, rows: Row[]) => Promise<Row[]>;
   readonly stream?: undefined;
 };
 export type StreamOperation<P extends Params = Params> = OperationBase<P> & {
