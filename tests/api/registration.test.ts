@@ -78,8 +78,12 @@ describe.each(STORES)('registration on %s', (kind) => {
         query: { eventID, ...query },
         body: { firstName: 'Ana', lastName: 'Lima', feedbackContent: '[]', ...body },
       });
-    const registered = async (eventID: string, body: Record<string, string | number>) => {
-      const r = await register(eventID, body);
+    const registered = async (eventID: string, body: Record<string, string | number>, token?: string) => {
+      const r = await (token === undefined ? register(eventID, body) : c.call('form.respondRegistration', {
+        token,
+        query: { eventID },
+        body: { firstName: 'Ana', lastName: 'Lima', feedbackContent: '[]', ...body },
+      })); // prettier-ignore
       expect(r.text.slice(0, 200)).toMatch(/^\{/);
       return r.data[0] as Record<string, string>;
     };
@@ -734,8 +738,9 @@ describe.each(STORES)('registration on %s', (kind) => {
         const full = await newEvent({ capacity: 1 });
         expect(await registered(full, { email: 'first@form.test' })).toMatchObject({ approved: '1' });
         expect((await register(full, { email: 'second@form.test' })).text).toBe('409 registration is full');
-        // A double submit of the one registered still gets its attendee back.
-        expect(await registered(full, { email: 'first@form.test' })).toMatchObject({ approved: '1', duplicate: '1' });
+        // A double submit of the one registered is still answered as registered (its state to an admin).
+        expect(await registered(full, { email: 'first@form.test' })).toMatchObject({ approved: '', duplicate: '1' });
+        expect(await registered(full, { email: 'first@form.test' }, w.adminA)).toMatchObject({ approved: '1', duplicate: '1' }); // prettier-ignore
         await c.ok('form.edit', { token: w.adminA, query: { eventID: full, key: 'waitingList' }, body: { value: 1 } });
         expect(await registered(full, { email: 'second@form.test' })).toMatchObject({ approved: '0', duplicate: '0' });
         expect((await attendeesOf(full)).map((r) => r.approved).sort()).toEqual([0, 1]);
@@ -753,8 +758,17 @@ describe.each(STORES)('registration on %s', (kind) => {
           rsvp: 1,
           password: 'second password',
         });
-        // The sent fields, the ids and the registration's state; nothing else of the stored record.
+        // To anyone: the sent fields and the event, nothing of the registration (not even whose it is).
         expect(again).toEqual({
+          ...Object.fromEntries(Object.entries(first).map(([k, v]) => [k, Array.isArray(v) ? [] : ''])),
+          ...{ username: 'twice@form.test', email: 'twice@form.test', eventID },
+          ...{ firstName: 'Someone', lastName: 'Else', name: 'Someone Else', personName: 'Someone Else' },
+          ...{ tokenID: '', duplicate: '1', emailed: '0' },
+        });
+        // To the person (the first submit's token): the sent fields, the ids and the registration's state;
+        // nothing else of the stored record.
+        const own = await registered(eventID, { email: 'twice@form.test', firstName: 'Someone', lastName: 'Else' }, first.tokenID); // prettier-ignore
+        expect(own).toEqual({
           ...first,
           firstName: 'Someone',
           lastName: 'Else',
@@ -777,7 +791,7 @@ describe.each(STORES)('registration on %s', (kind) => {
         // No token for a double submit, even with the right event password: person.signIn is the way.
         for (const password of ['second password', 'first password'])
           expect(await registered(eventID, { email: 'twice@form.test', password, login: 1 })).toMatchObject({
-            personID: first.personID,
+            personID: '',
             duplicate: '1',
             tokenID: '',
             qrCode: '',
@@ -797,8 +811,8 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect(await p.db.selectFrom('person').selectAll().where('personID', '=', w.attendeeID).executeTakeFirstOrThrow()).toEqual(before); // prettier-ignore
         const [enrolled] = await attendeesOf(eventID);
         expect(enrolled).toMatchObject({ name: 'Mallory X', company: 'Evil', passwordHash: '' });
-        // Already in event A (by the world): a double submit there.
-        expect(await registered(w.eventA.eventID, { email: 'attendee@podium.test' })).toMatchObject({ personID: String(w.attendeeID), duplicate: '1' }); // prettier-ignore
+        // Already in event A (by the world): a double submit there, answered to nobody in particular.
+        expect(await registered(w.eventA.eventID, { email: 'attendee@podium.test' })).toMatchObject({ personID: '', duplicate: '1' }); // prettier-ignore
 
         // A username that is someone else's login is not theirs to take.
         expect((await register(eventID, { email: 'other@form.test', username: 'admin-a@podium.test' })).text).toBe('409 username is already taken'); // prettier-ignore
@@ -806,9 +820,52 @@ describe.each(STORES)('registration on %s', (kind) => {
         expect((await register(eventID, { email: 'bob@form.test', username: 'bob' })).text).toBe('409 username is already taken'); // prettier-ignore
         // One e-mail, one attendee, whatever username a second submit names.
         const named = await registered(eventID, { email: 'named@form.test', username: 'named1' });
-        expect(await registered(eventID, { email: 'named@form.test', username: 'named2' })).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
-        expect(await registered(eventID, { email: 'named@form.test', username: 'named1' })).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
+        expect(await registered(eventID, { email: 'named@form.test', username: 'named2' }, w.adminA)).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
+        expect(await registered(eventID, { email: 'named@form.test', username: 'named1' }, w.adminA)).toMatchObject({ personID: named.personID, duplicate: '1' }); // prettier-ignore
         expect((await attendeesOf(eventID)).length).toBe(2);
+      });
+
+      // Security finding 11: a repeat's ids and state told anyone who knew an address that it is registered,
+      // as whom and how. Now only the person and the event's admins see them; the change still names them.
+      it("shows a repeat's ids and state only to the person and the event's admins; the change names the person", async () => {
+        const eventID = w.eventA.eventID;
+        const attendeeID = String(w.attendeeID);
+        const [stored] = await c.ok('event.person.get', { token: w.adminA, query: { eventID, personID: attendeeID } });
+        const state = ['personID', 'enrollmentID', 'approved', 'rsvp', 'private', 'enrollmentDate'] as const;
+        const shown = Object.fromEntries(state.map((k) => [k, stored[k]]));
+        const blank = Object.fromEntries(state.map((k) => [k, '']));
+        const repeat = { email: 'attendee@podium.test', firstName: 'Someone', lastName: 'Else' };
+        const changes = () =>
+          p.db.selectFrom('change').select(['ids']).where('eventID', '=', Number(eventID))
+            .where('operation', '=', 'form.respondRegistration').orderBy('changeID', 'desc').limit(1).execute(); // prettier-ignore
+        // prettier-ignore
+        const cases: [who: string, token: string | undefined, sees: boolean][] = [
+          ['nobody (no token)', undefined, false],
+          ['a stale token (ignored)', 'x'.repeat(60), false],
+          ['the person, event-scope token', w.attendee, true],
+          ['the person, system token', w.attendeeSystem, true],
+          ["the event's company admin", w.adminA, true],
+          ['an event admin (system token)', w.eventAdminSystem, true],
+          ['an operator', w.operator, true],
+          ['an event admin with an event-scope token (a User there, spec §5.3)', w.eventAdminEventScope, false],
+          ['staff of the event', w.staff, false],
+          ['an external person of the company', w.externalA, false],
+          ['an admin of another company', w.adminB, false],
+        ];
+        for (const [who, token, sees] of cases) {
+          const row = await registered(eventID, repeat, token);
+          expect(row, who).toMatchObject({ ...(sees ? shown : blank), duplicate: '1', eventID, name: 'Someone Else' });
+          // Whoever asked, the change log (webhooks, push) has the real person.
+          expect(JSON.parse((await changes())[0].ids).personID, who).toBe(Number(attendeeID));
+        }
+        // An anonymous repeat shows nothing but what was sent and the event.
+        const anonymous = await registered(eventID, repeat);
+        const echoed = ['username', 'email', 'firstName', 'lastName', 'name', 'personName', 'headline', 'eventID', 'duplicate', 'emailed']; // prettier-ignore
+        const rest = Object.entries(anonymous).filter(([k]) => !echoed.includes(k));
+        expect(rest.filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0))).toEqual([]);
+        // A first registration names its person, to anyone, as before.
+        const fresh = await registered(await newEvent(), { email: 'fresh-oracle@form.test' });
+        expect(fresh).toMatchObject({ personID: expect.stringMatching(/^\d+$/), duplicate: '0', approved: '1' });
       });
 
       it('registers again someone removed from the event, without their old answers and tags', async () => {

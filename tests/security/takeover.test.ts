@@ -159,7 +159,11 @@ describe.each(STORES)('account takeover through registration on %s', (kind) => {
       expect(reg.status, reg.text).toBe(200);
       const row = reg.data[0] as Record<string, string>;
       expect.soft(row.duplicate, 'answered as already registered').toBe('1');
-      expect.soft(row.personID).toBe(personID);
+      // Nor whose registration it is, nor its state: an anonymous repeat names nobody (security finding 11).
+      expect.soft(personID).toMatch(/^\d+$/);
+      expect.soft(row.personID, 'the registered person').toBe('');
+      expect.soft([row.enrollmentID, row.approved, row.enrollmentDate], 'the registration').toEqual(['', '', '']);
+      expect.soft(reg.text, 'the id anywhere').not.toContain(`"${personID}"`);
       expect.soft(row.firstName).toBe(ATTACKER.firstName);
       expect.soft(row.lastName).toBe(ATTACKER.lastName);
       expect.soft(row.name).toBe(`${ATTACKER.firstName} ${ATTACKER.lastName}`);

@@ -243,6 +243,8 @@ const en = {
   'form.waitingList': 'You are on the waiting list',
   'form.waitingListText': 'The event is full. We will let you know if a place becomes available.',
   'form.alreadyRegistered': 'This e-mail address is already registered.',
+  'form.alreadyRegisteredText':
+    'If this is your address, look for the details in your mailbox, or get a link to your registration below.',
   'form.applied': 'Application received',
   'form.appliedText': 'We will e-mail {email} when the organizer decides.',
   'form.closed': 'Registration is closed.',
@@ -705,6 +707,8 @@ const pt: Messages = {
   'form.waitingList': 'Você está na lista de espera',
   'form.waitingListText': 'O evento está lotado. Avisaremos você se surgir uma vaga.',
   'form.alreadyRegistered': 'Este e-mail já está inscrito.',
+  'form.alreadyRegisteredText':
+    'Se este endereço é seu, procure os detalhes na sua caixa de correio ou peça abaixo um link para a sua inscrição.',
   'form.applied': 'Inscrição recebida',
   'form.appliedText': 'Enviaremos um e-mail para {email} quando o organizador decidir.',
   'form.closed': 'As inscrições estão encerradas.',
@@ -1160,6 +1164,8 @@ const es: Messages = {
   'form.waitingList': 'Estás en la lista de espera',
   'form.waitingListText': 'El evento está completo. Te avisaremos si se libera una plaza.',
   'form.alreadyRegistered': 'Este correo electrónico ya está inscrito.',
+  'form.alreadyRegisteredText':
+    'Si esta dirección es tuya, busca los detalles en tu correo o pide abajo un enlace a tu inscripción.',
   'form.applied': 'Solicitud recibida',
   'form.appliedText': 'Te escribiremos a {email} cuando el organizador decida.',
   'form.closed': 'Las inscripciones están cerradas.',

@@ -3,7 +3,7 @@
 // Every value is a string on the wire (spec §1.2); see ./values.ts.
 
 import { z } from 'zod';
-import { id, s, strings } from './values.ts';
+import { id, idOrBlank, s, strings } from './values.ts';
 import { sessionTagWire } from './activity.ts';
 import { guestWire } from './guest.ts';
 
@@ -100,9 +100,12 @@ export type AttendeeShort = z.infer<typeof attendeeShortWire>;
 /**
  * form.respondRegistration: the attendee record plus the event-scope `tokenID` of login=1 ('' else)
  * and `duplicate` 1 when the person was already registered (then the record holds only what the call
- * sent and the ids), and the guests it bound.
+ * sent and the ids — to the person and the event's admins; to anyone else the ids and state are '',
+ * personID included), and the guests it bound.
  */
 export const registrationWire = attendeeWire.extend({
+  /** '' on a repeat (duplicate 1) sent by someone who is not the person nor an admin of the event. */
+  personID: idOrBlank,
   tokenID: s,
   duplicate: s,
   /** Podium extension: the guests this call bound to the new attendee (B guests; [] else). */

@@ -7,6 +7,8 @@ import { z } from 'zod';
 export const s = z.string().default('');
 /** An id field: decimal digits. */
 export const id = z.string().regex(/^\d+$/, 'must be an id');
+/** An id field that may be blank ('': an answer that does not say whose it is); missing → ''. */
+export const idOrBlank = z.string().regex(/^\d*$/, 'must be an id or blank').default('');
 
 /** Plain string fields (each missing → ''), for the long runs of a row that need no note of their own. */
 export const strings = <K extends string>(...keys: K[]) =>

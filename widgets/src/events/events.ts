@@ -4,6 +4,10 @@
 /** Detail of `podium-registered`. */
 export interface RegisteredDetail {
   eventID: number;
+  /**
+   * 0 when `duplicate` is true: the platform tells a visitor who sends a registered address again
+   * neither whose registration it is nor its state (then `approved` and `applied` are false too).
+   */
   personID: number;
   email: string;
   /** true: the person is an attendee; false: on the waiting list, or an application (`applied`). */
@@ -13,7 +17,7 @@ export interface RegisteredDetail {
    * person is not an attendee until the organizer approves them; `approved` is false.
    */
   applied: boolean;
-  /** true: the e-mail was already registered (nothing changed). */
+  /** true: the e-mail was already registered (nothing changed; see personID). */
   duplicate: boolean;
 }
 

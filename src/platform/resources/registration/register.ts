@@ -218,6 +218,36 @@ function applicationAnswer(
   });
 }
 
+/**
+ * What a repeat (`duplicate` 1) shows to a caller who is not the person: what the call sent and the
+ * event, nothing of the registration (or application) it found. Its ids and state would tell anyone that
+ * an address is registered, as whom and how (docs/api/registration.md "Double submit"); the same keys
+ * whatever it found, so a waiting list or an application is not told from an attendee either.
+ */
+const ECHOED: ReadonlySet<string> = new Set([
+  'username', 'email', 'firstName', 'lastName', 'name', 'personName', 'image', 'telephone', 'role', 'company',
+  'headline', 'eventID', 'tokenID', 'duplicate', 'emailed',
+]); // prettier-ignore
+
+/**
+ * form.respondRegistration's answer as its caller is shown it (Operation.shown: after the change, which
+ * names the real person, is recorded). A repeat keeps its ids and state only for the person themselves
+ * (their token) and the event's admins (company admins, operators); anyone else gets ECHOED and blanks.
+ */
+export async function shownRegistration(
+  ctx: Work,
+  eventID: number,
+  rows: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
+  const [row] = rows;
+  if (row === undefined || Number(row.duplicate) !== 1) return rows;
+  const caller = ctx.caller;
+  if (caller !== undefined && caller.personID === Number(row.personID)) return rows;
+  if (caller !== undefined && ((await eventAccess(ctx.db, caller, eventID))?.level ?? 0) & LEVEL.ADMIN) return rows;
+  const blank = Object.entries(row).map(([k, v]) => [k, ECHOED.has(k) ? v : Array.isArray(v) ? [] : '']);
+  return [Object.fromEntries(blank)];
+}
+
 /** The person with the e-mail (or with it as username), locked on PostgreSQL so two submits for one
  * existing person meet here rather than on the insert. */
 const personByEmail = compiledOnce(1, (db, email: string) => {

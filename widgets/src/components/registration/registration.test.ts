@@ -328,7 +328,8 @@ describe('<podium-registration>', () => {
     const attendees = await admin('event.person.find', { eventID, selection: 'all', email: mail });
     equal(attendees.data.length, 0, 'not an attendee');
     await expectAccessible(el);
-    // Sending again while the application waits is the same application, not "already registered".
+    // Sending again while the application waits is an application received, not "already registered"
+    // (the platform tells a visitor no more: not whose it is, nor that it waits), with where to look.
     const again = registration(`event="${eventID}"`);
     await formOf(again);
     type(control(again, 'firstName'), 'Ada');
@@ -336,7 +337,10 @@ describe('<podium-registration>', () => {
     type(control(again, 'email'), mail);
     submit(again);
     const second = await until(() => $(again, '[part="success"]'), 'the second application panel');
-    assert(/application received/i.test(second.textContent!), second.textContent!);
+    const said = second.textContent!.replace(/\s+/g, ' ');
+    assert(/application received/i.test(said), said);
+    assert(said.includes('look for the details in your mailbox'), said);
+    assert(!/already registered|when the organizer decides/i.test(said), said);
   });
 
   it('lets the browser validate first: an incomplete form sends nothing', async () => {
@@ -394,11 +398,20 @@ describe('<podium-registration>', () => {
       assert(fits(panel), `the panel is ${panel.clientWidth} px wide, its text ${panel.scrollWidth} px`);
       const page = document.documentElement;
       assert(fits(page), `the page scrolls sideways: ${page.scrollWidth} px in ${page.clientWidth} px`);
-      // Again: the duplicate's panel, and the link form under it with its answer.
+      // Again: the duplicate's panel, and the link form under it with its answer. The platform tells a
+      // visitor neither whose registration it is nor its state: the panel says where to look instead.
       const again = registration('event="1"');
       await fillSummit(again, mail);
+      const events: CustomEvent[] = [];
+      again.addEventListener('podium-registered', (e) => events.push(e));
       submit(again);
       const duplicate = await until(() => $(again, '[part="success"]'), 'the duplicate panel');
+      const said = duplicate.textContent!.replace(/\s+/g, ' ');
+      assert(said.includes('This e-mail address is already registered.'), said);
+      assert(said.includes('look for the details in your mailbox'), said);
+      assert(!/You are registered/.test(said), `no state it was not told: ${said}`);
+      const { personID, approved, applied } = events[0].detail;
+      equal([personID, approved, applied, events[0].detail.duplicate], [0, false, false, true]);
       $<HTMLFormElement>(again, 'form[part="link"]')!.requestSubmit();
       const status = await until(() => $(again, '#lk-s'), 'the answer');
       for (const box of [duplicate, status, $(again, 'form[part="link"]')!]) assert(fits(box), box.outerHTML);

@@ -63,7 +63,8 @@ const REASON = { 'not-yet': 'form.notOpen', ended: 'form.ended', full: 'form.ful
  * @event podium-registered - A person was registered (or already was), or applied to an event that needs
  * approval. `detail`: `{ eventID, personID, email, approved, applied, duplicate }`: `approved` true is an
  * attendee; false with `applied` false is the waiting list; `applied` true is an application the
- * organizer decides on (not an attendee yet; `approved` false).
+ * organizer decides on (not an attendee yet; `approved` false). With `duplicate` true (an address already
+ * registered) `personID` is 0 and `approved` and `applied` false: the platform does not tell a visitor whose it is.
  * @event podium-error - Loading the form or registering failed. `detail`: `{ operation, status, message }`.
  *
  * @slot success - Replaces the message shown after registering.

@@ -26,9 +26,14 @@ export function success(
   const t = (key: MessageKey, vars: MessageVars = {}) =>
     own ? own[key].replace(/\{(\w+)\}/g, (_, n: string) => String(vars[n])) : form.t(key, vars);
   // approved: 1 registered, 0 on the waiting list, -1 an application the organizer decides on (an
-  // applicant sending again is a duplicate too, but is told about the application).
-  const [title, text] =
-    r.approved === '-1'
+  // applicant sending again is a duplicate too, but is told about the application). A repeat's state
+  // is told only to the person and the organizer: to a visitor (no token: this form) it is '', and the
+  // panel says only that the address was used already (for an application, where the event approves
+  // each registration) and where to look (docs/api/registration.md "Double submit").
+  const untold = r.duplicate === '1' && r.approved === '';
+  const [title, text] = untold
+    ? ([def.approvalRequired === '1' ? 'form.applied' : 'form.alreadyRegistered', 'form.alreadyRegisteredText'] as const) // prettier-ignore
+    : r.approved === '-1'
       ? (['form.applied', 'form.appliedText'] as const)
       : r.approved === '0'
         ? (['form.waitingList', 'form.waitingListText'] as const)
@@ -39,7 +44,7 @@ export function success(
   // filled in (link.ts), after the panel (a form is no part of a status message).
   return html`<div class="panel" part="success" role="status" tabindex="-1">
       <slot name="success">
-        <h2>${t(again ? 'form.alreadyRegistered' : title)}</h2>
+        <h2>${t(again && !untold ? 'form.alreadyRegistered' : title)}</h2>
         <p>${t(text, { event: def.name as string, email: r.email as string })}</p>
       </slot>
     </div>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { b, bOpt, defineOperation, q, qOpt } from '../../../kernel/table.ts';
 import { bit, email, id, ids, nonBlank, text, url } from '../../../schemas.ts';
 import { grantSchema } from '../../../auth/grant.ts';
-import { register } from '../../registration/register.ts';
+import { register, shownRegistration } from '../../registration/register.ts';
 import { hashPassword } from '../../../auth/secrets.ts';
 import { confirmationOn } from '../../email/repository.ts';
 import { redeem } from '../../coupon/redeem.ts';
@@ -96,4 +96,7 @@ export default defineOperation({
       (await confirmationOn(ctx.db, p.eventID));
     return [{ ...answer, emailed: emailed ? 1 : 0 }];
   },
+  // A repeat's ids and state are the person's and the organizer's: anyone else, who may only know the
+  // address, is answered without them — after the change (webhooks, push) has named the real person.
+  shown: (ctx, p, rows) => shownRegistration(ctx, p.eventID, rows),
 });
