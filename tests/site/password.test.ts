@@ -211,10 +211,11 @@ describe.each(STORES)('/podium-password on %s', (kind) => {
     const there = await get('/signin', { host: CUSTOM });
     const fromThere = /<a href="([^"]*)">Forgot your password\?<\/a>/.exec(there.text)?.[1].replaceAll('&amp;', '&');
     expect(new URL(fromThere!).searchParams.get('back')).toBe(`http://${CUSTOM}/signin?next=%2F`);
-    // Attendees registered through the form have no password: "My registration" e-mails a link that signs in.
+    // Attendees registered through the form have no password: "My registration" e-mails a link that signs
+    // in, and leads back to `next` (relative to the event; none for the event's home).
     const linkOf = (html: string) =>
       /<a href="([^"]*)">No password\? Get a sign-in link by e-mail<\/a>/.exec(html)?.[1];
-    expect(linkOf(res.text)).toBe('/demo/summit/me');
+    expect(linkOf(res.text)).toBe('/demo/summit/me?next=%2Fschedule%2F1');
     expect(linkOf(there.text)).toBe('/me');
   });
 
