@@ -92,7 +92,10 @@ describe.each(STORES)('bookings on %s', (kind) => {
 
     it('lists all, fresh and used bookings, filters by query, pages; a booking is used once', async () => {
       const eventID = await newEvent();
-      const a = (await create(eventID, { email: 'a@booking.test', company: 'Acme' })).data[0] as Record<string, string>;
+      const a = (await create(eventID, { email: 'a@booking.test', company: 'Acme Corp' })).data[0] as Record<
+        string,
+        string
+      >;
       const b = (await create(eventID, { email: 'b@booking.test', company: 'Beta' })).data[0] as Record<string, string>;
       const use = () => c.call('event.booking.use', { token: w.adminA, query: { eventID, value: a.value } });
       const used = await use();
@@ -104,7 +107,8 @@ describe.each(STORES)('bookings on %s', (kind) => {
       expect(idsOf(await find({ selection: 'all' }), 'bookingID')).toEqual([b.bookingID, a.bookingID]);
       expect(idsOf(await find({ selection: 'fresh' }), 'bookingID')).toEqual([b.bookingID]);
       expect(idsOf(await find({ selection: 'used' }), 'bookingID')).toEqual([a.bookingID]);
-      expect(idsOf(await find({ selection: 'all', query: 'acm' }), 'bookingID')).toEqual([a.bookingID]);
+      // With a space: a generated reference (also searched) never holds one, so only Acme Corp matches.
+      expect(idsOf(await find({ selection: 'all', query: 'ACME c' }), 'bookingID')).toEqual([a.bookingID]);
       expect(idsOf(await find({ selection: 'all', query: '%' }), 'bookingID')).toEqual([]);
       const page = await c.call('event.booking.find', {
         token: w.adminA,
